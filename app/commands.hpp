@@ -1,0 +1,13 @@
+// The subcommands of the `bombcheckers` binary. Each takes the arguments after its name.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace bc::app {
+
+using Args = std::span<const std::string_view>;
+
+int cmd_perft(Args args);
+
+}  // namespace bc::app

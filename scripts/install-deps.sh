@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs everything bombcheckers needs to build, test and run, from Debian's packages and npm.
+# Idempotent: each step is skipped when its tool or header is already there.
+# Usage: scripts/install-deps.sh [--runtime-only] [--no-browser]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_browser=1
+build=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-browser) want_browser=0 ;;
+    --runtime-only) want_browser=0; build=1 ;;
+    *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+# Debian package name -> a file that proves it is installed.
+declare -A pkgs=(
+  [g++]=/usr/bin/g++
+  [cmake]=/usr/bin/cmake
+  [ninja-build]=/usr/bin/ninja
+  [ccache]=/usr/bin/ccache
+  [libboost1.81-dev]=/usr/include/boost/beast.hpp
+  [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
+  [libspdlog-dev]=/usr/include/spdlog/spdlog.h
+  [libsqlite3-dev]=/usr/include/sqlite3.h
+  [libgtest-dev]=/usr/include/gtest/gtest.h
+  [libgmock-dev]=/usr/include/gmock/gmock.h
+  [clang]=/usr/bin/clang++
+)
+if [ "$want_browser" = 1 ]; then
+  pkgs[chromium]=/usr/bin/chromium
+  pkgs[nodejs]=/usr/bin/node
+  pkgs[npm]=/usr/bin/npm
+fi
+
+missing=()
+for p in "${!pkgs[@]}"; do
+  [ -e "${pkgs[$p]}" ] || missing+=("$p")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null; then SUDO=sudo; else
+      echo "install-deps: need root to apt-get install: ${missing[*]}" >&2; exit 1
+    fi
+  else SUDO=""; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "$want_browser" = 1 ] && [ -f tests/browser/package.json ]; then
+  if [ ! -d tests/browser/node_modules/playwright-core ]; then
+    echo "install-deps: npm ci in tests/browser"
+    (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi
+echo "install-deps: ok"
