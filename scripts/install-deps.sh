@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
 # Installs everything bombcheckers needs to build, test and run, from Debian's packages and npm.
 # Idempotent: each step is skipped when its tool or header is already there.
-# Usage: scripts/install-deps.sh [--runtime-only] [--no-browser]
+# Usage: scripts/install-deps.sh [--no-browser]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_browser=1
-build=1
 for arg in "$@"; do
   case "$arg" in
     --no-browser) want_browser=0 ;;
-    --runtime-only) want_browser=0; build=1 ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac
 done

@@ -98,6 +98,23 @@ void triple_leaps(const CheckersState& s, int sq, Hops& out) {
   }
 }
 
+// Short jumps (C3) of the pieces in `men` (forward only) and `kings` (all four directions), in
+// bitboard form: landing squares per direction, walked back to the jumped piece and the origin.
+void short_jumps(const CheckersState& s, int me, Bits men, Bits kings, Hops& out) {
+  const Bits opp = s.occ[static_cast<std::size_t>(1 - me)];
+  const Bits empty = ~(s.occ[0] | s.occ[1]);
+  for (int d = 0; d < 4; ++d) {
+    const bool forward = me == 0 ? d < 2 : d >= 2;
+    const Bits movers = forward ? (men | kings) : kings;
+    for (Bits land = shift(shift(movers, d) & opp, d) & empty; land != 0; land &= land - 1) {
+      const int t = std::countr_zero(land);
+      const int over = nb(t, 3 - d);
+      out.push({static_cast<std::int8_t>(nb(over, 3 - d)), static_cast<std::int8_t>(t), true,
+                bit(over)});
+    }
+  }
+}
+
 void piece_jumps(const CheckersState& s, VariantId v, int sq, Hops& out) {
   const Bits b = bit(sq);
   const bool king = (s.kings & b) != 0;
@@ -105,16 +122,25 @@ void piece_jumps(const CheckersState& s, VariantId v, int sq, Hops& out) {
     flying_jumps(s, sq, (s.triples & b) != 0, out);
     return;
   }
+  short_jumps(s, side_of(s, b), king ? 0 : b, king ? b : 0, out);
+}
+
+// Whether the piece on sq has any capture (cheaper than listing them).
+bool has_jump(const CheckersState& s, VariantId v, int sq) {
+  const Bits b = bit(sq);
+  if (v == VariantId::TripleKing && (s.kings & b) != 0) {
+    Hops hops;
+    flying_jumps(s, sq, (s.triples & b) != 0, hops);
+    return !hops.empty();
+  }
   const int me = side_of(s, b);
+  const bool king = (s.kings & b) != 0;
   const Bits opp = s.occ[static_cast<std::size_t>(1 - me)];
   const Bits empty = ~(s.occ[0] | s.occ[1]);
   for (int d = first_dir(me, king); d < last_dir(me, king); ++d) {
-    const int over = nb(sq, d);
-    if (over < 0 || (opp & bit(over)) == 0) continue;
-    const int land = nb(over, d);
-    if (land < 0 || (empty & bit(land)) == 0) continue;
-    out.push({static_cast<std::int8_t>(sq), static_cast<std::int8_t>(land), true, bit(over)});
+    if ((shift(shift(b, d) & opp, d) & empty) != 0) return true;
   }
+  return false;
 }
 
 // Whether a short-jumping piece set of the side to move has any capture: bitboard test.
@@ -133,13 +159,14 @@ bool any_short_jump(Bits men, Bits kings, Bits opp, Bits empty, int me) {
 void all_jumps(const CheckersState& s, VariantId v, Hops& out) {
   const int me = index(s.turn);
   const Bits mine = s.occ[static_cast<std::size_t>(me)];
-  const Bits empty = ~(s.occ[0] | s.occ[1]);
-  const Bits opp = s.occ[static_cast<std::size_t>(1 - me)];
-  if (v != VariantId::TripleKing &&
-      !any_short_jump(mine & ~s.kings, mine & s.kings, opp, empty, me)) {
+  if (v == VariantId::TripleKing) {  // flying kings (T3) one by one, men in bitboard form
+    short_jumps(s, me, mine & ~s.kings, 0, out);
+    for (Bits k = mine & s.kings; k != 0; k &= k - 1) {
+      flying_jumps(s, std::countr_zero(k), (s.triples & (k & -k)) != 0, out);
+    }
     return;
   }
-  for (Bits m = mine; m != 0; m &= m - 1) piece_jumps(s, v, std::countr_zero(m), out);
+  short_jumps(s, me, mine & ~s.kings, mine & s.kings, out);
 }
 
 // Steps in bitboard form: for each direction, destinations of movable pieces.
@@ -289,9 +316,7 @@ HopOutcome apply_hop(const CheckersState& s, VariantId v, const Hop& h, Effects*
 
   bool turn_over = true;
   if (h.jump && !exploded && !(v == VariantId::Classic && crowned)) {  // B7, K4
-    Hops more;
-    piece_jumps(n, v, h.to, more);
-    turn_over = more.empty();  // B5, K3, T2: the sequence goes on while the piece can jump
+    turn_over = !has_jump(n, v, h.to);  // B5, K3, T2: the sequence goes on while it can jump
   }
 
   // C6: only a king's quiet step keeps the no-progress count going.
@@ -418,7 +443,7 @@ std::uint64_t count_turns(const CheckersState& s, VariantId v) {
   std::uint64_t n = 0;
   if (can_jump) {
     Hops hops;
-    for (Bits m = mine; m != 0; m &= m - 1) piece_jumps(s, v, std::countr_zero(m), hops);
+    all_jumps(s, v, hops);
     if (v == VariantId::TripleKing) keep_longest(s, v, hops);
     for (const Hop& h : hops) {
       const HopOutcome o = apply_hop(s, v, h, nullptr);

@@ -45,17 +45,19 @@ constexpr Bits far_row(Side s) { return s == Side::First ? kRow7 : kRow0; }
 constexpr Bits back_row(Side s) { return s == Side::First ? kRow0 : kRow7; }
 
 // One hop: a step (captured == 0) or one capture hop; a double capture (T5b) removes two pieces.
+// No member initializers: hop lists live on the stack of every perft node and must cost nothing
+// to create.
 struct Hop {
-  std::int8_t from = 0;
-  std::int8_t to = 0;
-  bool jump = false;
-  Bits captured = 0;
+  std::int8_t from;
+  std::int8_t to;
+  bool jump;
+  Bits captured;
 };
 
 // A small fixed-capacity list; no allocation on the hot path.
 template <typename T, int N>
 struct SmallVec {
-  std::array<T, N> items{};
+  std::array<T, N> items;  // left uninitialized on purpose; only [0, n) is ever read
   int n = 0;
   void push(const T& t) { items[static_cast<std::size_t>(n++)] = t; }
   const T* begin() const { return items.data(); }

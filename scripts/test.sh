@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds and runs every test: core and server unit tests, server integration tests on loopback,
+# browser tests in headless Chromium, then the whole C++ suite again under ASan+UBSan.
+# Installs whatever is missing first (Debian packages as root, npm ci).
+# Usage: scripts/test.sh [--fast]   (--fast: skip the sanitizer build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fast=0
+for arg in "$@"; do
+  case "$arg" in
+    --fast) fast=1 ;;
+    *) echo "test.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+JOBS=${JOBS:-2}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/bombcheckers-ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+
+step() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
+
+step "dependencies"
+scripts/install-deps.sh
+
+step "release build"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBC_TESTS=ON >/dev/null
+cmake --build build -j"$JOBS"
+
+step "unit and integration tests (release)"
+ctest --test-dir build --output-on-failure -j"$JOBS" --timeout 600
+
+if [ -x tests/browser/run.sh ]; then
+  step "browser tests"
+  SCREENSHOT_DIR="$PWD/build/screenshots" tests/browser/run.sh "$PWD/build/bombcheckers"
+fi
+
+if [ "$fast" = 0 ]; then
+  step "ASan+UBSan build"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DBC_SANITIZE=address,undefined >/dev/null
+  cmake --build build-asan -j"$JOBS"
+  step "unit and integration tests (ASan+UBSan)"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j"$JOBS" --timeout 900
+fi
+
+step "all tests passed"
