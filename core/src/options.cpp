@@ -21,13 +21,15 @@ constexpr OptionSpec kKaboomOptions[] = {
     {"superbomb", OptionType::Bool, 0, 1, 0, "a detonation removes its whole row and column"},
 };
 
-int* field(Options& o, std::string_view name) {
+// The integer field behind an option name (bools are handled by name); works for const and not.
+template <typename O>
+auto* field(O& o, std::string_view name) {
   if (name == "draw_turns") return &o.draw_turns;
   if (name == "width") return &o.width;
   if (name == "height") return &o.height;
   if (name == "connect") return &o.connect;
   if (name == "bombs") return &o.bombs;
-  return nullptr;
+  return static_cast<decltype(&o.width)>(nullptr);
 }
 
 const OptionSpec* find_spec(VariantId v, std::string_view name) {
@@ -75,7 +77,7 @@ std::optional<int> get_option(const Options& o, VariantId v, std::string_view na
   if (find_spec(v, name) == nullptr) return std::nullopt;
   if (name == "misere") return o.misere ? 1 : 0;
   if (name == "superbomb") return o.superbomb ? 1 : 0;
-  return *field(const_cast<Options&>(o), name);  // NOLINT: read-only use of the same lookup
+  return *field(o, name);
 }
 
 std::optional<std::string> validate_options(const Options& o, VariantId v) {
