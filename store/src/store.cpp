@@ -1,0 +1,371 @@
+// SQLite store with group commit: one writer thread takes every queued write, commits them in one
+// transaction (WAL, synchronous=FULL: durable across power loss), then runs their callbacks.
+#include <sqlite3.h>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "bc/store.hpp"
+
+namespace bc::store {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms(
+  id TEXT PRIMARY KEY,
+  setup TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  game_no INTEGER NOT NULL DEFAULT 1,
+  retired INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS seats(
+  room TEXT NOT NULL,
+  side INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  PRIMARY KEY(room, side));
+CREATE TABLE IF NOT EXISTS games(
+  room TEXT NOT NULL,
+  game_no INTEGER NOT NULL,
+  result TEXT NOT NULL DEFAULT '',
+  started_ms INTEGER NOT NULL,
+  ended_ms INTEGER NOT NULL DEFAULT 0,
+  players TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY(room, game_no));
+CREATE TABLE IF NOT EXISTS actions(
+  room TEXT NOT NULL,
+  game_no INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  side INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  PRIMARY KEY(room, game_no, version));
+CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
+)sql";
+
+// A prepared statement that finalizes itself.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) { sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  bool ok() const { return stmt_ != nullptr; }
+  Stmt& bind(int i, std::string_view s) {
+    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& bind(int i, std::int64_t v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  Stmt& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+  // SQLITE_ROW, SQLITE_DONE or an error code.
+  int step() { return stmt_ == nullptr ? SQLITE_ERROR : sqlite3_step(stmt_); }
+  bool run() { return step() == SQLITE_DONE; }
+  std::string text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(p));
+  }
+  std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
+  int int32(int col) const { return sqlite3_column_int(stmt_, col); }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+bool exec(sqlite3* db, const char* sql, std::string* error = nullptr) {
+  char* msg = nullptr;
+  const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &msg);
+  if (rc != SQLITE_OK && error != nullptr) *error = msg != nullptr ? msg : sqlite3_errstr(rc);
+  sqlite3_free(msg);
+  return rc == SQLITE_OK;
+}
+
+RoomRow read_room(const Stmt& s) {
+  return {s.text(0), s.text(1), s.int64(2), s.int32(3), s.int32(4) != 0};
+}
+
+}  // namespace
+
+struct Store::Impl {
+  std::string path;
+  sqlite3* db = nullptr;
+  std::mutex db_mutex;  // one connection; the writer holds it for a batch, readers for a query
+
+  std::mutex queue_mutex;
+  std::condition_variable queue_cv;
+  std::condition_variable idle_cv;
+  std::deque<std::pair<std::vector<Write>, Done>> queue;
+  bool stopping = false;
+  bool busy = false;
+  Stats stats;
+  std::thread writer;
+
+  ~Impl() {
+    {
+      std::lock_guard lock(queue_mutex);
+      stopping = true;
+    }
+    queue_cv.notify_all();
+    if (writer.joinable()) writer.join();
+    if (db != nullptr) sqlite3_close(db);
+  }
+
+  bool apply(const Write& w) {
+    if (const auto* r = std::get_if<PutRoom>(&w)) {
+      return Stmt(db,
+                  "INSERT INTO rooms(id, setup, created_ms, game_no, retired) VALUES(?,?,?,?,?) "
+                  "ON CONFLICT(id) DO UPDATE SET setup=excluded.setup, game_no=excluded.game_no, "
+                  "retired=excluded.retired")
+          .bind(1, r->row.id)
+          .bind(2, r->row.setup)
+          .bind(3, r->row.created_ms)
+          .bind(4, r->row.game_no)
+          .bind(5, r->row.retired ? 1 : 0)
+          .run();
+    }
+    if (const auto* s = std::get_if<PutSeat>(&w)) {
+      return Stmt(db, "INSERT OR REPLACE INTO seats(room, side, name, token_hash) VALUES(?,?,?,?)")
+          .bind(1, s->row.room)
+          .bind(2, s->row.side)
+          .bind(3, s->row.name)
+          .bind(4, s->row.token_hash)
+          .run();
+    }
+    if (const auto* f = std::get_if<FreeSeat>(&w)) {
+      return Stmt(db, "DELETE FROM seats WHERE room=? AND side=?").bind(1, f->room).bind(2, f->side).run();
+    }
+    if (const auto* g = std::get_if<PutGame>(&w)) {
+      return Stmt(db,
+                  "INSERT OR REPLACE INTO games(room, game_no, result, started_ms, ended_ms, players) "
+                  "VALUES(?,?,?,?,?,?)")
+                 .bind(1, g->row.room)
+                 .bind(2, g->row.game_no)
+                 .bind(3, g->row.result)
+                 .bind(4, g->row.started_ms)
+                 .bind(5, g->row.ended_ms)
+                 .bind(6, g->row.players)
+                 .run() &&
+             Stmt(db, "UPDATE rooms SET game_no=max(game_no, ?) WHERE id=?")
+                 .bind(1, g->row.game_no)
+                 .bind(2, g->row.room)
+                 .run();
+    }
+    if (const auto* a = std::get_if<AppendAction>(&w)) {
+      return Stmt(db,
+                  "INSERT INTO actions(room, game_no, version, side, action, at_ms) "
+                  "VALUES(?,?,?,?,?,?)")
+          .bind(1, a->row.room)
+          .bind(2, a->row.game_no)
+          .bind(3, a->row.version)
+          .bind(4, a->row.side)
+          .bind(5, a->row.action)
+          .bind(6, a->row.at_ms)
+          .run();
+    }
+    const auto& r = std::get<RetireRoom>(w);
+    return Stmt(db, "UPDATE rooms SET retired=1 WHERE id=?").bind(1, r.room).run();
+  }
+
+  void run_writer() {
+    for (;;) {
+      std::deque<std::pair<std::vector<Write>, Done>> batch;
+      {
+        std::unique_lock lock(queue_mutex);
+        queue_cv.wait(lock, [&] { return stopping || !queue.empty(); });
+        if (queue.empty()) return;  // stopping, and everything is written
+        batch.swap(queue);
+        busy = true;
+      }
+      // Each submission is its own savepoint: one bad write fails only its own submission.
+      std::vector<char> entry_ok(batch.size(), 1);
+      bool committed = true;
+      std::size_t writes = 0;
+      {
+        std::lock_guard db_lock(db_mutex);
+        committed = exec(db, "BEGIN IMMEDIATE");
+        for (std::size_t i = 0; committed && i < batch.size(); ++i) {
+          bool ok = exec(db, "SAVEPOINT w");
+          for (const Write& w : batch[i].first) {
+            ok = ok && apply(w);
+            ++writes;
+          }
+          if (!ok) exec(db, "ROLLBACK TO w");
+          exec(db, "RELEASE w");
+          entry_ok[i] = ok ? 1 : 0;
+        }
+        committed = committed && exec(db, "COMMIT");
+        if (!committed) exec(db, "ROLLBACK");
+      }
+      std::uint64_t failed = 0;
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        const bool ok = committed && entry_ok[i] != 0;
+        if (!ok) ++failed;
+        if (batch[i].second) batch[i].second(ok);
+      }
+      {
+        std::lock_guard lock(queue_mutex);
+        stats.writes += writes;
+        ++stats.commits;
+        stats.failures += failed;
+        busy = false;
+      }
+      idle_cv.notify_all();
+    }
+  }
+
+  std::vector<SeatRow> seats(const std::string& room) {
+    std::vector<SeatRow> out;
+    Stmt s(db, "SELECT room, side, name, token_hash FROM seats WHERE room=? ORDER BY side");
+    s.bind(1, room);
+    while (s.step() == SQLITE_ROW) out.push_back({s.text(0), s.int32(1), s.text(2), s.text(3)});
+    return out;
+  }
+  std::vector<GameRow> games(const std::string& room) {
+    std::vector<GameRow> out;
+    Stmt s(db,
+           "SELECT room, game_no, result, started_ms, ended_ms, players FROM games WHERE room=? "
+           "ORDER BY game_no");
+    s.bind(1, room);
+    while (s.step() == SQLITE_ROW) {
+      out.push_back({s.text(0), s.int32(1), s.text(2), s.int64(3), s.int64(4), s.text(5)});
+    }
+    return out;
+  }
+  std::vector<ActionRow> actions(const std::string& room, int game_no) {
+    std::vector<ActionRow> out;
+    Stmt s(db,
+           "SELECT room, game_no, version, side, action, at_ms FROM actions "
+           "WHERE room=? AND game_no=? ORDER BY version");
+    s.bind(1, room).bind(2, game_no);
+    while (s.step() == SQLITE_ROW) {
+      out.push_back({s.text(0), s.int32(1), s.int64(2), s.int32(3), s.text(4), s.int64(5)});
+    }
+    return out;
+  }
+  LoadedRoom load(RoomRow room, int game_no) {
+    LoadedRoom out;
+    out.seats = seats(room.id);
+    out.games = games(room.id);
+    out.actions = actions(room.id, game_no == 0 ? room.game_no : game_no);
+    out.room = std::move(room);
+    return out;
+  }
+};
+
+Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Store::~Store() = default;
+
+std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) {
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &impl->db, flags, nullptr) != SQLITE_OK) {
+    error = "cannot open database " + path + ": " +
+            (impl->db != nullptr ? sqlite3_errmsg(impl->db) : "out of memory");
+    return nullptr;
+  }
+  sqlite3_busy_timeout(impl->db, 5000);
+  std::string why;
+  const bool memory = path == ":memory:";
+  // WAL with synchronous=FULL: a commit is on disk before it returns, even across power loss.
+  if ((!memory && !exec(impl->db, "PRAGMA journal_mode=WAL", &why)) ||
+      !exec(impl->db, "PRAGMA synchronous=FULL", &why) ||
+      !exec(impl->db, "PRAGMA foreign_keys=ON", &why) || !exec(impl->db, kSchema, &why)) {
+    error = "cannot use database " + path + ": " + why;
+    return nullptr;
+  }
+  {
+    Stmt check(impl->db, "PRAGMA quick_check");
+    if (check.step() != SQLITE_ROW || check.text(0) != "ok") {
+      error = "database " + path + " is damaged (quick_check: " +
+              (check.ok() ? check.text(0) : std::string(sqlite3_errmsg(impl->db))) +
+              "); move it aside to start afresh";
+      return nullptr;
+    }
+  }
+  {
+    Stmt version(impl->db, "SELECT value FROM meta WHERE key='schema'");
+    if (version.step() == SQLITE_ROW && version.text(0) != std::to_string(kSchemaVersion)) {
+      error = "database " + path + " has schema version " + version.text(0) + ", this server reads " +
+              std::to_string(kSchemaVersion);
+      return nullptr;
+    }
+  }
+  // A write proves the file and its directory are writable (WAL needs the directory too).
+  if (!exec(impl->db,
+            "BEGIN IMMEDIATE; INSERT OR REPLACE INTO meta(key, value) VALUES('schema', '1'); COMMIT",
+            &why)) {
+    error = "cannot write database " + path + ": " + why;
+    return nullptr;
+  }
+  Impl* raw = impl.get();
+  impl->writer = std::thread([raw] { raw->run_writer(); });
+  return std::unique_ptr<Store>(new Store(std::move(impl)));
+}
+
+void Store::submit(std::vector<Write> writes, Done done) {
+  {
+    std::lock_guard lock(impl_->queue_mutex);
+    impl_->queue.emplace_back(std::move(writes), std::move(done));
+  }
+  impl_->queue_cv.notify_one();
+}
+
+void Store::flush() {
+  std::unique_lock lock(impl_->queue_mutex);
+  impl_->idle_cv.wait(lock, [&] { return impl_->queue.empty() && !impl_->busy; });
+}
+
+std::vector<LoadedRoom> Store::load_active_rooms() {
+  std::lock_guard lock(impl_->db_mutex);
+  std::vector<RoomRow> rooms;
+  Stmt s(impl_->db,
+         "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE retired=0 "
+         "ORDER BY created_ms");
+  while (s.step() == SQLITE_ROW) rooms.push_back(read_room(s));
+  std::vector<LoadedRoom> out;
+  out.reserve(rooms.size());
+  for (auto& r : rooms) out.push_back(impl_->load(std::move(r), 0));
+  return out;
+}
+
+std::optional<LoadedRoom> Store::load_room(const std::string& id, int game_no) {
+  std::lock_guard lock(impl_->db_mutex);
+  Stmt s(impl_->db, "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE id=?");
+  s.bind(1, id);
+  if (s.step() != SQLITE_ROW) return std::nullopt;
+  return impl_->load(read_room(s), game_no);
+}
+
+std::vector<ActionRow> Store::actions(const std::string& room, int game_no) {
+  std::lock_guard lock(impl_->db_mutex);
+  return impl_->actions(room, game_no);
+}
+
+std::vector<RoomRow> Store::recent_rooms(int limit) {
+  std::lock_guard lock(impl_->db_mutex);
+  std::vector<RoomRow> out;
+  Stmt s(impl_->db,
+         "SELECT id, setup, created_ms, game_no, retired FROM rooms ORDER BY created_ms DESC "
+         "LIMIT ?");
+  s.bind(1, limit);
+  while (s.step() == SQLITE_ROW) out.push_back(read_room(s));
+  return out;
+}
+
+Stats Store::stats() const {
+  std::lock_guard lock(impl_->queue_mutex);
+  return impl_->stats;
+}
+
+const std::string& Store::path() const { return impl_->path; }
+
+}  // namespace bc::store
