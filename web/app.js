@@ -1,0 +1,1081 @@
+// The wiring: routes (start screen, /r/{room}), the connection, the latest state, and what a click
+// means. Every move sent is an object taken unchanged from the server's `legal` list; the page never
+// decides a rule.
+
+import { Net } from './net.js';
+import { BoardView } from './board.js';
+import {
+  $, h, toast, confirmDialog, copyText, sideChip, sideName, variantName, variantBlurb, humanize,
+  resultText, turnText, icon, DEFAULT_SIDES,
+} from './ui.js';
+
+// ---- persistence ------------------------------------------------------------------------------
+
+const store = {
+  get name() {
+    return localStorage.getItem('bc.name') ?? '';
+  },
+  set name(v) {
+    localStorage.setItem('bc.name', v);
+  },
+  seat(room) {
+    try {
+      const v = JSON.parse(localStorage.getItem(`bc.seat.${room}`) ?? 'null');
+      return v && typeof v.token === 'string' ? v : null;
+    } catch {
+      return null;
+    }
+  },
+  saveSeat(room, token, seat) {
+    localStorage.setItem(`bc.seat.${room}`, JSON.stringify({ token, seat, at: Date.now() }));
+  },
+  dropSeat(room) {
+    localStorage.removeItem(`bc.seat.${room}`);
+  },
+};
+
+// ---- application state ------------------------------------------------------------------------
+
+const app = {
+  variants: [],
+  room: null, // the room we are in (or about to join)
+  seat: null, // our side, or 'spectator'
+  token: null,
+  url: null,
+  joinReq: null, // the join to (re)send whenever the socket opens: {room, seat, name, token}
+  requests: new Map(), // request id -> {kind, ...}
+  state: null,
+  selected: null,
+  pending: false, // an `act` is on its way; wait for the state
+  userFlip: false,
+  moves: [], // [{side, actions, exploded, promoted}]
+  movesPartial: false,
+  drawOffer: null,
+  rematchAsked: false,
+  overlayClosed: false,
+  everConnected: false,
+  hover: null,
+};
+
+const canvas = $('#board');
+const board = new BoardView(canvas);
+const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+const net = new Net(wsUrl, { message: onMessage, open: onOpen, down: onDown });
+
+// Tests and the curious can look at the client's view of things.
+window.bombcheckers = { app, board, net, receive: (msg) => onMessage(msg) };
+
+// ---- small helpers ----------------------------------------------------------------------------
+
+const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+
+function sidesOf(variant) {
+  const v = app.variants.find((x) => x.id === variant);
+  const sides = v?.sides?.map((s) => (typeof s === 'string' ? s : s.id ?? s.name));
+  return sides?.length === 2 ? sides : DEFAULT_SIDES[variant] ?? ['fire', 'water'];
+}
+
+function isPlayer() {
+  const s = app.state;
+  return !!s && !!app.seat && sidesOf(s.variant).includes(app.seat);
+}
+
+function myLegal() {
+  const s = app.state;
+  if (!s || app.pending || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
+  return Array.isArray(s.legal) ? s.legal : [];
+}
+
+function baseFlipped() {
+  const s = app.state;
+  if (!s || s.variant === 'kaboom') return false;
+  return isPlayer() && app.seat === sidesOf(s.variant)[1];
+}
+
+function flipped() {
+  return app.state?.variant !== 'kaboom' && baseFlipped() !== app.userFlip;
+}
+
+function pieceAt(sq) {
+  return app.state?.board?.pieces?.find((p) => same(p.at, sq)) ?? null;
+}
+
+let hintTimer = 0;
+function hint(text) {
+  const el = $('#hint');
+  el.textContent = text;
+  el.classList.add('show');
+  clearTimeout(hintTimer);
+  hintTimer = setTimeout(() => el.classList.remove('show'), 2600);
+}
+
+function send(msg, meta) {
+  const id = net.send(msg);
+  if (id === null) {
+    toast('Not connected right now; trying to reconnect…', 'error');
+    return null;
+  }
+  if (meta) app.requests.set(id, meta);
+  return id;
+}
+
+// ---- connection -------------------------------------------------------------------------------
+
+function setConn(online, text) {
+  const el = $('#conn');
+  el.classList.toggle('online', online);
+  el.querySelector('.conn-text').textContent = text;
+}
+
+function onOpen() {
+  app.everConnected = true;
+  setConn(true, 'Online');
+  $('#banner').hidden = true;
+  if (app.joinReq) sendJoin();
+  refreshRooms();
+}
+
+function onDown(retryMs) {
+  setConn(false, 'Offline');
+  app.pending = false;
+  if (app.everConnected || app.joinReq) {
+    $('#banner-text').textContent = `Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`;
+    $('#banner').hidden = false;
+  }
+  renderGame();
+}
+
+function sendJoin() {
+  const r = app.joinReq;
+  const msg = { type: 'join', room: r.room, seat: r.seat, name: r.name || store.name || 'Guest' };
+  if (r.token) msg.token = r.token;
+  send(msg, { kind: 'join', ...r });
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'welcome': return onWelcome(msg);
+    case 'joined': return onJoined(msg);
+    case 'state': return onState(msg);
+    case 'chat': return onChat(msg);
+    case 'draw_offer': return onDrawOffer(msg);
+    case 'error': return onError(msg);
+    case 'notice': return onNotice(msg);
+    case 'rematch_offer':
+      if (msg.from !== app.seat) toast(`${sideName(msg.from)} would like a rematch.`, 'info');
+      return undefined;
+    case 'draw_declined':
+      if (msg.from !== app.seat) toast(`${sideName(msg.from)} declined the draw.`, 'info');
+      return undefined;
+    default: return undefined; // unknown messages are ignored (PROTOCOL.md)
+  }
+}
+
+function onWelcome(msg) {
+  if (Array.isArray(msg.variants) && msg.variants.length) {
+    const first = app.variants.length === 0;
+    app.variants = msg.variants;
+    if (first) renderVariantPicker();
+  }
+}
+
+function onJoined(msg) {
+  const req = app.requests.get(msg.id);
+  app.requests.delete(msg.id);
+  const room = msg.room ?? req?.room;
+  if (!room) return;
+  if (room !== app.room) resetGameView();
+  app.room = room;
+  app.seat = msg.seat ?? req?.seat ?? 'spectator';
+  app.url = msg.url ?? `/r/${room}`;
+  const name = req?.name || store.name || 'Guest';
+  if (msg.token && app.seat !== 'spectator') {
+    app.token = msg.token;
+    store.saveSeat(room, msg.token, app.seat);
+  }
+  app.joinReq = { room, seat: app.seat, name, token: app.seat !== 'spectator' ? app.token : null };
+  if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
+  showScreen('game');
+  updateDataAttrs();
+  renderGame();
+}
+
+function onNotice(msg) {
+  if (msg.code === 'replaced') {
+    // Another tab or device took this seat with our token: do not fight it for the seat.
+    app.joinReq = null;
+    $('#banner-text').textContent = 'This game is now open in another tab or window.';
+    $('#banner').hidden = false;
+    return;
+  }
+  if (msg.code === 'room_closed') {
+    app.joinReq = null;
+    toast(msg.message || 'This game was closed.', 'error', 6000);
+    return;
+  }
+  if (msg.message) toast(msg.message, 'info');
+}
+
+function onError(msg) {
+  const req = app.requests.get(msg.id);
+  app.requests.delete(msg.id);
+  const text = msg.message || 'Something went wrong.';
+  if (req?.kind === 'join') {
+    if (msg.code === 'unknown_room') {
+      store.dropSeat(req.room);
+      app.joinReq = null;
+      leaveToStart();
+      toast(`There is no game “${req.room}”. It may have ended long ago.`, 'error');
+      return;
+    }
+    if (msg.code === 'bad_token' || (msg.code === 'seat_taken' && req.seat !== 'spectator')) {
+      if (msg.code === 'bad_token') store.dropSeat(req.room);
+      app.token = null;
+      app.joinReq = { room: req.room, seat: 'spectator', name: req.name, token: null };
+      toast(msg.code === 'bad_token' ? 'Your seat could not be resumed; you are watching.' : 'Both seats are taken: you are watching.', 'info');
+      sendJoin();
+      return;
+    }
+  }
+  if (req?.kind === 'act') {
+    app.pending = false;
+    app.selected = null;
+    if (msg.code === 'stale_version') {
+      hint('The game moved on; have another look.');
+      renderGame();
+      return;
+    }
+  }
+  if (req?.kind === 'rematch') app.rematchAsked = false;
+  toast(text, 'error');
+  renderGame();
+}
+
+// ---- the state --------------------------------------------------------------------------------
+
+function onState(s) {
+  if (app.room && s.room && s.room !== app.room) return;
+  const prev = app.state;
+  if (prev && s.version < prev.version && s.status === prev.status && s.version !== 0) return;
+  const newGame = prev && (s.version < prev.version || (s.version === 0 && prev.version !== 0));
+  if (newGame) {
+    app.moves = [];
+    app.movesPartial = false;
+    app.rematchAsked = false;
+    app.overlayClosed = false;
+  }
+  const needHistory = s.version > 0 && (!prev || newGame || s.version > prev.version + 1);
+  if (!needHistory) recordMove(newGame ? null : prev, s);
+  app.state = s;
+  app.room = s.room ?? app.room;
+  document.body.dataset.variant = s.variant ?? '';
+  app.pending = false;
+  // The server's extensions say who offered a draw and who asked for a rematch; without them an
+  // offer lapses with the next move.
+  if ('draw_offer' in s) app.drawOffer = s.draw_offer ? { from: s.draw_offer } : null;
+  else if (!prev || s.version !== prev.version || s.status !== prev.status) app.drawOffer = null;
+  if (Array.isArray(s.rematch)) {
+    app.rematchAsked = s.rematch.includes(app.seat);
+    app.rematchFrom = s.rematch.filter((x) => x !== app.seat);
+  }
+  if (s.status !== 'finished') app.overlayClosed = app.overlayClosed && !!prev && prev.status === s.status;
+  // Keep a selection only while it still leads somewhere.
+  if (app.selected && !myLegal().some((a) => same(a.from, app.selected))) app.selected = null;
+  if (!prev || s.version !== prev.version) app.selected = sequencePiece() ?? app.selected;
+  const geometryChanged = board.setState(s);
+  board.setFlipped(flipped());
+  if (geometryChanged || !prev) layoutBoard();
+  showScreen('game');
+  renderGame();
+  if (needHistory) loadHistory(s);
+}
+
+/** Joining a game under way: the move list comes from the game record (GET /api/games/{room}). */
+async function loadHistory(s) {
+  app.movesPartial = true;
+  try {
+    const res = await fetch(`/api/games/${encodeURIComponent(s.room)}`, { cache: 'no-store' });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const rec = await res.json();
+    if (app.state?.room !== s.room || !Array.isArray(rec.actions)) return;
+    const moves = [];
+    for (const item of rec.actions) {
+      const action = item.action ?? item;
+      const side = item.side;
+      const prevTurn = moves[moves.length - 1];
+      // Consecutive actions of one side are the hops of one turn.
+      if (prevTurn && prevTurn.side === side && !prevTurn.closed) prevTurn.actions.push(action);
+      else moves.push({ side, actions: [action], exploded: [], promoted: [] });
+      if (action.kind === 'end_turn' && moves.length) moves[moves.length - 1].closed = true;
+    }
+    // The latest turn keeps what the live state says about it (explosions, promotions).
+    const cur = app.state;
+    const lastEntry = moves[moves.length - 1];
+    if (cur.last && lastEntry && lastEntry.side === cur.last.side) {
+      lastEntry.exploded = [...(cur.last.exploded ?? [])];
+      lastEntry.promoted = [...(cur.last.promoted ?? [])];
+    }
+    if (rec.version !== undefined && rec.version !== cur.version) return; // moved on meanwhile
+    app.moves = moves;
+    app.movesPartial = false;
+    renderMoves();
+  } catch {
+    if (app.state?.room === s.room && app.state.last && !app.moves.length) {
+      recordMove(null, app.state);
+      renderMoves();
+    }
+  }
+}
+
+/** The piece that must or may go on capturing: the only mover while a sequence is under way. */
+function sequencePiece() {
+  const s = app.state;
+  const legal = myLegal();
+  if (!legal.length) return null;
+  const midTurn = legal.some((a) => a.kind === 'end_turn') || (s.last && s.last.side === s.turn);
+  if (!midTurn) return null;
+  const froms = legal.filter((a) => a.from);
+  if (froms.length && froms.every((a) => same(a.from, froms[0].from))) return froms[0].from;
+  return null;
+}
+
+function recordMove(prev, s) {
+  const last = s.last;
+  if (!last || !Array.isArray(last.actions) || !last.actions.length) return;
+  if (prev && s.version === prev.version) return;
+  const entry = app.moves[app.moves.length - 1];
+  const continues = prev && entry && prev.last && prev.status === 'playing' &&
+    prev.turn === prev.last.side && last.side === prev.last.side && entry.side === last.side &&
+    s.version === prev.version + 1;
+  if (continues) {
+    const cumulative = last.actions.length > entry.actions.length &&
+      entry.actions.every((a, i) => JSON.stringify(a) === JSON.stringify(last.actions[i]));
+    entry.actions = cumulative ? last.actions.slice() : entry.actions.concat(last.actions);
+    entry.exploded = [...entry.exploded, ...(last.exploded ?? [])];
+    entry.promoted = [...entry.promoted, ...(last.promoted ?? [])];
+    return;
+  }
+  if (prev && s.version !== prev.version + 1) app.movesPartial = true;
+  app.moves.push({
+    side: last.side, actions: last.actions.slice(), exploded: [...(last.exploded ?? [])],
+    promoted: [...(last.promoted ?? [])],
+  });
+}
+
+function resetGameView() {
+  app.state = null;
+  app.seat = null;
+  app.token = null;
+  app.selected = null;
+  app.pending = false;
+  app.userFlip = false;
+  app.moves = [];
+  app.movesPartial = false;
+  app.drawOffer = null;
+  app.rematchAsked = false;
+  app.overlayClosed = false;
+  $('#chat-log').replaceChildren();
+  board.effects = [];
+}
+
+// ---- rendering the game -----------------------------------------------------------------------
+
+function updateDataAttrs() {
+  const s = app.state;
+  canvas.dataset.room = app.room ?? '';
+  canvas.dataset.seat = app.seat ?? '';
+  canvas.dataset.version = s ? String(s.version) : '';
+  canvas.dataset.status = s?.status ?? '';
+  canvas.dataset.turn = s?.turn ?? '';
+  canvas.dataset.flipped = String(flipped());
+  canvas.dataset.variant = s?.variant ?? '';
+  canvas.dataset.cols = String(s?.board?.width ?? 8);
+  canvas.dataset.rows = String(s?.board?.height ?? 8);
+  canvas.dataset.selected = app.selected ? app.selected.join(',') : '';
+}
+
+function renderGame() {
+  const s = app.state;
+  updateDataAttrs();
+  if (!s) {
+    $('#status-line').textContent = app.room ? 'Joining…' : '';
+    return;
+  }
+  const sides = sidesOf(s.variant);
+  const legal = myLegal();
+  const kaboom = s.variant === 'kaboom';
+
+  // Board highlights.
+  let targets = [];
+  let movable = [];
+  let detonatable = [];
+  if (kaboom) {
+    detonatable = legal.filter((a) => a.kind === 'detonate' && a.at).map((a) => a.at);
+  } else {
+    const froms = new Map();
+    for (const a of legal) if (a.from) froms.set(a.from.join(','), a.from);
+    movable = [...froms.values()];
+    if (app.selected) {
+      targets = legal.filter((a) => a.to && same(a.from, app.selected))
+        .map((a) => ({ sq: a.to, capture: a.kind === 'jump' }));
+    }
+  }
+  board.setFlipped(flipped());
+  board.setUi({ selected: app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal) });
+
+  // Players: the side at the bottom of the screen goes below the board.
+  const bottom = flipped() ? sides[1] : sides[0];
+  const top = bottom === sides[0] ? sides[1] : sides[0];
+  renderPlayer($('#player-top'), top, s);
+  renderPlayer($('#player-bottom'), bottom, s);
+
+  // Status line.
+  const line = $('#status-line');
+  let text;
+  let cls = '';
+  const myTurn = isPlayer() && s.status === 'playing' && s.turn === app.seat;
+  if (s.status === 'finished') {
+    const opt = s.options ?? {};
+    text = resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere);
+    cls = 'finished';
+    if (s.result?.winner && isPlayer()) cls += s.result.winner === app.seat ? ' won' : ' lost';
+  } else if (s.status === 'waiting') {
+    text = 'Waiting for an opponent…';
+    cls = 'waiting';
+  } else if (myTurn) {
+    text = legal.some((a) => a.kind === 'end_turn') ? 'Your turn: keep capturing, or end your turn.' : 'Your turn.';
+    cls = `turn mine side-${s.turn}`;
+  } else {
+    text = `${sideName(s.turn)} to move.`;
+    cls = `turn side-${s.turn}`;
+  }
+  if (app.pending) text = 'Sending…';
+  line.textContent = text;
+  line.className = `status-line ${cls}`;
+  document.title = `${myTurn ? '● Your turn · ' : ''}${variantName(s.variant, app.variants)} · ${s.room ?? ''}`;
+  $('#room-code').textContent = s.room ?? app.room ?? '';
+  $('#room-code').title = 'Room code';
+  $('#variant-label').textContent = variantName(s.variant, app.variants);
+  const n = s.spectators ?? 0;
+  $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
+  $('#spectators').setAttribute('aria-label', `${n} spectator${n === 1 ? '' : 's'}`);
+
+  // Controls.
+  const playing = s.status === 'playing';
+  $('#end-turn').hidden = !legal.some((a) => a.kind === 'end_turn');
+  $('#offer-draw').hidden = !(isPlayer() && playing);
+  $('#resign').hidden = !(isPlayer() && playing);
+  $('#rematch').hidden = !(isPlayer() && s.status === 'finished');
+  $('#rematch').disabled = app.rematchAsked;
+  $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
+  $('#flip').hidden = kaboom;
+
+  // A draw offer from the other side.
+  const offer = $('#draw-offer');
+  if (app.drawOffer && playing) {
+    const mine = app.drawOffer.from === app.seat;
+    offer.hidden = false;
+    $('#draw-offer-text').textContent = mine ? 'You offered a draw.' :
+      `${sideName(app.drawOffer.from)} offers a draw.`;
+    $('#draw-accept').hidden = mine || !isPlayer();
+    $('#draw-decline').hidden = mine || !isPlayer();
+  } else {
+    offer.hidden = true;
+  }
+
+  renderOverlay(s, sides);
+  renderDrops(s, legal);
+  renderMoves();
+  canvas.setAttribute('aria-label', `${variantName(s.variant, app.variants)} board. ${text}`);
+}
+
+function renderPlayer(el, side, s) {
+  const p = s.players?.[side] ?? null;
+  const you = isPlayer() && app.seat === side;
+  const turn = s.status === 'playing' && s.turn === side;
+  const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
+  if (you) kids.push(h('span.tag', {}, 'you'));
+  kids.push(h('span.pside', {}, sideName(side)));
+  if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
+    kids.push(h('span.bombs', { title: 'Bombs left to drop', 'aria-label': `${s.bombs[side]} bombs left` },
+      ...Array.from({ length: Math.min(5, s.bombs[side]) }, () => icon('bomb')), s.bombs[side] === 0 ? 'no bombs' : '',
+      s.bombs[side] > 5 ? `×${s.bombs[side]}` : ''));
+  }
+  if (p) {
+    kids.push(h(`span.presence${p.connected ? '.on' : ''}`, {
+      title: p.connected ? 'Connected' : 'Disconnected', 'aria-label': p.connected ? 'connected' : 'disconnected',
+    }, p.connected ? '' : 'away'));
+  }
+  if (turn) kids.push(h('span.to-move', {}, 'to move'));
+  el.replaceChildren(...kids);
+  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}`;
+}
+
+function renderOverlay(s, sides) {
+  const ov = $('#board-overlay');
+  if (s.status === 'waiting' && isPlayer()) {
+    const link = location.origin + (app.url ?? `/r/${s.room}`);
+    const input = h('input.link', { readonly: true, value: link, 'aria-label': 'Link to this game' });
+    input.addEventListener('focus', () => input.select());
+    ov.replaceChildren(h('div.overlay-card', {},
+      h('h2', {}, 'Waiting for an opponent'),
+      h('p', {}, 'Send this link to a friend. The game starts when they open it.'),
+      h('div.link-row', {}, input, h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy')),
+      h('p.muted.small', {}, 'Room code ', h('strong', {}, s.room))));
+    ov.hidden = false;
+    return;
+  }
+  if (s.status === 'finished' && !app.overlayClosed) {
+    const opt = s.options ?? {};
+    const won = s.result?.winner && isPlayer() ? s.result.winner === app.seat : null;
+    const title = !s.result?.winner ? 'Draw' : won === true ? 'You win!' : won === false ? 'You lose' : `${sideName(s.result.winner)} wins`;
+    ov.replaceChildren(h(`div.overlay-card.result${won === true ? '.won' : ''}`, {},
+      h('button.icon-btn.close', { type: 'button', 'aria-label': 'Close and look at the board', onclick: () => { app.overlayClosed = true; renderGame(); } }, '×'),
+      h('h2', {}, title),
+      h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere)),
+      app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,
+      isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null));
+    ov.hidden = false;
+    return;
+  }
+  ov.hidden = true;
+}
+
+function kaboomGhost(legal) {
+  const s = app.state;
+  if (!s || s.variant !== 'kaboom' || !app.hover) return null;
+  const col = app.hover[0];
+  if (!legal.some((a) => a.kind === 'drop' && a.column === col)) return null;
+  const y = (s.board?.pieces ?? []).filter((p) => p.at[0] === col).length;
+  if (y >= (s.board?.height ?? 6)) return null;
+  if (pieceAt(app.hover)?.kind === 'bomb' && legal.some((a) => a.kind === 'detonate' && same(a.at, app.hover))) return null;
+  return { sq: [col, y], piece: { at: [col, y], side: app.seat, kind: 'normal', rank: 'man' } };
+}
+
+function renderDrops(s, legal) {
+  const drops = $('#drops');
+  if (s.variant !== 'kaboom') {
+    if (!drops.hidden) {
+      drops.hidden = true;
+      layoutBoard();
+    }
+    return;
+  }
+  const cols = s.board?.width ?? 7;
+  const wasHidden = drops.hidden;
+  drops.hidden = false;
+  drops.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+  const buttons = [];
+  for (let c = 0; c < cols; c++) {
+    const normal = legal.find((a) => a.kind === 'drop' && a.column === c && a.piece !== 'bomb');
+    const bomb = legal.find((a) => a.kind === 'drop' && a.column === c && a.piece === 'bomb');
+    buttons.push(h('div.drop-col', {},
+      h(`button.drop.side-${app.seat}`, {
+        type: 'button', disabled: !normal, 'aria-label': `Drop a piece in column ${c + 1}`, title: `Drop in column ${c + 1}`,
+        dataset: { column: c, piece: 'normal' }, onclick: () => normal && act(normal),
+      }, '▼'),
+      h('button.drop.bomb', {
+        type: 'button', disabled: !bomb, 'aria-label': `Drop a bomb in column ${c + 1}`, title: `Drop a bomb in column ${c + 1}`,
+        dataset: { column: c, piece: 'bomb' }, onclick: () => bomb && act(bomb),
+      }, icon('bomb'))));
+  }
+  drops.replaceChildren(...buttons);
+  if (wasHidden) layoutBoard();
+}
+
+function renderMoves() {
+  const list = $('#move-list');
+  const items = app.moves.map((m, i) => h('li', {},
+    h('span.num', {}, `${i + 1}.`), sideChip(m.side), h('span.mv', {}, turnText(m)),
+    m.exploded.length ? icon('boom', 'explosion') : null, m.promoted.length ? icon('crown', 'crowned') : null));
+  if (app.movesPartial) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
+  if (!items.length) items.push(h('li.muted', {}, 'No moves yet'));
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---- playing ----------------------------------------------------------------------------------
+
+function act(action) {
+  const s = app.state;
+  if (!s) return;
+  const id = send({ type: 'act', action, version: s.version }, { kind: 'act' });
+  if (id === null) return;
+  app.pending = true;
+  app.selected = null;
+  renderGame();
+}
+
+function endTurn() {
+  const a = myLegal().find((x) => x.kind === 'end_turn');
+  if (a) act(a);
+}
+
+function clickSquare(sq) {
+  const s = app.state;
+  if (!s || !sq) return;
+  if (!isPlayer()) {
+    hint('You are watching this game.');
+    return;
+  }
+  if (s.status === 'waiting') {
+    hint('Waiting for an opponent to join.');
+    return;
+  }
+  if (s.status !== 'playing') {
+    hint('This game is over.');
+    return;
+  }
+  if (app.pending) return;
+  if (s.turn !== app.seat) {
+    hint(`It is ${sideName(s.turn)}'s turn.`);
+    board.flash(sq);
+    return;
+  }
+  const legal = myLegal();
+  if (s.variant === 'kaboom') {
+    const det = legal.find((a) => a.kind === 'detonate' && same(a.at, sq));
+    if (det) return act(det);
+    const drop = legal.find((a) => a.kind === 'drop' && a.column === sq[0] && a.piece !== 'bomb');
+    if (drop) return act(drop);
+    hint('That column is full.');
+    board.flash(sq);
+    return;
+  }
+  if (app.selected) {
+    const a = legal.find((x) => same(x.from, app.selected) && same(x.to, sq));
+    if (a) return act(a);
+  }
+  const seq = sequencePiece();
+  if (legal.some((a) => same(a.from, sq))) {
+    app.selected = same(app.selected, sq) && !seq ? null : sq;
+    renderGame();
+    return;
+  }
+  board.flash(sq);
+  const p = pieceAt(sq);
+  if (seq) hint(legal.some((a) => a.kind === 'end_turn') ?
+    'Keep capturing with the highlighted piece, or press Space to end your turn.' :
+    'Keep capturing with the highlighted piece.');
+  else if (p && p.side === app.seat) hint('That piece has no move right now.');
+  else if (app.selected) hint('The selected piece cannot go there.');
+  else hint('Pick one of your pieces that can move (ringed).');
+  if (!seq && app.selected && !(p && p.side === app.seat)) {
+    app.selected = null;
+    renderGame();
+  }
+}
+
+let downSq = null;
+canvas.addEventListener('pointerdown', (e) => {
+  if (e.button !== 0) return;
+  downSq = board.squareAtClient(e.clientX, e.clientY);
+  // Pressing on one of your movable pieces picks it up at once, so it can be dragged.
+  if (downSq && !app.state?.variant?.startsWith('kaboom') && myLegal().some((a) => same(a.from, downSq)) &&
+      !same(app.selected, downSq)) {
+    app.selected = downSq;
+    downSq = [...downSq, 'picked'];
+    renderGame();
+  }
+});
+canvas.addEventListener('pointerup', (e) => {
+  if (e.button !== 0 || !downSq) return;
+  const up = board.squareAtClient(e.clientX, e.clientY);
+  const picked = downSq[2] === 'picked';
+  const from = downSq.slice(0, 2);
+  downSq = null;
+  if (!up) return;
+  if (picked && same(up, from)) return; // a plain click that selected the piece
+  clickSquare(up);
+});
+canvas.addEventListener('pointercancel', () => {
+  downSq = null;
+});
+canvas.addEventListener('pointermove', (e) => {
+  const sq = board.squareAtClient(e.clientX, e.clientY);
+  if (same(sq, app.hover)) return;
+  app.hover = sq;
+  const legal = myLegal();
+  const clickable = sq && (legal.some((a) => same(a.from, sq) || (app.selected && same(a.from, app.selected) && same(a.to, sq))) ||
+    legal.some((a) => (a.kind === 'detonate' && same(a.at, sq)) || (a.kind === 'drop' && a.column === sq[0])));
+  canvas.style.cursor = clickable ? 'pointer' : 'default';
+  board.setUi({ hover: sq, ghost: kaboomGhost(legal) });
+});
+canvas.addEventListener('pointerleave', () => {
+  app.hover = null;
+  board.setUi({ hover: null, ghost: null });
+});
+
+document.addEventListener('keydown', (e) => {
+  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement ||
+    e.target instanceof HTMLSelectElement;
+  if (typing || $('#game').hidden) return;
+  if (e.key === ' ' || e.code === 'Space') {
+    if (e.target instanceof HTMLButtonElement) return; // Space presses the focused button
+    e.preventDefault();
+    if (myLegal().some((a) => a.kind === 'end_turn')) endTurn();
+    else if (isPlayer() && app.state?.status === 'playing') hint('Space ends your turn during an optional capture sequence.');
+  } else if (e.key === 'Escape') {
+    if (app.selected) {
+      app.selected = null;
+      renderGame();
+    }
+  }
+});
+
+// ---- game controls ----------------------------------------------------------------------------
+
+async function copyLink() {
+  const link = location.origin + (app.url ?? `/r/${app.room}`);
+  const ok = await copyText(link);
+  if (ok) toast('Link copied. Send it to a friend!', 'ok');
+  else {
+    toast(`Copy this link: ${link}`, 'info', 8000);
+  }
+}
+
+function askRematch() {
+  if (app.rematchAsked) return;
+  if (send({ type: 'rematch' }, { kind: 'rematch' }) !== null) {
+    app.rematchAsked = true;
+    toast('Rematch asked. It starts when your opponent asks too.', 'info');
+    renderGame();
+  }
+}
+
+$('#end-turn').addEventListener('click', endTurn);
+$('#copy-link').addEventListener('click', copyLink);
+$('#flip').addEventListener('click', () => {
+  app.userFlip = !app.userFlip;
+  board.setFlipped(flipped());
+  renderGame();
+});
+$('#resign').addEventListener('click', async () => {
+  if (await confirmDialog('Resign this game? Your opponent wins.', 'Resign')) {
+    send({ type: 'resign' }, { kind: 'resign' });
+  }
+});
+$('#offer-draw').addEventListener('click', () => {
+  if (send({ type: 'offer_draw' }, { kind: 'offer_draw' }) !== null) {
+    app.drawOffer = { from: app.seat };
+    renderGame();
+  }
+});
+$('#draw-accept').addEventListener('click', () => {
+  send({ type: 'answer_draw', accept: true }, { kind: 'answer_draw' });
+  app.drawOffer = null;
+  renderGame();
+});
+$('#draw-decline').addEventListener('click', () => {
+  send({ type: 'answer_draw', accept: false }, { kind: 'answer_draw' });
+  app.drawOffer = null;
+  renderGame();
+});
+$('#rematch').addEventListener('click', askRematch);
+$('#leave').addEventListener('click', () => {
+  if (app.room) send({ type: 'leave' });
+  leaveToStart();
+  history.pushState({}, '', '/');
+});
+
+function onDrawOffer(msg) {
+  app.drawOffer = { from: msg.from };
+  if (msg.from !== app.seat) toast(`${sideName(msg.from)} offers a draw.`, 'info');
+  renderGame();
+}
+
+// ---- chat -------------------------------------------------------------------------------------
+
+function onChat(msg) {
+  const log = $('#chat-log');
+  const seat = typeof msg.seat === 'string' ? msg.seat : 'spectator';
+  log.append(h(`li.side-${seat}`, {}, h('strong', {}, msg.from || sideName(seat) || 'Someone'), ' ', msg.text ?? ''));
+  while (log.children.length > 200) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+$('#chat-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const input = $('#chat-input');
+  const text = input.value.trim();
+  if (!text) return;
+  if (send({ type: 'chat', text }, { kind: 'chat' }) !== null) input.value = '';
+});
+
+// ---- the start screen -------------------------------------------------------------------------
+
+function showScreen(name) {
+  $('#start').hidden = name !== 'start';
+  $('#game').hidden = name !== 'game';
+  document.body.dataset.screen = name;
+  if (name === 'game') requestAnimationFrame(layoutBoard);
+}
+
+function leaveToStart() {
+  app.room = null;
+  app.joinReq = null;
+  resetGameView();
+  updateDataAttrs();
+  showScreen('start');
+  document.title = 'Bomb Checkers';
+  refreshRooms();
+}
+
+function renderVariantPicker() {
+  const list = $('#variant-list');
+  const kids = [h('legend', {}, 'Game')];
+  app.variants.forEach((v, i) => {
+    const input = h('input', { type: 'radio', name: 'variant', value: v.id, checked: i === 0 });
+    input.addEventListener('change', renderVariantDetails);
+    kids.push(h('label.variant', {}, input, h('span.variant-body', {},
+      h('span.variant-name', {}, v.name ?? variantName(v.id)),
+      h('span.variant-blurb', {}, variantBlurb(v.id)))));
+  });
+  list.replaceChildren(...kids);
+  $('#create-btn').disabled = false;
+  renderVariantDetails();
+}
+
+function selectedVariant() {
+  const id = $('#create-form').querySelector('input[name=variant]:checked')?.value;
+  return app.variants.find((v) => v.id === id) ?? app.variants[0];
+}
+
+function renderVariantDetails() {
+  const v = selectedVariant();
+  if (!v) return;
+  // Options, as inputs built from their specs.
+  const opts = (v.options ?? []).map((o) => {
+    const id = `opt-${o.name}`;
+    const help = o.description ?? o.help ?? '';
+    if (o.type === 'bool') {
+      return h('label.check', { title: help }, h('input', { type: 'checkbox', id, name: o.name, checked: !!o.default, dataset: { type: 'bool' } }),
+        h('span', {}, humanize(o.name)), help ? h('small.muted', {}, help) : null);
+    }
+    return h('label.field.num', { title: help }, h('span', {}, humanize(o.name)),
+      h('input', {
+        type: 'number', id, name: o.name, min: o.min, max: o.max, step: 1, value: o.default ?? o.min ?? 0,
+        inputmode: 'numeric', dataset: { type: 'int' },
+      }),
+      help ? h('small.muted', {}, help) : null);
+  });
+  const details = h('details.advanced', {}, h('summary', {}, 'Start position (advanced)'),
+    h('label.field', {}, h('span', {}, 'Position as JSON, see PROTOCOL.md (leave empty for the normal start)'),
+      h('textarea', { id: 'create-position', name: 'position', rows: 3, spellcheck: 'false', placeholder: '{"pieces":[…],"turn":"fire"}' })));
+  $('#options').replaceChildren(...(opts.length ? [h('div.options-grid', {}, opts)] : []), details);
+  // Sides.
+  const sides = sidesOf(v.id);
+  const sideKids = [h('legend', {}, 'Play as')];
+  for (const s of [...sides, 'random']) {
+    sideKids.push(h('label.side-pick', {},
+      h('input', { type: 'radio', name: 'seat', value: s, checked: s === sides[0] }),
+      s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
+      h('span', {}, s === 'random' ? 'Random' : sideName(s))));
+  }
+  $('#side-list').replaceChildren(...sideKids);
+}
+
+$('#create-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const v = selectedVariant();
+  if (!v) return;
+  const form = $('#create-form');
+  const options = {};
+  for (const input of form.querySelectorAll('#options input[data-type]')) {
+    if (input.dataset.type === 'bool') options[input.name] = input.checked;
+    else {
+      const n = Number.parseInt(input.value, 10);
+      if (!Number.isFinite(n)) {
+        toast(`${humanize(input.name)} needs a whole number.`, 'error');
+        input.focus();
+        return;
+      }
+      options[input.name] = n;
+    }
+  }
+  const name = $('#create-name').value.trim() || 'Player';
+  store.name = name;
+  const seat = form.querySelector('input[name=seat]:checked')?.value ?? 'random';
+  const msg = { type: 'create', variant: v.id, options, name, seat };
+  const posText = $('#create-position')?.value.trim();
+  if (posText) {
+    try {
+      msg.position = JSON.parse(posText);
+    } catch {
+      toast('The start position is not valid JSON.', 'error');
+      return;
+    }
+  }
+  resetGameView();
+  const id = send(msg, { kind: 'create', name });
+  if (id !== null) app.joinReq = null;
+});
+
+$('#join-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const raw = $('#join-code').value.trim();
+  const m = raw.match(/\/r\/([^/?#\s]+)/);
+  const room = m ? decodeURIComponent(m[1]) : raw.replace(/[^A-Za-z0-9_-]/g, '');
+  if (!room) {
+    toast('Paste a game link or type its room code.', 'error');
+    return;
+  }
+  history.pushState({ room }, '', `/r/${encodeURIComponent(room)}`);
+  openRoom(room);
+});
+
+async function fetchRooms() {
+  const res = await fetch('/api/rooms', { cache: 'no-store' });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  const data = await res.json();
+  return Array.isArray(data) ? data : data.rooms ?? [];
+}
+
+/** Seats from /api/rooms, whatever their shape: [{side, name}] or {side: name|{name}|null}. */
+function seatList(room) {
+  const sides = sidesOf(room.variant);
+  const seats = room.seats ?? room.players ?? {};
+  return sides.map((side) => {
+    let v = Array.isArray(seats) ? seats.find((x) => x && (x.side === side || x.seat === side)) : seats[side];
+    if (v && typeof v === 'object') v = v.name ?? (v.taken === false ? null : '');
+    return { side, name: v === undefined || v === null || v === false ? null : String(v) };
+  });
+}
+
+let roomsTimer = 0;
+async function refreshRooms() {
+  clearTimeout(roomsTimer);
+  if ($('#start').hidden) return;
+  roomsTimer = setTimeout(refreshRooms, 5000);
+  const list = $('#room-list');
+  let rooms;
+  try {
+    rooms = await fetchRooms();
+  } catch {
+    list.replaceChildren(h('li.muted', {}, 'The list of games is not available right now.'));
+    return;
+  }
+  const live = rooms.filter((r) => r.status !== 'finished').slice(0, 50);
+  if (!live.length) {
+    list.replaceChildren(h('li.muted', {}, 'No games right now. Start one!'));
+    return;
+  }
+  list.replaceChildren(...live.map((r) => {
+    const seats = seatList(r);
+    const free = seats.some((x) => x.name === null);
+    return h('li.room', { dataset: { room: r.id } },
+      h('div.room-main', {},
+        h('span.room-variant', {}, variantName(r.variant, app.variants)),
+        h('span.room-players', {}, ...seats.flatMap((x, i) => [i ? h('span.vs', {}, 'vs') : null, sideChip(x.side), h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—'))]))),
+      h('div.room-meta', {},
+        h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : r.status ?? ''),
+        h('span.muted.watchers', { 'aria-label': `${r.spectators ?? 0} watching` }, icon('eye'), ` ${r.spectators ?? 0}`),
+        free ? h('button.btn.small.primary', { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any') }, 'Play') : null,
+        h('button.btn.small', { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') }, 'Watch')));
+  }));
+}
+
+function goRoom(room, seat) {
+  history.pushState({ room }, '', `/r/${encodeURIComponent(room)}`);
+  const name = $('#create-name').value.trim() || store.name || 'Guest';
+  enterRoom(room, { seat, name });
+}
+
+$('#rooms-refresh').addEventListener('click', refreshRooms);
+
+function enterRoom(room, { seat, name, token = null }) {
+  if (app.room !== room) resetGameView();
+  app.room = room;
+  app.joinReq = { room, seat, name: name || store.name || 'Guest', token };
+  showScreen('game');
+  renderGame();
+  if (net.connected) sendJoin();
+}
+
+/** /r/{room}: resume our seat if this browser has one, else ask whether to play or watch. */
+async function openRoom(room) {
+  const saved = store.seat(room);
+  if (saved) {
+    enterRoom(room, { seat: saved.seat, token: saved.token, name: store.name });
+    return;
+  }
+  showScreen('start');
+  const dlg = $('#join-dialog');
+  $('#join-title').textContent = `Join game ${room}`;
+  $('#join-name').value = store.name;
+  $('#join-info').textContent = 'Play if a seat is free, or watch.';
+  $('#join-play').hidden = false;
+  const choose = (seat) => {
+    const name = $('#join-name').value.trim() || 'Guest';
+    store.name = name;
+    dlg.close();
+    enterRoom(room, { seat, name });
+  };
+  $('#join-dialog-form').onsubmit = (e) => {
+    e.preventDefault();
+    choose('any');
+  };
+  $('#join-watch').onclick = () => choose('spectator');
+  $('#join-cancel').onclick = () => {
+    dlg.close();
+    history.pushState({}, '', '/');
+    leaveToStart();
+  };
+  if (!dlg.open) dlg.showModal();
+  try {
+    const info = (await fetchRooms()).find((r) => r.id === room);
+    if (!info) return;
+    const seats = seatList(info);
+    const waiting = seats.find((x) => x.name);
+    const free = seats.some((x) => x.name === null);
+    $('#join-info').textContent = free ?
+      `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${variantName(info.variant, app.variants)}.` :
+      `${variantName(info.variant, app.variants)}: both seats are taken, so you can watch.`;
+    $('#join-play').hidden = !free;
+  } catch {
+    // the dialog works without the details
+  }
+}
+
+function route() {
+  const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
+  if (m) {
+    const room = decodeURIComponent(m[1]);
+    if (room !== app.room) openRoom(room);
+    return;
+  }
+  if (app.room) {
+    send({ type: 'leave' });
+    leaveToStart();
+  } else {
+    showScreen('start');
+    refreshRooms();
+  }
+}
+
+window.addEventListener('popstate', route);
+
+// ---- layout -----------------------------------------------------------------------------------
+
+const area = $('#board-area');
+function layoutBoard() {
+  if ($('#game').hidden) return;
+  const drops = $('#drops');
+  const style = getComputedStyle(area);
+  const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  const dropsH = drops.hidden ? 0 : drops.offsetHeight + 6;
+  const { width } = board.fit(area.clientWidth - padX, area.clientHeight - padY - dropsH);
+  drops.style.width = `${width}px`;
+  $('#game').style.setProperty('--board-w', `${width + 14}px`);
+  updateDataAttrs();
+}
+new ResizeObserver(() => layoutBoard()).observe(area);
+window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', layoutBoard);
+
+// ---- start ------------------------------------------------------------------------------------
+
+$('#create-name').value = store.name;
+setConn(false, 'Connecting…');
+net.start();
+route();

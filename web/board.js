@@ -1,0 +1,839 @@
+// The board on a <canvas>: drawing (crisp at any size and devicePixelRatio), animations of what the
+// last turn did, and hit testing. It knows how things look, never what is legal: the app tells it
+// which squares to highlight.
+//
+// Geometry: the canvas is exactly cols x rows equal cells, nothing else (no margins), so a square's
+// pixel follows from the canvas box and the orientation alone. Not flipped: [0,0] bottom-left.
+// Flipped (water's view): turned 180 degrees, [0,0] top-right.
+
+const SIDE_COLORS = {
+  fire: { hi: '#ffd59a', mid: '#ff7b2e', lo: '#b8281c', rim: '#6e140b', ink: '#fff4e3' },
+  water: { hi: '#c4ecff', mid: '#2e8df2', lo: '#15449a', rim: '#0a2a66', ink: '#eaf6ff' },
+  black: { hi: '#767b86', mid: '#2b2e35', lo: '#0c0d10', rim: '#000000', ink: '#f0ede6' },
+  white: { hi: '#ffffff', mid: '#efe8da', lo: '#b9b09e', rim: '#7d7565', ink: '#3b362f' },
+};
+SIDE_COLORS.x = SIDE_COLORS.fire;
+SIDE_COLORS.o = SIDE_COLORS.water;
+
+const BOARD = {
+  light: '#a63d3a', // the unplayable (red) squares
+  lightEdge: '#b84a45',
+  dark: '#474b54', // the playable (gray) squares
+  darkEdge: '#545963',
+  label: 'rgba(255,255,255,0.55)',
+  kaboomBg: '#1e2b4d',
+  kaboomSlot: '#0d1426',
+};
+
+const HOP_MS = 200;
+const FADE_MS = 520;
+const BLAST_MS = 1100;
+const PROMOTE_MS = 1000;
+const FALL_MS = 420;
+
+const key = (sq) => `${sq[0]},${sq[1]}`;
+const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+const easeInOut = (t) => (t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2);
+const easeOut = (t) => 1 - (1 - t) ** 3;
+const clamp01 = (t) => Math.max(0, Math.min(1, t));
+
+/** A square given as [x,y] or {at:[x,y]}. */
+function asSquare(s) {
+  if (Array.isArray(s)) return s;
+  if (s && Array.isArray(s.at)) return s.at;
+  return null;
+}
+
+function isPrefix(a, b) {
+  if (a.length > b.length) return false;
+  return a.every((x, i) => JSON.stringify(x) === JSON.stringify(b[i]));
+}
+
+export class BoardView {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.state = null;
+    this.cols = 8;
+    this.rows = 8;
+    this.kaboom = false;
+    this.flipped = false;
+    this.cssW = 0;
+    this.cssH = 0;
+    this.ui = { selected: null, targets: [], movable: [], detonatable: [], hover: null, ghost: null };
+    this.effects = [];
+    this.shakeUntil = 0;
+    this.raf = 0;
+    this.reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  }
+
+  // ---- geometry -------------------------------------------------------------------------------
+
+  /** Sizes the canvas to the largest whole-pixel cells that fit in w x h CSS pixels. */
+  fit(w, h) {
+    const cell = Math.max(8, Math.floor(Math.min(w / this.cols, h / this.rows)));
+    const cssW = cell * this.cols;
+    const cssH = cell * this.rows;
+    const dpr = window.devicePixelRatio || 1;
+    const pw = Math.round(cssW * dpr);
+    const ph = Math.round(cssH * dpr);
+    if (cssW !== this.cssW || cssH !== this.cssH) {
+      this.canvas.style.width = `${cssW}px`;
+      this.canvas.style.height = `${cssH}px`;
+      this.cssW = cssW;
+      this.cssH = cssH;
+    }
+    if (this.canvas.width !== pw || this.canvas.height !== ph) {
+      this.canvas.width = pw;
+      this.canvas.height = ph;
+    }
+    this.draw();
+    return { width: cssW, height: cssH, cell };
+  }
+
+  setFlipped(f) {
+    this.flipped = !!f && !this.kaboom;
+    this.draw();
+  }
+
+  /** Screen cell (col from the left, row from the top) of board square [x,y]. */
+  toScreen(sq) {
+    const [x, y] = sq;
+    if (this.flipped) return [this.cols - 1 - x, y];
+    return [x, this.rows - 1 - y];
+  }
+
+  fromScreen(col, row) {
+    if (this.flipped) return [this.cols - 1 - col, row];
+    return [col, this.rows - 1 - row];
+  }
+
+  /** The board square under a client (viewport) point, or null. */
+  squareAtClient(clientX, clientY) {
+    const r = this.canvas.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) return null;
+    const col = Math.floor(((clientX - r.left) / r.width) * this.cols);
+    const row = Math.floor(((clientY - r.top) / r.height) * this.rows);
+    if (col < 0 || row < 0 || col >= this.cols || row >= this.rows) return null;
+    return this.fromScreen(col, row);
+  }
+
+  cellPx() {
+    return { w: this.canvas.width / this.cols, h: this.canvas.height / this.rows };
+  }
+
+  /** Center of square [x,y] in canvas pixels. */
+  center(sq) {
+    const [c, r] = this.toScreen(sq);
+    const { w, h } = this.cellPx();
+    return [(c + 0.5) * w, (r + 0.5) * h];
+  }
+
+  // ---- state and interaction ------------------------------------------------------------------
+
+  setUi(ui) {
+    this.ui = { ...this.ui, ...ui };
+    this.draw();
+  }
+
+  /** Takes a new state; animates what changed if it follows the previous one directly. */
+  setState(next) {
+    const prev = this.state;
+    this.state = next;
+    const w = next.board?.width ?? 8;
+    const h = next.board?.height ?? 8;
+    const kaboom = next.variant === 'kaboom';
+    const geometryChanged = w !== this.cols || h !== this.rows || kaboom !== this.kaboom;
+    this.cols = w;
+    this.rows = h;
+    this.kaboom = kaboom;
+    if (kaboom) this.flipped = false;
+    const follows =
+      prev && !geometryChanged && prev.room === next.room && next.version === prev.version + 1;
+    if (!follows) this.effects = [];
+    else if (!this.reduceMotion) this.animate(prev, next);
+    return geometryChanged;
+  }
+
+  /** Marks a square briefly: the gentle "not there" of an illegal click. */
+  flash(sq) {
+    this.addEffect({ type: 'flash', sq, dur: 450 });
+  }
+
+  // ---- animations -----------------------------------------------------------------------------
+
+  addEffect(e) {
+    e.t0 = performance.now() + (e.delay || 0);
+    this.effects.push(e);
+    this.loop();
+  }
+
+  animate(prev, next) {
+    const last = next.last;
+    if (!last || !Array.isArray(last.actions)) return;
+    // The actions this state added: `last` may hold the whole turn so far or only the newest hop.
+    let acts = last.actions;
+    const pl = prev.last;
+    if (pl && pl.side === last.side && prev.turn === pl.side && Array.isArray(pl.actions) &&
+        isPrefix(pl.actions, acts) && pl.actions.length < acts.length) {
+      acts = acts.slice(pl.actions.length);
+    }
+    const before = new Map((prev.board?.pieces ?? []).map((p) => [key(p.at), p]));
+    const after = new Map((next.board?.pieces ?? []).map((p) => [key(p.at), p]));
+    const moves = acts.filter((a) => a.from && a.to);
+    let moveEnd = 0;
+    const captureDelay = new Map();
+    let mover = null;
+    let moverFrom = null;
+    if (moves.length > 0) {
+      const path = [moves[0].from, ...moves.map((a) => a.to)];
+      moverFrom = path[0];
+      const end = path[path.length - 1];
+      const landed = after.get(key(end));
+      const started = before.get(key(moverFrom));
+      mover = landed ?? started;
+      moveEnd = HOP_MS * moves.length;
+      if (mover) {
+        this.addEffect({
+          type: 'move', piece: started ?? mover, final: landed ?? null, path, dur: moveEnd,
+          hide: landed ? key(end) : null,
+        });
+      }
+      // A piece jumped over fades as the mover passes it.
+      moves.forEach((a, i) => {
+        if (a.kind !== 'jump') return;
+        const [fx, fy] = a.from;
+        const [tx, ty] = a.to;
+        const dx = Math.sign(tx - fx);
+        const dy = Math.sign(ty - fy);
+        for (let x = fx + dx, y = fy + dy; x !== tx; x += dx, y += dy) {
+          captureDelay.set(key([x, y]), HOP_MS * (i + 0.55));
+        }
+      });
+      if (landed && started && landed.rank !== started.rank) {
+        this.addEffect({ type: 'promote', sq: end, dur: PROMOTE_MS, delay: moveEnd });
+      }
+    }
+    const exploded = (last.exploded ?? []).map(asSquare).filter(Boolean);
+    if (exploded.length > 0 && acts.length > 0) {
+      this.addEffect({ type: 'blast', squares: exploded, dur: BLAST_MS, delay: moveEnd, seed: next.version });
+    }
+    // Every piece that is gone (or replaced) fades out where it stood.
+    for (const [k, p] of before) {
+      if (moverFrom && k === key(moverFrom)) continue;
+      const now = after.get(k);
+      if (now && now.side === p.side && now.kind === p.kind) continue;
+      if (this.kaboom && now) continue; // a piece fell into this cell; the fall shows it
+      const delay = captureDelay.get(k) ?? moveEnd;
+      this.addEffect({ type: 'fade', piece: p, dur: FADE_MS, delay });
+    }
+    if (this.kaboom) this.animateKaboom(prev, next, acts, before, after, exploded);
+  }
+
+  animateKaboom(prev, next, acts, before, after, exploded) {
+    const drop = acts.find((a) => a.kind === 'drop');
+    if (drop) {
+      const col = drop.column;
+      const fresh = (next.board?.pieces ?? [])
+        .filter((p) => p.at[0] === col && !before.has(key(p.at)))
+        .sort((a, b) => b.at[1] - a.at[1])[0];
+      if (fresh) {
+        this.addEffect({ type: 'fall', piece: fresh, fromY: this.rows + 0.2, dur: FALL_MS, hide: key(fresh.at) });
+      }
+      return;
+    }
+    // After a detonation the survivors of each column fall together: pair them up in order.
+    const gone = new Set(exploded.map(key));
+    for (let c = 0; c < this.cols; c++) {
+      const was = (prev.board?.pieces ?? [])
+        .filter((p) => p.at[0] === c && !gone.has(key(p.at)))
+        .sort((a, b) => a.at[1] - b.at[1]);
+      const now = (next.board?.pieces ?? []).filter((p) => p.at[0] === c).sort((a, b) => a.at[1] - b.at[1]);
+      if (was.length !== now.length) continue;
+      now.forEach((p, i) => {
+        if (was[i].at[1] !== p.at[1]) {
+          this.addEffect({
+            type: 'fall', piece: p, fromY: was[i].at[1], dur: FALL_MS, delay: 500, hide: key(p.at), hold: true,
+          });
+        }
+      });
+    }
+  }
+
+  loop() {
+    if (this.raf) return;
+    const tick = () => {
+      this.raf = 0;
+      const now = performance.now();
+      this.effects = this.effects.filter((e) => now < e.t0 + e.dur);
+      this.draw(now);
+      if (this.effects.length > 0 || now < this.shakeUntil) this.raf = requestAnimationFrame(tick);
+    };
+    this.raf = requestAnimationFrame(tick);
+  }
+
+  // ---- drawing --------------------------------------------------------------------------------
+
+  draw(now = performance.now()) {
+    const { ctx, canvas } = this;
+    if (!canvas.width || !canvas.height) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    const { w, h } = this.cellPx();
+    const blasting = this.effects.find((e) => e.type === 'blast' && now >= e.t0 && now < e.t0 + 350);
+    if (blasting) {
+      const k = 1 - (now - blasting.t0) / 350;
+      const amp = Math.min(w, h) * 0.05 * k;
+      ctx.translate((Math.random() - 0.5) * 2 * amp, (Math.random() - 0.5) * 2 * amp);
+    }
+    if (this.kaboom) this.drawKaboomGrid(w, h);
+    else this.drawCheckerboard(w, h);
+    this.drawLast(w, h);
+    this.drawUiUnder(w, h, now);
+    this.drawPieces(w, h, now);
+    this.drawUiOver(w, h, now);
+    this.drawEffects(w, h, now);
+  }
+
+  cellRect(sq) {
+    const [c, r] = this.toScreen(sq);
+    const { w, h } = this.cellPx();
+    const x0 = Math.round(c * w);
+    const y0 = Math.round(r * h);
+    return [x0, y0, Math.round((c + 1) * w) - x0, Math.round((r + 1) * h) - y0];
+  }
+
+  drawCheckerboard(w, h) {
+    const { ctx } = this;
+    for (let y = 0; y < this.rows; y++) {
+      for (let x = 0; x < this.cols; x++) {
+        const [rx, ry, rw, rh] = this.cellRect([x, y]);
+        const playable = (x + y) % 2 === 0;
+        const g = ctx.createLinearGradient(rx, ry, rx + rw, ry + rh);
+        g.addColorStop(0, playable ? BOARD.darkEdge : BOARD.lightEdge);
+        g.addColorStop(1, playable ? BOARD.dark : BOARD.light);
+        ctx.fillStyle = g;
+        ctx.fillRect(rx, ry, rw, rh);
+      }
+    }
+    // Coordinates in the corners of the edge squares: files along the bottom, ranks on the left.
+    const fs = Math.max(8, Math.round(Math.min(w, h) * 0.16));
+    ctx.font = `600 ${fs}px system-ui, sans-serif`;
+    ctx.fillStyle = BOARD.label;
+    ctx.textBaseline = 'alphabetic';
+    for (let c = 0; c < this.cols; c++) {
+      const [x] = this.fromScreen(c, this.rows - 1);
+      ctx.textAlign = 'right';
+      ctx.fillText(String.fromCharCode(97 + x), (c + 1) * w - fs * 0.3, this.rows * h - fs * 0.3);
+    }
+    for (let r = 0; r < this.rows; r++) {
+      const [, y] = this.fromScreen(0, r);
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(String(y + 1), fs * 0.3, r * h + fs * 0.3);
+      ctx.textBaseline = 'alphabetic';
+    }
+  }
+
+  drawKaboomGrid(w, h) {
+    const { ctx, canvas } = this;
+    const g = ctx.createLinearGradient(0, 0, 0, canvas.height);
+    g.addColorStop(0, '#27396a');
+    g.addColorStop(1, BOARD.kaboomBg);
+    ctx.fillStyle = g;
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    const hoverCol = this.ui.hover ? this.ui.hover[0] : -1;
+    for (let x = 0; x < this.cols; x++) {
+      if (x === hoverCol && this.ui.ghost) {
+        const [cx] = this.center([x, 0]);
+        ctx.fillStyle = 'rgba(255,255,255,0.06)';
+        ctx.fillRect(cx - w / 2, 0, w, canvas.height);
+      }
+      for (let y = 0; y < this.rows; y++) {
+        const [cx, cy] = this.center([x, y]);
+        const r = Math.min(w, h) * 0.4;
+        const sg = ctx.createRadialGradient(cx, cy - r * 0.3, r * 0.1, cx, cy, r);
+        sg.addColorStop(0, '#070b16');
+        sg.addColorStop(1, BOARD.kaboomSlot);
+        ctx.fillStyle = sg;
+        ctx.beginPath();
+        ctx.arc(cx, cy, r, 0, Math.PI * 2);
+        ctx.fill();
+        ctx.strokeStyle = 'rgba(255,255,255,0.07)';
+        ctx.lineWidth = Math.max(1, r * 0.06);
+        ctx.stroke();
+      }
+    }
+  }
+
+  drawLast(w, h) {
+    const last = this.state?.last;
+    if (!last) return;
+    const { ctx } = this;
+    const m = Math.min(w, h);
+    const moves = (last.actions ?? []).filter((a) => a.from && a.to);
+    const squares = [];
+    if (moves.length) squares.push(moves[0].from, ...moves.map((a) => a.to));
+    for (const a of last.actions ?? []) {
+      if (a.kind === 'drop') {
+        const top = (this.state.board?.pieces ?? []).filter((p) => p.at[0] === a.column)
+          .sort((p, q) => q.at[1] - p.at[1])[0];
+        if (top) squares.push(top.at);
+      }
+      if (a.kind === 'detonate' && a.at) squares.push(a.at);
+    }
+    ctx.fillStyle = 'rgba(255, 214, 102, 0.26)';
+    for (const sq of squares) {
+      const [rx, ry, rw, rh] = this.cellRect(sq);
+      ctx.fillRect(rx, ry, rw, rh);
+    }
+    for (const s of last.exploded ?? []) {
+      const sq = asSquare(s);
+      if (!sq) continue;
+      const [cx, cy] = this.center(sq);
+      const g = ctx.createRadialGradient(cx, cy, 0, cx, cy, m * 0.55);
+      g.addColorStop(0, 'rgba(20, 8, 4, 0.55)');
+      g.addColorStop(0.6, 'rgba(120, 40, 10, 0.25)');
+      g.addColorStop(1, 'rgba(255, 120, 40, 0)');
+      ctx.fillStyle = g;
+      const [rx, ry, rw, rh] = this.cellRect(sq);
+      ctx.fillRect(rx, ry, rw, rh);
+    }
+    if (moves.length && !this.kaboom) {
+      const pts = squares.slice(0, moves.length + 1).map((s) => this.center(s));
+      ctx.save();
+      ctx.strokeStyle = 'rgba(255, 214, 102, 0.7)';
+      ctx.fillStyle = 'rgba(255, 214, 102, 0.7)';
+      ctx.lineWidth = m * 0.07;
+      ctx.lineCap = 'round';
+      ctx.lineJoin = 'round';
+      ctx.setLineDash([m * 0.02, m * 0.13]);
+      ctx.beginPath();
+      pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+      ctx.stroke();
+      ctx.setLineDash([]);
+      for (const [x, y] of pts.slice(0, -1)) {
+        ctx.beginPath();
+        ctx.arc(x, y, m * 0.07, 0, Math.PI * 2);
+        ctx.fill();
+      }
+      ctx.restore();
+    }
+  }
+
+  drawUiUnder(w, h, now) {
+    const { ctx } = this;
+    const m = Math.min(w, h);
+    const { selected, targets, hover } = this.ui;
+    if (selected) {
+      const [rx, ry, rw, rh] = this.cellRect(selected);
+      ctx.fillStyle = 'rgba(120, 220, 255, 0.28)';
+      ctx.fillRect(rx, ry, rw, rh);
+    }
+    for (const t of targets) {
+      if (hover && same(hover, t.sq)) {
+        const [rx, ry, rw, rh] = this.cellRect(t.sq);
+        ctx.fillStyle = 'rgba(120, 220, 255, 0.22)';
+        ctx.fillRect(rx, ry, rw, rh);
+      }
+    }
+    void now;
+    void m;
+  }
+
+  drawUiOver(w, h, now) {
+    const { ctx } = this;
+    const m = Math.min(w, h);
+    const { selected, targets, movable, detonatable, hover, ghost } = this.ui;
+    const pulse = 0.5 + 0.5 * Math.sin(now / 260);
+    for (const sq of movable) {
+      if (selected && same(sq, selected)) continue;
+      const [cx, cy] = this.center(sq);
+      const isHover = hover && same(hover, sq);
+      ctx.strokeStyle = isHover ? 'rgba(255,255,255,0.9)' : 'rgba(255,255,255,0.35)';
+      ctx.lineWidth = m * (isHover ? 0.05 : 0.03);
+      ctx.beginPath();
+      ctx.arc(cx, cy, m * 0.44, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    for (const sq of detonatable) {
+      const [cx, cy] = this.center(sq);
+      ctx.strokeStyle = `rgba(255, 170, 60, ${0.45 + 0.45 * pulse})`;
+      ctx.lineWidth = m * 0.05;
+      ctx.beginPath();
+      ctx.arc(cx, cy, m * 0.46, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    if (detonatable.length) this.loop();
+    if (selected) {
+      const [cx, cy] = this.center(selected);
+      ctx.strokeStyle = 'rgba(140, 230, 255, 0.95)';
+      ctx.lineWidth = m * 0.055;
+      ctx.shadowColor = 'rgba(140, 230, 255, 0.9)';
+      ctx.shadowBlur = m * 0.15;
+      ctx.beginPath();
+      ctx.arc(cx, cy, m * 0.44, 0, Math.PI * 2);
+      ctx.stroke();
+      ctx.shadowBlur = 0;
+    }
+    for (const t of targets) {
+      const [cx, cy] = this.center(t.sq);
+      if (t.capture) {
+        ctx.strokeStyle = 'rgba(140, 230, 255, 0.85)';
+        ctx.lineWidth = m * 0.06;
+        ctx.beginPath();
+        ctx.arc(cx, cy, m * 0.3, 0, Math.PI * 2);
+        ctx.stroke();
+      } else {
+        ctx.fillStyle = 'rgba(140, 230, 255, 0.8)';
+        ctx.beginPath();
+        ctx.arc(cx, cy, m * 0.14, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    if (ghost) {
+      const [cx, cy] = this.center(ghost.sq);
+      ctx.globalAlpha = 0.35;
+      this.drawPiece(cx, cy, m * 0.4, ghost.piece);
+      ctx.globalAlpha = 1;
+    }
+  }
+
+  drawPieces(w, h, now) {
+    const m = Math.min(w, h);
+    const hidden = new Set();
+    for (const e of this.effects) {
+      if (e.hide && (now < e.t0 + e.dur || e.hold)) hidden.add(e.hide);
+    }
+    const r = m * (this.kaboom ? 0.4 : 0.39);
+    for (const p of this.state?.board?.pieces ?? []) {
+      if (hidden.has(key(p.at))) continue;
+      const [cx, cy] = this.center(p.at);
+      this.drawPiece(cx, cy, r, p);
+    }
+  }
+
+  drawEffects(w, h, now) {
+    const { ctx } = this;
+    const m = Math.min(w, h);
+    const r = m * (this.kaboom ? 0.4 : 0.39);
+    // Fades and moving pieces first, blasts on top of everything.
+    const order = { flash: 0, fade: 1, fall: 2, move: 3, promote: 4, blast: 5 };
+    const list = [...this.effects].sort((a, b) => order[a.type] - order[b.type]);
+    for (const e of list) {
+      const raw = (now - e.t0) / e.dur;
+      if (e.type === 'move') {
+        const t = clamp01(raw);
+        const hops = e.path.length - 1;
+        const pos = easeInOut(t) * hops;
+        const i = Math.min(hops - 1, Math.floor(pos));
+        const f = pos - i;
+        const [ax, ay] = this.center(e.path[i]);
+        const [bx, by] = this.center(e.path[i + 1]);
+        const lift = Math.sin(Math.PI * f) * m * 0.12 * (hops > 0 ? 1 : 0);
+        const piece = t >= 1 && e.final ? e.final : e.piece;
+        ctx.save();
+        ctx.translate(ax + (bx - ax) * f, ay + (by - ay) * f - lift);
+        ctx.scale(1 + lift / m, 1 + lift / m);
+        this.drawPiece(0, 0, r, piece);
+        ctx.restore();
+      } else if (e.type === 'fall') {
+        const t = raw < 0 ? 0 : clamp01(raw);
+        const [cx, cyEnd] = this.center(e.piece.at);
+        const [, cyStart] = this.center([e.piece.at[0], Math.min(e.fromY, this.rows - 1)]);
+        const startY = e.fromY >= this.rows ? -m * 0.6 : cyStart;
+        const k = t * t;
+        this.drawPiece(cx, startY + (cyEnd - startY) * k, r, e.piece);
+      } else if (e.type === 'fade') {
+        if (raw < 0) {
+          const [cx, cy] = this.center(e.piece.at);
+          this.drawPiece(cx, cy, r, e.piece);
+          continue;
+        }
+        const t = clamp01(raw);
+        const [cx, cy] = this.center(e.piece.at);
+        ctx.globalAlpha = 1 - t;
+        this.drawPiece(cx, cy, r * (1 + 0.25 * t), e.piece);
+        ctx.globalAlpha = 1;
+      } else if (e.type === 'flash') {
+        if (raw < 0) continue;
+        const t = clamp01(raw);
+        const [rx, ry, rw, rh] = this.cellRect(e.sq);
+        ctx.fillStyle = `rgba(255, 90, 90, ${0.45 * (1 - t)})`;
+        ctx.fillRect(rx, ry, rw, rh);
+      } else if (e.type === 'promote') {
+        if (raw < 0) continue;
+        const t = clamp01(raw);
+        const [cx, cy] = this.center(e.sq);
+        ctx.strokeStyle = `rgba(255, 215, 90, ${1 - t})`;
+        ctx.lineWidth = m * 0.06 * (1 - t) + 1;
+        ctx.beginPath();
+        ctx.arc(cx, cy, m * (0.4 + 0.5 * easeOut(t)), 0, Math.PI * 2);
+        ctx.stroke();
+        for (let i = 0; i < 8; i++) {
+          const a = (i / 8) * Math.PI * 2 + t * 1.5;
+          const d = m * (0.35 + 0.45 * easeOut(t));
+          this.star(cx + Math.cos(a) * d, cy + Math.sin(a) * d, m * 0.06 * (1 - t), `rgba(255, 230, 140, ${1 - t})`);
+        }
+      } else if (e.type === 'blast') {
+        if (raw < 0) continue;
+        this.drawBlast(e, clamp01(raw), m);
+      }
+    }
+  }
+
+  drawBlast(e, t, m) {
+    const { ctx } = this;
+    const centers = e.squares.map((s) => this.center(s));
+    // The block flashes white-hot, then each square burns out from its middle.
+    if (t < 0.25) {
+      const a = 1 - t / 0.25;
+      for (const s of e.squares) {
+        const [rx, ry, rw, rh] = this.cellRect(s);
+        ctx.fillStyle = `rgba(255, 245, 200, ${0.7 * a})`;
+        ctx.fillRect(rx, ry, rw, rh);
+      }
+    }
+    ctx.save();
+    ctx.globalCompositeOperation = 'lighter';
+    for (const [cx, cy] of centers) {
+      const rr = m * (0.25 + 0.85 * easeOut(t));
+      const g = ctx.createRadialGradient(cx, cy, 0, cx, cy, rr);
+      const a = 1 - t;
+      g.addColorStop(0, `rgba(255, 250, 210, ${a})`);
+      g.addColorStop(0.35, `rgba(255, 170, 50, ${0.9 * a})`);
+      g.addColorStop(0.7, `rgba(220, 60, 20, ${0.6 * a})`);
+      g.addColorStop(1, 'rgba(120, 20, 0, 0)');
+      ctx.fillStyle = g;
+      ctx.beginPath();
+      ctx.arc(cx, cy, rr, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    ctx.restore();
+    // One shock wave from the middle of the blast.
+    const mx = centers.reduce((s, c) => s + c[0], 0) / centers.length;
+    const my = centers.reduce((s, c) => s + c[1], 0) / centers.length;
+    ctx.strokeStyle = `rgba(255, 220, 160, ${0.8 * (1 - t)})`;
+    ctx.lineWidth = m * 0.08 * (1 - t) + 1;
+    ctx.beginPath();
+    ctx.arc(mx, my, m * (0.3 + 2.0 * easeOut(t)), 0, Math.PI * 2);
+    ctx.stroke();
+    // Sparks and debris, from a seeded generator so every frame agrees.
+    let seed = (e.seed * 9301 + 49297) % 233280;
+    const rnd = () => ((seed = (seed * 9301 + 49297) % 233280) / 233280);
+    for (const [cx, cy] of centers) {
+      for (let i = 0; i < 9; i++) {
+        const ang = rnd() * Math.PI * 2;
+        const speed = m * (0.6 + rnd() * 1.1);
+        const d = speed * easeOut(t);
+        const x = cx + Math.cos(ang) * d;
+        const y = cy + Math.sin(ang) * d + m * 0.6 * t * t;
+        const size = m * (0.025 + rnd() * 0.035) * (1 - t);
+        ctx.fillStyle = rnd() < 0.5 ? `rgba(255, 210, 90, ${1 - t})` : `rgba(255, 120, 40, ${1 - t})`;
+        ctx.beginPath();
+        ctx.arc(x, y, Math.max(0.5, size), 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+    // Smoke lingers as the fire fades.
+    if (t > 0.35) {
+      const a = Math.sin(((t - 0.35) / 0.65) * Math.PI) * 0.35;
+      for (const [cx, cy] of centers) {
+        const g = ctx.createRadialGradient(cx, cy - m * 0.2 * t, 0, cx, cy - m * 0.2 * t, m * 0.6);
+        g.addColorStop(0, `rgba(60, 55, 55, ${a})`);
+        g.addColorStop(1, 'rgba(60, 55, 55, 0)');
+        ctx.fillStyle = g;
+        ctx.beginPath();
+        ctx.arc(cx, cy - m * 0.2 * t, m * 0.6, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+  }
+
+  star(x, y, r, color) {
+    if (r <= 0.2) return;
+    const { ctx } = this;
+    ctx.fillStyle = color;
+    ctx.beginPath();
+    for (let i = 0; i < 8; i++) {
+      const a = (i / 8) * Math.PI * 2;
+      const d = i % 2 === 0 ? r : r * 0.35;
+      ctx.lineTo(x + Math.cos(a) * d, y + Math.sin(a) * d);
+    }
+    ctx.closePath();
+    ctx.fill();
+  }
+
+  // ---- pieces ---------------------------------------------------------------------------------
+
+  drawPiece(cx, cy, r, p) {
+    const { ctx } = this;
+    const c = SIDE_COLORS[p.side] ?? SIDE_COLORS.fire;
+    ctx.save();
+    // Shadow.
+    ctx.fillStyle = 'rgba(0,0,0,0.35)';
+    ctx.beginPath();
+    ctx.ellipse(cx + r * 0.06, cy + r * 0.14, r * 1.0, r * 0.96, 0, 0, Math.PI * 2);
+    ctx.fill();
+    // Body.
+    const g = ctx.createRadialGradient(cx - r * 0.35, cy - r * 0.4, r * 0.1, cx, cy, r * 1.05);
+    g.addColorStop(0, c.hi);
+    g.addColorStop(0.45, c.mid);
+    g.addColorStop(1, c.lo);
+    ctx.fillStyle = g;
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.strokeStyle = c.rim;
+    ctx.lineWidth = r * 0.07;
+    ctx.stroke();
+    const kind = p.kind ?? 'normal';
+    if (kind === 'shield') {
+      // A silver band round the edge and a shield in the middle.
+      const sg = ctx.createLinearGradient(cx - r, cy - r, cx + r, cy + r);
+      sg.addColorStop(0, '#f4f7fb');
+      sg.addColorStop(0.5, '#9aa3af');
+      sg.addColorStop(1, '#e3e8ef');
+      ctx.strokeStyle = sg;
+      ctx.lineWidth = r * 0.16;
+      ctx.beginPath();
+      ctx.arc(cx, cy, r * 0.86, 0, Math.PI * 2);
+      ctx.stroke();
+    } else {
+      // The ridges of a draughts piece.
+      ctx.strokeStyle = 'rgba(0,0,0,0.22)';
+      ctx.lineWidth = r * 0.06;
+      ctx.beginPath();
+      ctx.arc(cx, cy, r * 0.74, 0, Math.PI * 2);
+      ctx.stroke();
+      ctx.strokeStyle = 'rgba(255,255,255,0.18)';
+      ctx.lineWidth = r * 0.04;
+      ctx.beginPath();
+      ctx.arc(cx, cy, r * 0.66, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    const crowned = p.rank === 'king' || p.rank === 'triple_king';
+    const emblemScale = crowned ? 0.72 : 1;
+    const emblemY = crowned ? cy + r * 0.2 : cy;
+    if (kind === 'shield') this.drawShield(cx, emblemY, r * emblemScale, c);
+    if (kind === 'bomb') this.drawBomb(cx, emblemY, r * emblemScale);
+    if (crowned) {
+      const plain = kind === 'normal';
+      const size = plain ? r * 0.95 : r * 0.62;
+      const y = plain ? cy + r * 0.02 : cy - r * 0.42;
+      if (p.rank === 'triple_king') {
+        this.drawCrown(cx - size * 0.55, y + size * 0.12, size * 0.6);
+        this.drawCrown(cx + size * 0.55, y + size * 0.12, size * 0.6);
+        this.drawCrown(cx, y - size * 0.05, size * 0.78);
+      } else {
+        this.drawCrown(cx, y, size);
+      }
+    }
+    // Gloss.
+    const hg = ctx.createRadialGradient(cx - r * 0.35, cy - r * 0.5, 0, cx - r * 0.35, cy - r * 0.5, r * 0.6);
+    hg.addColorStop(0, 'rgba(255,255,255,0.35)');
+    hg.addColorStop(1, 'rgba(255,255,255,0)');
+    ctx.fillStyle = hg;
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.restore();
+  }
+
+  drawShield(cx, cy, r, c) {
+    const { ctx } = this;
+    const w = r * 0.62;
+    const top = cy - r * 0.5;
+    const bottom = cy + r * 0.56;
+    ctx.beginPath();
+    ctx.moveTo(cx, top - r * 0.04);
+    ctx.quadraticCurveTo(cx + w * 0.55, top + r * 0.08, cx + w, top);
+    ctx.quadraticCurveTo(cx + w * 1.02, cy + r * 0.15, cx, bottom);
+    ctx.quadraticCurveTo(cx - w * 1.02, cy + r * 0.15, cx - w, top);
+    ctx.quadraticCurveTo(cx - w * 0.55, top + r * 0.08, cx, top - r * 0.04);
+    ctx.closePath();
+    const g = ctx.createLinearGradient(cx - w, top, cx + w, bottom);
+    g.addColorStop(0, '#ffffff');
+    g.addColorStop(0.55, '#c9d0da');
+    g.addColorStop(1, '#8b95a3');
+    ctx.fillStyle = g;
+    ctx.fill();
+    ctx.strokeStyle = c.rim;
+    ctx.lineWidth = r * 0.07;
+    ctx.stroke();
+    // A stripe in the side's colour.
+    ctx.save();
+    ctx.clip();
+    ctx.fillStyle = c.mid;
+    ctx.fillRect(cx - r * 0.1, top - r * 0.1, r * 0.2, r * 1.3);
+    ctx.restore();
+  }
+
+  drawBomb(cx, cy, r) {
+    const { ctx } = this;
+    const br = r * 0.46;
+    const by = cy + r * 0.06;
+    const g = ctx.createRadialGradient(cx - br * 0.4, by - br * 0.45, br * 0.1, cx, by, br);
+    g.addColorStop(0, '#6a6f7a');
+    g.addColorStop(0.5, '#24262c');
+    g.addColorStop(1, '#07080a');
+    ctx.fillStyle = g;
+    ctx.beginPath();
+    ctx.arc(cx, by, br, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.strokeStyle = 'rgba(0,0,0,0.6)';
+    ctx.lineWidth = r * 0.04;
+    ctx.stroke();
+    // Cap and fuse.
+    const capX = cx + br * 0.55;
+    const capY = by - br * 0.78;
+    ctx.save();
+    ctx.translate(capX, capY);
+    ctx.rotate(Math.PI / 4);
+    ctx.fillStyle = '#3a3d45';
+    ctx.fillRect(-br * 0.22, -br * 0.16, br * 0.44, br * 0.3);
+    ctx.restore();
+    ctx.strokeStyle = '#d9c9a3';
+    ctx.lineWidth = r * 0.07;
+    ctx.lineCap = 'round';
+    ctx.beginPath();
+    ctx.moveTo(capX + br * 0.1, capY - br * 0.1);
+    ctx.quadraticCurveTo(capX + br * 0.5, capY - br * 0.6, capX + br * 0.3, capY - br * 0.75);
+    ctx.stroke();
+    this.star(capX + br * 0.3, capY - br * 0.8, r * 0.2, '#ffd23f');
+    this.star(capX + br * 0.3, capY - br * 0.8, r * 0.1, '#fff6c8');
+  }
+
+  drawCrown(cx, cy, size) {
+    const { ctx } = this;
+    const w = size * 0.5;
+    const h = size * 0.36;
+    const base = cy + h * 0.5;
+    const top = cy - h * 0.5;
+    ctx.beginPath();
+    ctx.moveTo(cx - w, base);
+    ctx.lineTo(cx - w * 1.05, top);
+    ctx.lineTo(cx - w * 0.5, cy);
+    ctx.lineTo(cx, top - h * 0.25);
+    ctx.lineTo(cx + w * 0.5, cy);
+    ctx.lineTo(cx + w * 1.05, top);
+    ctx.lineTo(cx + w, base);
+    ctx.closePath();
+    const g = ctx.createLinearGradient(cx, top, cx, base);
+    g.addColorStop(0, '#fff1a8');
+    g.addColorStop(0.5, '#f3c12f');
+    g.addColorStop(1, '#c28a0c');
+    ctx.fillStyle = g;
+    ctx.fill();
+    ctx.strokeStyle = '#6d4b00';
+    ctx.lineWidth = Math.max(1, size * 0.05);
+    ctx.lineJoin = 'round';
+    ctx.stroke();
+    ctx.fillStyle = '#fff8d0';
+    for (const [x, y] of [[cx - w * 1.05, top], [cx, top - h * 0.25], [cx + w * 1.05, top]]) {
+      ctx.beginPath();
+      ctx.arc(x, y, size * 0.06, 0, Math.PI * 2);
+      ctx.fill();
+    }
+  }
+}

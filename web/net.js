@@ -1,0 +1,101 @@
+// The WebSocket link to the server: one JSON object per text frame, automatic reconnection with
+// exponential backoff (and jitter, so a restarted server is not hit by every browser at once).
+
+const MIN_DELAY_MS = 400;
+const MAX_DELAY_MS = 10000;
+
+export class Net {
+  /**
+   * @param {string} url ws:// or wss:// address of the game socket
+   * @param {{message:(msg:object)=>void, open:()=>void, down:(retryMs:number)=>void}} on
+   */
+  constructor(url, on) {
+    this.url = url;
+    this.on = on;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = 0;
+    this.nextId = 1;
+    this.stopped = false;
+    window.addEventListener('online', () => this.retryNow());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') this.retryNow();
+    });
+  }
+
+  get connected() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (e) {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      if (this.ws !== ws) return;
+      this.attempt = 0;
+      this.on.open();
+    });
+    ws.addEventListener('message', (ev) => {
+      if (this.ws !== ws || typeof ev.data !== 'string') return;
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg && typeof msg.type === 'string') this.on.message(msg);
+    });
+    ws.addEventListener('close', () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!this.stopped) this.scheduleRetry();
+    });
+    // 'error' is always followed by 'close'; nothing to do here.
+  }
+
+  scheduleRetry() {
+    if (this.timer) return;
+    const base = Math.min(MAX_DELAY_MS, MIN_DELAY_MS * 2 ** this.attempt);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempt++;
+    this.on.down(delay);
+    this.timer = setTimeout(() => {
+      this.timer = 0;
+      this.open();
+    }, delay);
+  }
+
+  /** Reconnect at once if we are waiting to retry (the network came back, the tab was shown). */
+  retryNow() {
+    if (this.stopped || this.ws !== null || !this.timer) return;
+    this.attempt = Math.max(0, this.attempt - 1);
+    this.open();
+  }
+
+  /** Sends one message; returns its id, or null when the socket is down. */
+  send(msg) {
+    if (!this.connected) return null;
+    const id = msg.id ?? `c${this.nextId++}`;
+    this.ws.send(JSON.stringify({ ...msg, id }));
+    return id;
+  }
+
+  /** Drops the current socket (used by tests and by "leave" to start afresh). */
+  reconnect() {
+    if (this.ws) this.ws.close();
+    else this.retryNow();
+  }
+}

@@ -1,0 +1,197 @@
+// Screens and panels: small DOM helpers, the words the page uses, and renderers that turn a state
+// into text. Nothing here talks to the network.
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/** h('button.primary', {onclick, 'aria-label': 'x'}, 'text', child...) */
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split('.');
+  const el = document.createElement(name);
+  if (classes.length) el.className = classes.join(' ');
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (k === 'text') el.textContent = v;
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// ---- words ----------------------------------------------------------------------------------
+
+const VARIANT_BLURB = {
+  bomb: 'Fire against water, with shields and bombs. A bomb that captures explodes.',
+  classic: 'American checkers: captures are compulsory.',
+  triple_king: 'Kings fly, and crown a second time on their home row.',
+  kaboom: 'Connect four in a falling grid, with bombs you can set off.',
+};
+
+const VARIANT_NAMES = {
+  bomb: 'Bomb Checkers',
+  classic: 'Classic Checkers',
+  triple_king: 'Triple-King Checkers',
+  kaboom: 'Kaboom',
+};
+
+export const DEFAULT_SIDES = {
+  bomb: ['fire', 'water'],
+  classic: ['black', 'white'],
+  triple_king: ['black', 'white'],
+  kaboom: ['x', 'o'],
+};
+
+export function variantBlurb(id) {
+  return VARIANT_BLURB[id] ?? '';
+}
+
+export function variantName(id, variants) {
+  const v = variants?.find((x) => x.id === id);
+  return v?.name ?? VARIANT_NAMES[id] ?? id;
+}
+
+export function sideName(side) {
+  if (side === 'x' || side === 'o') return side.toUpperCase();
+  return side ? side[0].toUpperCase() + side.slice(1) : '';
+}
+
+/** "draw_turns" -> "Draw turns" */
+export function humanize(name) {
+  const s = String(name).replace(/_/g, ' ');
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+export function squareName(sq) {
+  return `${String.fromCharCode(97 + sq[0])}${sq[1] + 1}`;
+}
+
+export function resultText(result, sides, connect, misere) {
+  if (!result) return '';
+  const w = result.winner;
+  const loser = w ? sides.find((s) => s !== w) : null;
+  const W = sideName(w);
+  const L = sideName(loser);
+  switch (result.reason) {
+    case 'no_pieces': return `${W} wins: ${L} has no pieces left.`;
+    case 'no_moves': return `${W} wins: ${L} has no moves left.`;
+    case 'mutual_destruction': return 'Draw: both sides were wiped out.';
+    case 'connect':
+      if (!w) return 'Draw: both sides made a line at once.';
+      return misere ? `${W} wins: ${L} made a line of ${connect} (misère).` : `${W} wins with ${connect} in a row.`;
+    case 'resigned': return `${W} wins: ${L} resigned.`;
+    case 'draw_agreed': return 'Draw by agreement.';
+    case 'draw_rule': return 'Draw: too many turns without a capture or a man moving.';
+    case 'board_full': return 'Draw: the board is full.';
+    default: return w ? `${W} wins (${humanize(result.reason ?? 'game over')}).` : `Draw (${humanize(result.reason ?? 'game over')}).`;
+  }
+}
+
+/** One turn in words, for the move list: "c3–d4", "c3×e5×c7", "drop 4", "bomb 2", "detonate b1". */
+export function turnText(last) {
+  const acts = (last.actions ?? []).filter((a) => a.kind !== 'end_turn');
+  const parts = [];
+  const hops = acts.filter((a) => a.from && a.to);
+  if (hops.length) {
+    const jump = hops.some((a) => a.kind === 'jump');
+    parts.push([hops[0].from, ...hops.map((a) => a.to)].map(squareName).join(jump ? '×' : '–'));
+  }
+  for (const a of acts) {
+    if (a.kind === 'drop') parts.push(a.piece === 'bomb' ? `bomb ↓${a.column + 1}` : `↓${a.column + 1}`);
+    if (a.kind === 'detonate' && a.at) parts.push(`detonate ${squareName(a.at)}`);
+  }
+  return parts.join(' ') || '…';
+}
+
+// ---- toasts ---------------------------------------------------------------------------------
+
+export function toast(text, kind = 'info', ms = 4200) {
+  const box = $('#toasts');
+  const el = h(`div.toast.${kind}`, { role: kind === 'error' ? 'alert' : 'status' }, text);
+  box.append(el);
+  requestAnimationFrame(() => el.classList.add('show'));
+  setTimeout(() => {
+    el.classList.remove('show');
+    setTimeout(() => el.remove(), 300);
+  }, ms);
+  while (box.children.length > 4) box.firstChild.remove();
+}
+
+// ---- dialogs --------------------------------------------------------------------------------
+
+/** A yes/no question in a modal dialog; resolves true for yes. */
+export function confirmDialog(question, yes, no = 'Cancel') {
+  return new Promise((resolve) => {
+    const dlg = $('#confirm');
+    $('#confirm-text').textContent = question;
+    const yesBtn = $('#confirm-yes');
+    const noBtn = $('#confirm-no');
+    yesBtn.textContent = yes;
+    noBtn.textContent = no;
+    const done = (v) => {
+      yesBtn.onclick = null;
+      noBtn.onclick = null;
+      dlg.onclose = null;
+      if (dlg.open) dlg.close();
+      resolve(v);
+    };
+    yesBtn.onclick = () => done(true);
+    noBtn.onclick = () => done(false);
+    dlg.onclose = () => done(false);
+    dlg.showModal();
+    noBtn.focus();
+  });
+}
+
+/** Copies text; falls back to a hidden textarea when the Clipboard API is unavailable. */
+export async function copyText(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the old way
+  }
+  const ta = h('textarea', { readonly: true, 'aria-hidden': 'true' });
+  ta.value = text;
+  ta.style.position = 'fixed';
+  ta.style.opacity = '0';
+  document.body.append(ta);
+  ta.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  ta.remove();
+  return ok;
+}
+
+// ---- a small piece icon for player cards and lists --------------------------------------------
+
+/** An icon from the SVG sprite in index.html. */
+export function icon(name, label) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('class', `ic ic-${name}`);
+  if (label) {
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', label);
+  } else {
+    svg.setAttribute('aria-hidden', 'true');
+  }
+  const use = document.createElementNS(ns, 'use');
+  use.setAttribute('href', `#i-${name}`);
+  svg.append(use);
+  return svg;
+}
+
+export function sideChip(side) {
+  return h(`span.chip.side-${side}`, { 'aria-hidden': 'true' });
+}
