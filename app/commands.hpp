@@ -9,5 +9,6 @@ namespace bc::app {
 using Args = std::span<const std::string_view>;
 
 int cmd_perft(Args args);
+int cmd_serve(Args args);
 
 }  // namespace bc::app

@@ -14,6 +14,7 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
+    {"serve", bc::app::cmd_serve, "run the game server (web client, JSON API, game WebSocket)"},
     {"perft", bc::app::cmd_perft, "count the complete-turn tree of a variant (rules benchmark)"},
 };
 

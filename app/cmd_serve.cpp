@@ -1,0 +1,182 @@
+// `bombcheckers serve`: the game server. Flags, each with an environment twin; flags win.
+#include <arpa/inet.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <string>
+#include <thread>
+
+#include "commands.hpp"
+#include "server/server.hpp"
+
+namespace bc::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Flag {
+  std::string_view name;
+  std::string_view env;
+  std::string_view value;  // shown as --name VALUE
+  std::string_view help;
+};
+
+constexpr Flag kFlags[] = {
+    {"--host", "BOMBCHECKERS_HOST", "ADDR", "address to listen on (default 0.0.0.0: every interface)"},
+    {"--port", "BOMBCHECKERS_PORT", "N", "port for HTTP and WebSocket, 0 = any free port (default 8080)"},
+    {"--web-root", "BOMBCHECKERS_WEB_ROOT", "DIR",
+     "the web client's files (default: web/ beside the build folder, else ./web)"},
+    {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where games are kept (default ./data)"},
+    {"--log-level", "BOMBCHECKERS_LOG_LEVEL", "LEVEL",
+     "trace, debug, info, warn, error, critical or off (default info)"},
+    {"--threads", "BOMBCHECKERS_THREADS", "N", "I/O threads, 1..256 (default: the number of cores)"},
+};
+
+void serve_usage(std::FILE* out) {
+  std::fprintf(out, "usage: bombcheckers serve [options]\n\n"
+                    "Runs the game server: the web client, the JSON API and the game WebSocket on one\n"
+                    "port. Every option can also be set by its environment variable; a flag wins.\n\n");
+  for (const auto& f : kFlags) {
+    std::string left = std::string(f.name) + " " + std::string(f.value);
+    std::fprintf(out, "  %-18s %.*s\n  %-18s   env %.*s\n", left.c_str(), static_cast<int>(f.help.size()),
+                 f.help.data(), "", static_cast<int>(f.env.size()), f.env.data());
+  }
+  std::fprintf(out, "  %-18s this help\n", "--help");
+}
+
+int bad(const std::string& message) {
+  std::fprintf(stderr, "serve: %s\n(see `bombcheckers serve --help`)\n", message.c_str());
+  return 2;
+}
+
+std::optional<long> parse_int(std::string_view s, long lo, long hi) {
+  long v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
+  return v;
+}
+
+bool valid_host(const std::string& h) {
+  if (h == "localhost") return true;
+  unsigned char buf[sizeof(in6_addr)];
+  return inet_pton(AF_INET, h.c_str(), buf) == 1 || inet_pton(AF_INET6, h.c_str(), buf) == 1;
+}
+
+std::optional<spdlog::level::level_enum> parse_level(std::string_view s) {
+  if (s == "trace") return spdlog::level::trace;
+  if (s == "debug") return spdlog::level::debug;
+  if (s == "info") return spdlog::level::info;
+  if (s == "warn" || s == "warning") return spdlog::level::warn;
+  if (s == "error") return spdlog::level::err;
+  if (s == "critical") return spdlog::level::critical;
+  if (s == "off") return spdlog::level::off;
+  return std::nullopt;
+}
+
+fs::path default_web_root() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path beside = exe.parent_path().parent_path() / "web";  // build/bombcheckers -> web/
+    if (fs::is_regular_file(beside / "index.html", ec)) return beside;
+  }
+  fs::path here = fs::current_path(ec) / "web";
+  if (fs::is_directory(here, ec)) return here;
+  return exe.empty() ? fs::path("web") : exe.parent_path().parent_path() / "web";
+}
+
+}  // namespace
+
+int cmd_serve(Args args) {
+  // Values by flag name: environment first, then flags over them.
+  std::string values[std::size(kFlags)];
+  std::string sources[std::size(kFlags)];
+  bool given[std::size(kFlags)] = {};
+  for (std::size_t i = 0; i < std::size(kFlags); ++i) {
+    if (const char* e = std::getenv(std::string(kFlags[i].env).c_str()); e && *e) {
+      values[i] = e;
+      sources[i] = std::string(kFlags[i].env) + "=" + e;
+      given[i] = true;
+    }
+  }
+  for (std::size_t a = 0; a < args.size(); ++a) {
+    std::string_view arg = args[a];
+    if (arg == "--help" || arg == "-h") {
+      serve_usage(stdout);
+      return 0;
+    }
+    std::string_view name = arg;
+    std::optional<std::string_view> value;
+    if (auto eq = arg.find('='); eq != std::string_view::npos && arg.substr(0, 2) == "--") {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+    }
+    std::size_t i = 0;
+    while (i < std::size(kFlags) && kFlags[i].name != name) ++i;
+    if (i == std::size(kFlags)) return bad("unknown option '" + std::string(arg) + "'");
+    if (!value) {
+      if (a + 1 >= args.size()) return bad(std::string(name) + " needs a value");
+      value = args[++a];
+    }
+    values[i] = std::string(*value);
+    sources[i] = std::string(name) + " " + values[i];
+    given[i] = true;
+  }
+
+  server::ServerConfig cfg;
+  cfg.handle_signals = true;
+  unsigned cores = std::thread::hardware_concurrency();
+  cfg.threads = cores == 0 ? 1 : static_cast<int>(std::min(cores, 256u));
+  auto level = spdlog::level::info;
+
+  if (given[0]) {
+    if (!valid_host(values[0])) return bad(sources[0] + ": not an IPv4 or IPv6 address");
+    cfg.host = values[0];
+  }
+  if (given[1]) {
+    auto p = parse_int(values[1], 0, 65535);
+    if (!p) return bad(sources[1] + ": the port must be a whole number from 0 to 65535");
+    cfg.port = static_cast<std::uint16_t>(*p);
+  }
+  cfg.web_root = given[2] ? fs::path(values[2]) : default_web_root();
+  if (given[2] && !fs::is_directory(cfg.web_root)) return bad(sources[2] + ": no such directory");
+  cfg.data_dir = given[3] ? fs::path(values[3]) : fs::path("data");
+  if (given[3] && values[3].empty()) return bad(sources[3] + ": empty path");
+  if (given[4]) {
+    auto l = parse_level(values[4]);
+    if (!l) return bad(sources[4] + ": the level must be trace, debug, info, warn, error, critical or off");
+    level = *l;
+  }
+  if (given[5]) {
+    auto t = parse_int(values[5], 1, 256);
+    if (!t) return bad(sources[5] + ": the number of threads must be from 1 to 256");
+    cfg.threads = static_cast<int>(*t);
+  }
+
+  // Logs go to stderr; stdout carries only the "listening on" line that scripts and tests read.
+  auto logger = spdlog::stderr_color_mt("bombcheckers");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(level);
+
+  server::Server srv(cfg);
+  if (auto err = srv.start()) {
+    spdlog::error("{}", *err);
+    return 1;
+  }
+  const std::string shown_host = cfg.host.find(':') != std::string::npos ? "[" + cfg.host + "]" : cfg.host;
+  std::printf("listening on http://%s:%u\n", shown_host.c_str(), static_cast<unsigned>(srv.port()));
+  std::fflush(stdout);
+  spdlog::info("{} threads; stop with Ctrl-C", cfg.threads);
+  srv.run();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace bc::app

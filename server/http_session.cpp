@@ -1,0 +1,196 @@
+#include "server/http_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "server/static_files.hpp"
+#include "server/websocket_session.hpp"
+
+namespace bc::server {
+
+namespace {
+
+using Request = http::request<http::string_body>;
+constexpr std::string_view kServerHeader = "bombcheckers/0.1.0";
+constexpr std::string_view kJson = "application/json";
+
+template <class Body>
+void set_common(http::response<Body>& res, const Request& req, std::string_view type) {
+  res.set(http::field::server, kServerHeader);
+  res.set(http::field::content_type, type);
+  res.set(http::field::cache_control, "no-cache");
+  res.set("X-Content-Type-Options", "nosniff");
+  res.keep_alive(req.keep_alive());
+}
+
+http::message_generator text_response(const Request& req, http::status status, std::string_view type,
+                                      std::string body) {
+  http::response<http::string_body> res{status, req.version()};
+  set_common(res, req, type);
+  res.content_length(body.size());
+  if (req.method() != http::verb::head) res.body() = std::move(body);
+  return res;
+}
+
+http::message_generator json_error(const Request& req, http::status status, std::string_view code,
+                                   std::string_view message) {
+  return text_response(req, status, kJson, http_error_json(code, message));
+}
+
+http::message_generator file_response(const Request& req, const std::filesystem::path& path) {
+  beast::error_code ec;
+  http::file_body::value_type body;
+  body.open(path.string().c_str(), beast::file_mode::scan, ec);
+  if (ec) return text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n");
+  const auto size = body.size();
+  const auto type = content_type(path);
+  if (req.method() == http::verb::head) {
+    http::response<http::empty_body> res{http::status::ok, req.version()};
+    set_common(res, req, type);
+    res.content_length(size);
+    return res;
+  }
+  http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
+                                      std::make_tuple(http::status::ok, req.version())};
+  set_common(res, req, type);
+  res.content_length(size);
+  return res;
+}
+
+}  // namespace
+
+HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state)
+    : stream_(std::move(socket)), state_(std::move(state)) {
+  state_->metrics.http_open.fetch_add(1, std::memory_order_relaxed);
+}
+
+HttpSession::~HttpSession() { state_->metrics.http_open.fetch_sub(1, std::memory_order_relaxed); }
+
+void HttpSession::run() {
+  net::dispatch(stream_.get_executor(),
+                beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+}
+
+void HttpSession::do_read() {
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(state_->limits.http_header_max));
+  parser_->body_limit(state_->limits.http_body_max);
+  stream_.expires_after(state_->limits.http_timeout);
+  http::async_read(stream_, buffer_, *parser_,
+                   beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+}
+
+void HttpSession::on_read(beast::error_code ec, std::size_t) {
+  if (ec == http::error::end_of_stream) return do_close();
+  if (ec == http::error::body_limit || ec == http::error::header_limit) {
+    Request req;
+    req.version(11);
+    req.keep_alive(false);
+    return send(text_response(req, http::status::payload_too_large, "text/plain; charset=utf-8",
+                              "request too large\n"));
+  }
+  if (ec) return fail(ec, "http read");
+
+  if (websocket::is_upgrade(parser_->get())) {
+    auto target = parser_->get().target();
+    if (target.substr(0, target.find('?')) == "/ws" && !state_->stopping) {
+      // The WebSocket session takes over the socket; its own timeouts replace the HTTP ones.
+      stream_.expires_never();
+      std::make_shared<WebSocketSession>(stream_.release_socket(), state_)->run(parser_->release());
+      return;
+    }
+  }
+  handle(parser_->release());
+}
+
+void HttpSession::handle(Request req) {
+  state_->metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
+  const std::string target(req.target());
+  const std::string_view path = std::string_view(target).substr(0, target.find_first_of("?#"));
+  const bool is_api = path.rfind("/api/", 0) == 0 || path == "/api";
+
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    auto res = http::response<http::string_body>{http::status::method_not_allowed, req.version()};
+    set_common(res, req, kJson);
+    res.set(http::field::allow, "GET, HEAD");
+    res.body() = http_error_json("method_not_allowed", "only GET and HEAD are served");
+    res.prepare_payload();
+    return send(std::move(res));
+  }
+  if (path == "/ws") {
+    return send(text_response(req, http::status::upgrade_required, "text/plain; charset=utf-8",
+                              "this is the WebSocket endpoint of the game protocol\n"));
+  }
+  if (path == "/healthz") {
+    Health h;
+    h.accepting = !state_->stopping;
+    h.rooms = state_->registry.size();
+    h.connections = state_->metrics.ws_open.load() + state_->metrics.http_open.load();
+    h.uptime_seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - state_->started).count();
+    return send(text_response(req, h.accepting ? http::status::ok : http::status::service_unavailable,
+                              kJson, health_json(h)));
+  }
+  if (path == "/metrics") {
+    return send(text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
+                              state_->metrics.prometheus(state_->registry.counts())));
+  }
+  if (path == "/api/rooms") {
+    return send(text_response(req, http::status::ok, kJson, rooms_json(state_->registry.list())));
+  }
+  if (path.rfind("/api/games/", 0) == 0) {
+    const std::string id(path.substr(11));
+    auto host = state_->registry.find(id);
+    if (!host) return send(json_error(req, http::status::not_found, "unknown_room", "there is no room '" + id + "'"));
+    // The record is read on the room's strand, then answered from this session's strand.
+    host->record([self = shared_from_this(), req = std::move(req)](std::string body) mutable {
+      net::post(self->stream_.get_executor(),
+                [self, req = std::move(req), body = std::move(body)]() mutable {
+                  self->send(text_response(req, http::status::ok, kJson, std::move(body)));
+                });
+    });
+    return;
+  }
+  if (is_api) return send(json_error(req, http::status::not_found, "not_found", "no such API path"));
+
+  // A shareable room link is the web client, which reads the room from its address.
+  if (path.rfind("/r/", 0) == 0) {
+    auto index = find_static_file(state_->web_root, "/index.html");
+    if (index.status != StaticLookup::Found) {
+      return send(text_response(req, http::status::not_found, "text/plain; charset=utf-8",
+                                "the web client is not installed (no index.html in the web root)\n"));
+    }
+    return send(file_response(req, index.path));
+  }
+  auto file = find_static_file(state_->web_root, path);
+  switch (file.status) {
+    case StaticLookup::Found:
+      return send(file_response(req, file.path));
+    case StaticLookup::Refused:
+      spdlog::debug("http: refused path {}", path);
+      return send(text_response(req, http::status::bad_request, "text/plain; charset=utf-8",
+                                "bad path\n"));
+    case StaticLookup::NotFound:
+      break;
+  }
+  return send(text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n"));
+}
+
+void HttpSession::send(http::message_generator msg) {
+  const bool keep_alive = msg.keep_alive();
+  stream_.expires_after(state_->limits.http_timeout);
+  beast::async_write(stream_, std::move(msg),
+                     beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
+}
+
+void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
+  if (ec) return fail(ec, "http write");
+  if (!keep_alive || state_->stopping) return do_close();
+  do_read();
+}
+
+void HttpSession::do_close() {
+  beast::error_code ec;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+}
+
+}  // namespace bc::server

@@ -1,0 +1,37 @@
+// Every limit of the server, named in one place (docs/PROTOCOL.md lists them for clients). The
+// defaults are the production values; tests shorten the times.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+namespace bc::server {
+
+struct Limits {
+  // WebSocket
+  std::size_t max_message_bytes = 8 * 1024;  // a larger frame closes the socket with 1009
+  std::size_t send_queue_max = 256;          // messages queued for a client that is not reading
+  double rate_per_second = 20;               // token bucket refill
+  double rate_burst = 40;                    // token bucket size
+  int flood_strikes = 100;                   // rate-limited messages in flood_window -> close 1008
+  std::chrono::seconds flood_window{10};
+  std::chrono::seconds ws_idle_timeout{60};  // a peer that answers no ping for this long is dropped
+  std::chrono::seconds handshake_timeout{30};
+
+  // HTTP
+  std::chrono::seconds http_timeout{30};     // per request read and write, keep-alive idle
+  std::size_t http_header_max = 8 * 1024;
+  std::size_t http_body_max = 1024;          // only GET and HEAD are served
+
+  // Rooms
+  std::size_t chat_max_chars = 500;          // code points, after control characters are removed
+  std::size_t name_max_chars = 32;
+  std::size_t max_rooms = 10000;
+  std::size_t max_connections = 10000;
+  std::chrono::seconds empty_room_ttl{15 * 60};          // nobody connected
+  std::chrono::seconds finished_empty_room_ttl{2 * 60};  // game over and nobody connected
+  std::chrono::seconds finished_room_ttl{60 * 60};       // game over, no rematch, people idle
+  std::chrono::seconds sweep_interval{30};               // how often rooms are checked
+};
+
+}  // namespace bc::server

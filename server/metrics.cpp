@@ -1,0 +1,115 @@
+#include "server/metrics.hpp"
+
+#include <cstdio>
+
+namespace bc::server {
+
+namespace {
+
+void line(std::string& out, std::string_view text) {
+  out += text;
+  out += '\n';
+}
+
+void header(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
+  out += "# HELP ";
+  out += name;
+  out += ' ';
+  out += help;
+  out += "\n# TYPE ";
+  out += name;
+  out += ' ';
+  out += type;
+  out += '\n';
+}
+
+template <class T>
+void value(std::string& out, std::string_view name, std::string_view labels, T v) {
+  out += name;
+  if (!labels.empty()) {
+    out += '{';
+    out += labels;
+    out += '}';
+  }
+  out += ' ';
+  out += std::to_string(v);
+  out += '\n';
+}
+
+std::string fmt_double(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", d);
+  return buf;
+}
+
+void counter(std::string& out, std::string_view name, std::string_view help,
+             const std::atomic<std::uint64_t>& v) {
+  header(out, name, "counter", help);
+  value(out, name, "", v.load(std::memory_order_relaxed));
+}
+
+}  // namespace
+
+void Histogram::observe(std::chrono::nanoseconds d) {
+  const double s = std::chrono::duration<double>(d).count();
+  std::size_t i = 0;
+  while (i < kBounds.size() && s > kBounds[i]) ++i;
+  buckets_[i].fetch_add(1, std::memory_order_relaxed);
+  count_.fetch_add(1, std::memory_order_relaxed);
+  sum_ns_.fetch_add(static_cast<std::uint64_t>(d.count() < 0 ? 0 : d.count()),
+                    std::memory_order_relaxed);
+}
+
+void Histogram::render(std::string& out, std::string_view name, std::string_view help) const {
+  header(out, name, "histogram", help);
+  std::uint64_t cumulative = 0;
+  const std::string bucket = std::string(name) + "_bucket";
+  for (std::size_t i = 0; i < kBounds.size(); ++i) {
+    cumulative += buckets_[i].load(std::memory_order_relaxed);
+    value(out, bucket, "le=\"" + fmt_double(kBounds[i]) + "\"", cumulative);
+  }
+  cumulative += buckets_[kBounds.size()].load(std::memory_order_relaxed);
+  value(out, bucket, "le=\"+Inf\"", cumulative);
+  out += std::string(name) + "_sum " +
+         fmt_double(static_cast<double>(sum_ns_.load(std::memory_order_relaxed)) / 1e9) + "\n";
+  value(out, std::string(name) + "_count", "", cumulative);
+}
+
+std::string Metrics::prometheus(const RoomCounts& rooms) const {
+  std::string out;
+  out.reserve(4096);
+  header(out, "bc_connections_open", "gauge", "Open connections by protocol.");
+  value(out, "bc_connections_open", "protocol=\"websocket\"", ws_open.load(std::memory_order_relaxed));
+  value(out, "bc_connections_open", "protocol=\"http\"", http_open.load(std::memory_order_relaxed));
+  counter(out, "bc_connections_total", "Accepted TCP connections.", connections_total);
+
+  header(out, "bc_rooms", "gauge", "Rooms by status.");
+  constexpr std::array<std::string_view, 3> kStatus{"waiting", "playing", "finished"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    value(out, "bc_rooms", "status=\"" + std::string(kStatus[i]) + "\"", rooms.by_status[i]);
+  }
+  counter(out, "bc_rooms_created_total", "Rooms created.", rooms_created);
+  counter(out, "bc_rooms_retired_total", "Rooms retired after emptying or finishing.", rooms_retired);
+  counter(out, "bc_games_finished_total", "Games that reached a result.", games_finished);
+  counter(out, "bc_messages_received_total", "WebSocket messages received.", messages_received);
+  counter(out, "bc_actions_accepted_total", "Game actions accepted.", actions_accepted);
+
+  header(out, "bc_refusals_total", "counter", "Refused client requests by error code.");
+  for (std::size_t i = 0; i < kErrorCodeCount; ++i) {
+    value(out, "bc_refusals_total",
+          "code=\"" + std::string(error_code_name(static_cast<ErrorCode>(i))) + "\"",
+          refusals_[i].load(std::memory_order_relaxed));
+  }
+  counter(out, "bc_http_requests_total", "HTTP requests answered.", http_requests);
+  counter(out, "bc_slow_clients_dropped_total", "Connections dropped for a full send queue.",
+          slow_clients_dropped);
+  counter(out, "bc_flooders_closed_total", "Connections closed with 1008 for flooding.", flooders_closed);
+  counter(out, "bc_oversized_closed_total", "Connections closed with 1009 for a too large frame.",
+          oversized_closed);
+  move_to_broadcast.render(out, "bc_move_broadcast_seconds",
+                           "From an act frame read to its new state queued for every member.");
+  line(out, "");
+  return out;
+}
+
+}  // namespace bc::server

@@ -1,0 +1,63 @@
+// Counters and a latency histogram, updated lock-free from any thread and rendered in the
+// Prometheus text format at /metrics.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "server/protocol.hpp"
+
+namespace bc::server {
+
+class Histogram {
+ public:
+  // Upper bounds in seconds; a final +Inf bucket is implied.
+  static constexpr std::array<double, 14> kBounds{0.00005, 0.0001, 0.00025, 0.0005, 0.001,
+                                                  0.0025,  0.005,  0.01,    0.025,  0.05,
+                                                  0.1,     0.25,   0.5,     1.0};
+  void observe(std::chrono::nanoseconds d);
+  std::uint64_t count() const { return count_.load(std::memory_order_relaxed); }
+  void render(std::string& out, std::string_view name, std::string_view help) const;
+
+ private:
+  std::array<std::atomic<std::uint64_t>, kBounds.size() + 1> buckets_{};
+  std::atomic<std::uint64_t> count_{0};
+  std::atomic<std::uint64_t> sum_ns_{0};
+};
+
+struct RoomCounts {
+  std::array<std::uint64_t, 3> by_status{};  // waiting, playing, finished
+};
+
+class Metrics {
+ public:
+  std::atomic<std::int64_t> ws_open{0};
+  std::atomic<std::int64_t> http_open{0};
+  std::atomic<std::uint64_t> connections_total{0};
+  std::atomic<std::uint64_t> messages_received{0};
+  std::atomic<std::uint64_t> actions_accepted{0};
+  std::atomic<std::uint64_t> games_finished{0};
+  std::atomic<std::uint64_t> rooms_created{0};
+  std::atomic<std::uint64_t> rooms_retired{0};
+  std::atomic<std::uint64_t> http_requests{0};
+  std::atomic<std::uint64_t> slow_clients_dropped{0};
+  std::atomic<std::uint64_t> flooders_closed{0};
+  std::atomic<std::uint64_t> oversized_closed{0};
+  Histogram move_to_broadcast;
+
+  void refused(ErrorCode c) {
+    refusals_[static_cast<std::size_t>(c)].fetch_add(1, std::memory_order_relaxed);
+  }
+  std::uint64_t refusals(ErrorCode c) const {
+    return refusals_[static_cast<std::size_t>(c)].load(std::memory_order_relaxed);
+  }
+  std::string prometheus(const RoomCounts& rooms) const;
+
+ private:
+  std::array<std::atomic<std::uint64_t>, kErrorCodeCount> refusals_{};
+};
+
+}  // namespace bc::server

@@ -1,0 +1,254 @@
+// The wire protocol (docs/PROTOCOL.md): the one place where JSON meets core types. Client text is
+// parsed into typed messages here, and every server message is serialized here, so nothing else in
+// the server includes nlohmann/json or names a JSON field.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "bc/core.hpp"
+
+namespace bc::server {
+
+inline constexpr int kProtocolVersion = 1;
+inline constexpr std::string_view kServerName = "bombcheckers";
+inline constexpr std::string_view kServerVersion = "0.1.0";
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+enum class ErrorCode : std::uint8_t {
+  BadMessage,      // not JSON, not an object, no string `type`, a field of the wrong type
+  UnknownType,     // `type` names no request
+  UnknownRoom,     // no such room, or the sender is in no room
+  UnknownVariant,  // create: `variant` names no game
+  BadOptions,      // create: an unknown option or a value out of range
+  BadPosition,     // create: the custom `position` is refused
+  SeatTaken,       // join: that side is someone else's
+  NotAPlayer,      // a player's request from a spectator
+  NotYourTurn,     // act while the other side is to move
+  IllegalAction,   // act: the action is not in `legal`
+  StaleVersion,    // act: `version` is not the current one
+  GameOver,        // act, resign, draw requests after the game ended
+  BadToken,        // join: the token takes back no seat of the room
+  RateLimited,     // too many messages; this one was dropped
+  TooLarge,        // a message or a chat text over its limit
+  // Extensions (docs/PROTOCOL.md says when each is sent).
+  NotStarted,   // resign / draw / act while a seat is still empty
+  NoDrawOffer,  // answer_draw without an offer from the opponent
+  GameNotOver,  // rematch while the game is still on
+  ServerFull,   // create when the server holds its maximum of rooms
+};
+inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::ServerFull) + 1;
+std::string_view error_code_name(ErrorCode c);
+
+struct Error {
+  ErrorCode code = ErrorCode::BadMessage;
+  std::string message;  // plain words for a person
+};
+
+// A client's `id` (string or number), copied onto the direct reply.
+using RequestId = std::variant<std::monostate, std::string, std::int64_t, std::uint64_t, double>;
+
+// ---------------------------------------------------------------------------------------------
+// Client messages, parsed but not yet checked against a room or the rules.
+
+// An option value as sent: an integer, a boolean, or anything else (refused as bad_options).
+using OptionValue = std::variant<std::monostate, std::int64_t, bool>;
+
+struct RawPiece {
+  Square at;
+  std::string side;
+  std::string kind;  // "" when absent: normal
+  std::string rank;  // "" when absent: man
+};
+
+struct RawPosition {
+  std::vector<RawPiece> pieces;
+  std::string turn;                                    // "" when absent: the first side
+  std::vector<std::pair<std::string, int>> bombs;      // kaboom: side name -> bombs left
+  bool has_bombs = false;
+};
+
+struct CreateMsg {
+  std::string variant;
+  std::vector<std::pair<std::string, OptionValue>> options;
+  std::string name;
+  std::string seat = "random";
+  std::optional<RawPosition> position;
+  std::optional<std::string> position_error;  // `position` was malformed: refused as bad_position
+};
+
+struct JoinMsg {
+  std::string room;
+  std::string seat = "any";
+  std::string name;
+  std::optional<std::string> token;
+};
+
+struct ActMsg {
+  std::optional<Action> action;  // nullopt: a well-formed object that names no action
+  std::int64_t version = 0;
+};
+
+struct ResignMsg {};
+struct OfferDrawMsg {};
+struct AnswerDrawMsg {
+  bool accept = false;
+};
+struct RematchMsg {};
+struct ChatMsg {
+  std::string text;
+};
+struct LeaveMsg {};
+struct SyncMsg {};  // extension: send me the current state
+
+using MessageBody = std::variant<CreateMsg, JoinMsg, ActMsg, ResignMsg, OfferDrawMsg, AnswerDrawMsg,
+                                 RematchMsg, ChatMsg, LeaveMsg, SyncMsg>;
+
+struct ClientMessage {
+  RequestId id;
+  MessageBody body;
+};
+
+std::string_view message_type(const MessageBody& b);  // "create", "join", ...
+
+// A refusal found while parsing: what to answer, and the request's id and type when known.
+struct ParseError {
+  Error error;
+  RequestId id;
+  std::string type;  // "" when unknown
+};
+
+// Parses one text frame. Never throws; every field access is guarded by type.
+std::variant<ClientMessage, ParseError> parse_client_message(std::string_view text);
+
+// ---------------------------------------------------------------------------------------------
+// Resolving a create request against core (unknown_variant -> bad_options -> bad_position).
+
+struct GameSetup {
+  VariantId variant = VariantId::Bomb;
+  Options options{};
+  std::optional<Position> position;  // a custom start, kept so a rematch starts from it again
+  Game game;                         // the start
+};
+std::variant<GameSetup, Error> resolve_create(const CreateMsg& m);
+// A new game from a setup (a rematch): same variant, options and start.
+Game fresh_game(const GameSetup& s);
+
+enum class SeatKind : std::uint8_t { Side, Random, Any, Spectator };
+struct SeatChoice {
+  SeatKind kind = SeatKind::Any;
+  Side side = Side::First;
+};
+// `create` takes a side, random or spectator; `join` a side, any or spectator ("random" is read
+// as "any" there, so a client that mixes them up still gets a seat).
+std::variant<SeatChoice, Error> resolve_seat(VariantId v, std::string_view seat, bool for_create);
+
+// Removes control characters (C0, DEL, C1) and surrounding spaces; counts code points.
+std::string clean_text(std::string_view s);
+std::size_t utf8_length(std::string_view s);
+// A display name: cleaned, cut to max_len code points, "Anonymous" when empty.
+std::string clean_name(std::string_view s, std::size_t max_len);
+
+// ---------------------------------------------------------------------------------------------
+// Server messages
+
+enum class RoomStatus : std::uint8_t { Waiting, Playing, Finished };
+std::string_view status_name(RoomStatus s);
+
+struct PlayerView {
+  std::string name;
+  bool connected = false;
+};
+
+// Everything that happened in the last turn (or the turn so far, when mid-turn).
+struct LastTurn {
+  Side side = Side::First;
+  std::vector<Action> actions;
+  std::vector<Square> captured;
+  std::vector<Square> exploded;
+  std::vector<Square> promoted;
+  bool complete = false;
+};
+
+struct StateView {
+  std::string_view room;
+  const Game* game = nullptr;
+  std::int64_t version = 0;
+  RoomStatus status = RoomStatus::Waiting;
+  const std::optional<LastTurn>* last = nullptr;
+  std::array<std::optional<PlayerView>, 2> players;
+  int spectators = 0;
+  int moves = 0;          // completed turns
+  int game_number = 1;    // 1, then 2 after the first rematch, ...
+  std::optional<Side> draw_offer;
+  std::array<bool, 2> rematch{false, false};
+};
+
+struct LoggedAction {
+  std::int64_t version = 0;  // the version this action produced (1 for the first)
+  Side side = Side::First;
+  Action action;
+};
+
+struct RecordView {
+  std::string_view room;
+  const GameSetup* setup = nullptr;
+  const Game* game = nullptr;
+  RoomStatus status = RoomStatus::Waiting;
+  std::int64_t version = 0;
+  int game_number = 1;
+  std::array<std::optional<PlayerView>, 2> players;
+  const std::vector<LoggedAction>* actions = nullptr;
+};
+
+struct RoomSummary {
+  std::string id;
+  VariantId variant = VariantId::Bomb;
+  RoomStatus status = RoomStatus::Waiting;
+  std::array<std::optional<PlayerView>, 2> seats;
+  int spectators = 0;
+  std::int64_t version = 0;
+  int game_number = 1;
+};
+
+struct Limits;  // server/limits.hpp
+
+std::string welcome_json(const Limits& limits);
+std::string joined_json(const RequestId& id, std::string_view room, std::string_view seat,
+                        const std::optional<std::string>& token);
+std::string error_json(const RequestId& id, const Error& e, std::string_view request);
+std::string ok_json(const RequestId& id, std::string_view request);
+std::string notice_json(std::string_view code, std::string_view message);
+std::string chat_json(std::string_view from, std::string_view seat, std::string_view text);
+std::string draw_offer_json(VariantId v, Side from);
+std::string draw_declined_json(VariantId v, Side from);
+std::string rematch_offer_json(VariantId v, Side from);
+std::string state_json(const StateView& s);
+std::string record_json(const RecordView& r);
+std::string rooms_json(const std::vector<RoomSummary>& rooms);
+
+std::string room_url(std::string_view room);  // "/r/K7QF2M"
+
+// HTTP API bodies.
+struct Health {
+  bool accepting = true;
+  std::size_t rooms = 0;
+  std::int64_t connections = 0;
+  std::int64_t uptime_seconds = 0;
+};
+std::string health_json(const Health& h);
+std::string http_error_json(std::string_view code, std::string_view message);
+
+// Building blocks, exposed for tests.
+std::string action_json(const Action& a);
+std::optional<Action> parse_action_text(std::string_view json);
+
+}  // namespace bc::server

@@ -1,0 +1,33 @@
+// A token bucket: `rate` tokens a second up to `burst`; each message takes one.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+
+namespace bc::server {
+
+class TokenBucket {
+ public:
+  using Clock = std::chrono::steady_clock;
+  TokenBucket(double rate, double burst, Clock::time_point now = Clock::now())
+      : rate_(rate), burst_(burst), tokens_(burst), last_(now) {}
+
+  bool take(Clock::time_point now = Clock::now()) {
+    const double elapsed = std::chrono::duration<double>(now - last_).count();
+    if (elapsed > 0) {
+      tokens_ = std::min(burst_, tokens_ + elapsed * rate_);
+      last_ = now;
+    }
+    if (tokens_ < 1.0) return false;
+    tokens_ -= 1.0;
+    return true;
+  }
+
+ private:
+  double rate_;
+  double burst_;
+  double tokens_;
+  Clock::time_point last_;
+};
+
+}  // namespace bc::server

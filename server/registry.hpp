@@ -1,0 +1,116 @@
+// The session manager: finds, makes and retires rooms. Each room lives in a RoomHost, which runs the
+// socket-free Room on its own strand and hands the Room's outgoing messages to the connections
+// (Peers) of its members. Only the map of rooms is locked; room logic never is.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "server/limits.hpp"
+#include "server/metrics.hpp"
+#include "server/protocol.hpp"
+#include "server/room.hpp"
+
+namespace bc::server {
+
+namespace net = boost::asio;
+using Clock = std::chrono::steady_clock;
+
+class RoomHost;
+
+// A member's connection, as a room sees it. Rooms call these from their strand; a Peer posts the
+// work to its own strand and returns at once.
+class Peer {
+ public:
+  virtual ~Peer() = default;
+  virtual MemberId member_id() const = 0;
+  virtual void deliver(std::shared_ptr<const std::string> text) = 0;
+  // A create or join was answered: `room` is the room the peer is now in, or null if refused.
+  virtual void join_answered(std::shared_ptr<RoomHost> room) = 0;
+  // The peer is no longer a member of `room` (it left, was replaced, or the room closed).
+  virtual void detached(const RoomHost* room) = 0;
+};
+
+// Room ids: 6 characters from an alphabet without 0/O, 1/I/L, easy to read aloud and type.
+inline constexpr std::string_view kRoomIdAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+inline constexpr std::size_t kRoomIdLength = 6;
+std::string make_room_id(std::uint64_t random_bits);
+// Upper-cases and checks a room id from a client; nullopt if it cannot be one.
+std::optional<std::string> normalize_room_id(std::string_view id);
+
+class RoomHost : public std::enable_shared_from_this<RoomHost> {
+ public:
+  struct Activity {
+    RoomStatus status = RoomStatus::Waiting;
+    std::size_t members = 0;
+    Clock::time_point last_change{};
+    Clock::time_point empty_since{};
+  };
+
+  RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
+           Metrics& metrics);
+
+  const std::string& id() const { return id_; }
+
+  // Each posts to the room's strand.
+  void create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat, RequestId id);
+  void request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::time_point received);
+  void disconnect(MemberId m);
+  // Calls done with the JSON game record (from the strand).
+  void record(std::function<void(std::string)> done);
+  void retire(std::string why);
+
+  // Thread-safe snapshots, refreshed after every change.
+  RoomSummary summary() const;
+  Activity activity() const;
+
+ private:
+  void dispatch(Outcome& o, const std::shared_ptr<Peer>& sender);
+  void publish();
+
+  std::string id_;
+  net::strand<net::io_context::executor_type> strand_;
+  Room room_;
+  const Limits& limits_;
+  Metrics& metrics_;
+  std::unordered_map<MemberId, std::weak_ptr<Peer>> peers_;
+  bool retired_ = false;
+
+  mutable std::mutex snapshot_mu_;
+  RoomSummary summary_;
+  Activity activity_;
+};
+
+class Registry {
+ public:
+  Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics);
+
+  // A new room with a fresh id; null when the server holds max_rooms.
+  std::shared_ptr<RoomHost> create(GameSetup setup);
+  std::shared_ptr<RoomHost> find(std::string_view id) const;
+  std::vector<RoomSummary> list() const;
+  RoomCounts counts() const;
+  std::size_t size() const;
+  // Removes the rooms due for retirement (limits' TTLs) and retires them.
+  std::size_t sweep(Clock::time_point now);
+  // Retires every room (server shutdown).
+  void close_all(std::string why);
+
+ private:
+  net::io_context& ioc_;
+  const Limits& limits_;
+  Metrics& metrics_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<RoomHost>> rooms_;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace bc::server

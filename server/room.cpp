@@ -1,0 +1,511 @@
+// Room logic. Every request is checked in one fixed order (boardgame.io's): well-formed (done by the
+// parser) -> known type (parser) -> room exists -> sender is a player -> game not over -> their turn
+// -> version matches -> action is legal. The first failed check is the one refusal sent, and a
+// refusal returns before anything is changed.
+#include "server/room.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace bc::server {
+
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+// Compares secrets in time independent of where they differ.
+bool same_secret(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  }
+  return diff == 0;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::size_t at(Side s) { return static_cast<std::size_t>(index(s)); }
+
+}  // namespace
+
+std::string random_token() {
+  std::random_device rd;  // getrandom(2) / /dev/urandom on Linux with libstdc++
+  std::string out;
+  out.reserve(32);
+  for (int i = 0; i < 4; ++i) {
+    char buf[9];
+    std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
+    out += buf;
+  }
+  return out;
+}
+
+Room::Room(std::string id, GameSetup setup, Limits limits, TokenSource tokens, std::uint64_t seed)
+    : id_(std::move(id)),
+      setup_(std::move(setup)),
+      limits_(limits),
+      tokens_(std::move(tokens)),
+      rng_(seed),
+      game_(setup_.game) {}
+
+RoomStatus Room::status() const {
+  if (game_.over()) return RoomStatus::Finished;
+  if (!seated(Side::First) || !seated(Side::Second)) return RoomStatus::Waiting;
+  return RoomStatus::Playing;
+}
+
+std::size_t Room::connected_players() const {
+  std::size_t n = 0;
+  for (const auto& s : seats_) n += (s && s->conn) ? 1 : 0;
+  return n;
+}
+
+std::optional<Side> Room::seat_of(MemberId m) const {
+  auto it = members_.find(m);
+  return it == members_.end() ? std::nullopt : it->second.side;
+}
+
+std::string Room::seat_label(std::optional<Side> s) const {
+  return s ? std::string(side_name(game_.variant(), *s)) : std::string("spectator");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building outcomes
+
+Outgoing Room::to(MemberId m, std::string text) const {
+  return Outgoing{m, std::make_shared<const std::string>(std::move(text)), false};
+}
+
+Outgoing Room::everyone(std::string text) const {
+  return Outgoing{std::nullopt, std::make_shared<const std::string>(std::move(text)), false};
+}
+
+Outcome Room::refuse(MemberId m, const RequestId& id, std::string_view request, ErrorCode code,
+                     std::string message) const {
+  Outcome o;
+  o.refused = code;
+  o.messages.push_back(to(m, error_json(id, Error{code, std::move(message)}, request)));
+  return o;
+}
+
+void Room::add_ok(Outcome& o, MemberId m, const RequestId& id, std::string_view request) const {
+  if (std::holds_alternative<std::monostate>(id)) return;  // nobody is waiting for it
+  o.messages.push_back(to(m, ok_json(id, request)));
+}
+
+void Room::add_state(Outcome& o) const { o.messages.push_back(everyone(state_text())); }
+
+std::string Room::state_text() const {
+  StateView v;
+  v.room = id_;
+  v.game = &game_;
+  v.version = version_;
+  v.status = status();
+  v.last = &last_;
+  for (Side s : {Side::First, Side::Second}) {
+    if (const auto& seat = seats_[at(s)]) v.players[at(s)] = PlayerView{seat->name, seat->conn.has_value()};
+  }
+  v.spectators = static_cast<int>(std::count_if(
+      members_.begin(), members_.end(), [](const auto& kv) { return !kv.second.side; }));
+  v.moves = moves_;
+  v.game_number = game_number_;
+  v.draw_offer = draw_offer_;
+  v.rematch = rematch_;
+  return state_json(v);
+}
+
+std::string Room::record_text() const {
+  RecordView r;
+  r.room = id_;
+  r.setup = &setup_;
+  r.game = &game_;
+  r.status = status();
+  r.version = version_;
+  r.game_number = game_number_;
+  for (Side s : {Side::First, Side::Second}) {
+    if (const auto& seat = seats_[at(s)]) r.players[at(s)] = PlayerView{seat->name, seat->conn.has_value()};
+  }
+  r.actions = &log_;
+  return record_json(r);
+}
+
+RoomSummary Room::summary() const {
+  RoomSummary s;
+  s.id = id_;
+  s.variant = game_.variant();
+  s.status = status();
+  for (Side side : {Side::First, Side::Second}) {
+    if (const auto& seat = seats_[at(side)]) {
+      s.seats[at(side)] = PlayerView{seat->name, seat->conn.has_value()};
+    }
+  }
+  s.spectators = static_cast<int>(std::count_if(
+      members_.begin(), members_.end(), [](const auto& kv) { return !kv.second.side; }));
+  s.version = version_;
+  s.game_number = game_number_;
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Membership
+
+Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id) {
+  Outcome o;
+  name = clean_name(name, limits_.name_max_chars);
+  std::optional<std::string> token;
+  if (side) {
+    seats_[at(*side)] = Seat{name, tokens_(), m};
+    token = seats_[at(*side)]->token;
+  }
+  members_[m] = Member{std::move(name), side};
+  o.sender = Membership::Joined;
+  o.messages.push_back(to(m, joined_json(id, id_, seat_label(side), token)));
+  add_state(o);
+  return o;
+}
+
+void Room::remove_member(MemberId m, bool free_seat) {
+  auto it = members_.find(m);
+  if (it == members_.end()) return;
+  if (it->second.side) {
+    auto& seat = seats_[at(*it->second.side)];
+    if (seat && seat->conn == m) seat->conn.reset();
+    if (free_seat) seat.reset();
+  }
+  members_.erase(it);
+}
+
+Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice, const RequestId& id) {
+  std::optional<Side> side;
+  switch (choice.kind) {
+    case SeatKind::Side:
+      side = choice.side;
+      break;
+    case SeatKind::Random:
+    case SeatKind::Any:
+      side = (rng_() & 1) ? Side::Second : Side::First;
+      break;
+    case SeatKind::Spectator:
+      break;
+  }
+  return take_seat(m, std::string(name), side, id);
+}
+
+Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
+  if (upper(j.room) != id_) {
+    return refuse(m, id, "join", ErrorCode::UnknownRoom, "there is no room '" + j.room + "'");
+  }
+  const VariantId v = game_.variant();
+
+  if (j.token) {
+    std::optional<Side> found;
+    for (Side s : {Side::First, Side::Second}) {
+      if (seats_[at(s)] && same_secret(seats_[at(s)]->token, *j.token)) found = s;
+    }
+    if (!found) {
+      return refuse(m, id, "join", ErrorCode::BadToken,
+                    "that token holds no seat in room " + id_ + "; join without it to watch or "
+                    "take a free seat");
+    }
+    Outcome o;
+    Seat& seat = *seats_[at(*found)];
+    if (seat.conn && *seat.conn != m) {
+      // A newer connection takes the seat over (a reload, a second tab): the old one is told why.
+      MemberId old = *seat.conn;
+      o.messages.push_back(Outgoing{
+          old,
+          std::make_shared<const std::string>(notice_json(
+              "replaced", "your seat was taken over by another connection with your token")),
+          true});
+      members_.erase(old);
+    }
+    if (is_member(m) && seat_of(m) != found) remove_member(m, false);
+    seat.conn = m;
+    members_[m] = Member{seat.name, found};
+    o.sender = Membership::Joined;
+    o.messages.push_back(to(m, joined_json(id, id_, side_name(v, *found), seat.token)));
+    add_state(o);
+    return o;
+  }
+
+  auto choice = resolve_seat(v, j.seat, false);
+  if (auto* e = std::get_if<Error>(&choice)) return refuse(m, id, "join", e->code, e->message);
+  SeatChoice c = std::get<SeatChoice>(choice);
+  std::optional<Side> side;
+  switch (c.kind) {
+    case SeatKind::Side:
+      if (seated(c.side)) {
+        const Seat& s = *seats_[at(c.side)];
+        if (s.conn == m) {  // asking again for the seat it holds: answer as before
+          Outcome o;
+          o.sender = Membership::Joined;
+          o.messages.push_back(to(m, joined_json(id, id_, side_name(v, c.side), s.token)));
+          add_state(o);
+          return o;
+        }
+        return refuse(m, id, "join", ErrorCode::SeatTaken,
+                      "the " + std::string(side_name(v, c.side)) + " seat is taken by " + s.name +
+                          "; join as spectator to watch");
+      }
+      side = c.side;
+      break;
+    case SeatKind::Any:
+    case SeatKind::Random: {
+      std::vector<Side> free;
+      for (Side s : {Side::First, Side::Second}) {
+        if (!seated(s)) free.push_back(s);
+      }
+      if (!free.empty()) side = free[rng_() % free.size()];
+      break;
+    }
+    case SeatKind::Spectator:
+      break;
+  }
+  // Moving within the room: the old seat is given up only if the game has not started.
+  if (is_member(m)) remove_member(m, !started());
+  return take_seat(m, j.name, side, id);
+}
+
+Outcome Room::handle_leave(MemberId m, const RequestId& id) {
+  Outcome o;
+  add_ok(o, m, id, "leave");
+  auto side = seat_of(m);
+  remove_member(m, side.has_value() && !started() && !game_.over());
+  o.sender = Membership::Left;
+  add_state(o);
+  return o;
+}
+
+Outcome Room::disconnect(MemberId m) {
+  Outcome o;
+  if (!is_member(m)) return o;
+  remove_member(m, false);
+  o.sender = Membership::Left;
+  add_state(o);
+  return o;
+}
+
+Outcome Room::close(std::string_view why) {
+  Outcome o;
+  auto text = std::make_shared<const std::string>(notice_json("room_closed", why));
+  for (const auto& [m, member] : members_) o.messages.push_back(Outgoing{m, text, true});
+  members_.clear();
+  for (auto& s : seats_) {
+    if (s) s->conn.reset();
+  }
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+Outcome Room::handle(MemberId m, const ClientMessage& msg) {
+  const std::string_view type = message_type(msg.body);
+  if (const auto* j = std::get_if<JoinMsg>(&msg.body)) return handle_join(m, msg.id, *j);
+  if (std::holds_alternative<CreateMsg>(msg.body)) {
+    return refuse(m, msg.id, type, ErrorCode::BadMessage, "create is answered by the server, not a room");
+  }
+  if (!is_member(m)) {
+    return refuse(m, msg.id, type, ErrorCode::UnknownRoom,
+                  "you are not in a room: create one or join one first");
+  }
+  return std::visit(
+      Overloaded{
+          [&](const ActMsg& a) { return handle_act(m, msg.id, a); },
+          [&](const ResignMsg&) { return handle_resign(m, msg.id); },
+          [&](const OfferDrawMsg&) { return handle_offer_draw(m, msg.id); },
+          [&](const AnswerDrawMsg& a) { return handle_answer_draw(m, msg.id, a); },
+          [&](const RematchMsg&) { return handle_rematch(m, msg.id); },
+          [&](const ChatMsg& c) { return handle_chat(m, msg.id, c); },
+          [&](const LeaveMsg&) { return handle_leave(m, msg.id); },
+          [&](const SyncMsg&) {
+            Outcome o;
+            o.messages.push_back(to(m, state_text()));
+            return o;
+          },
+          [&](const auto&) { return Outcome{}; },  // create and join are answered above
+      },
+      msg.body);
+}
+
+std::optional<Error> Room::check_player_in_game(MemberId m) const {
+  auto side = seat_of(m);
+  if (!side) {
+    return Error{ErrorCode::NotAPlayer, "spectators cannot play; join a free seat to play"};
+  }
+  if (game_.over()) {
+    const auto& r = *game_.result();
+    std::string what = r.winner ? std::string(side_name(game_.variant(), *r.winner)) + " won"
+                                : std::string("it was drawn");
+    return Error{ErrorCode::GameOver, "the game is over (" + what + ", " +
+                                          std::string(reason_name(r.reason)) +
+                                          "); ask for a rematch to play again"};
+  }
+  if (status() == RoomStatus::Waiting) {
+    return Error{ErrorCode::NotStarted, "the game has not started: waiting for a player to take the "
+                                        "other seat"};
+  }
+  return std::nullopt;
+}
+
+Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
+  if (auto e = check_player_in_game(m)) return refuse(m, id, "act", e->code, e->message);
+  const Side side = *seat_of(m);
+  const VariantId v = game_.variant();
+  if (game_.turn() != side) {
+    return refuse(m, id, "act", ErrorCode::NotYourTurn,
+                  "it is " + std::string(side_name(v, game_.turn())) + "'s turn");
+  }
+  if (a.version != version_) {
+    return refuse(m, id, "act", ErrorCode::StaleVersion,
+                  "the game is at version " + std::to_string(version_) +
+                      " but the action was chosen at version " + std::to_string(a.version) +
+                      "; choose again from the latest state");
+  }
+  std::optional<Applied> applied = a.action ? game_.apply(*a.action) : std::nullopt;
+  if (!applied) {
+    return refuse(m, id, "act", ErrorCode::IllegalAction,
+                  "that action is not legal now; send one of the `legal` actions of the latest state");
+  }
+
+  game_ = std::move(applied->next);
+  ++version_;
+  log_.push_back(LoggedAction{version_, side, *a.action});
+  if (!last_ || last_->complete || last_->side != side) last_ = LastTurn{side, {}, {}, {}, {}, false};
+  const Effects& fx = applied->effects;
+  last_->actions.push_back(*a.action);
+  last_->captured.insert(last_->captured.end(), fx.captured.begin(), fx.captured.end());
+  last_->exploded.insert(last_->exploded.end(), fx.exploded.begin(), fx.exploded.end());
+  last_->promoted.insert(last_->promoted.end(), fx.promoted.begin(), fx.promoted.end());
+  last_->complete = fx.turn_over || game_.over();
+  if (last_->complete) ++moves_;
+  // Playing on instead of answering declines the opponent's draw offer.
+  if (draw_offer_ && *draw_offer_ != side) draw_offer_.reset();
+  if (game_.over()) draw_offer_.reset();
+
+  Outcome o;
+  o.action_accepted = true;
+  o.finished = game_.over();
+  add_ok(o, m, id, "act");
+  add_state(o);
+  return o;
+}
+
+Outcome Room::handle_resign(MemberId m, const RequestId& id) {
+  if (auto e = check_player_in_game(m)) return refuse(m, id, "resign", e->code, e->message);
+  game_ = game_.resigned(*seat_of(m));
+  draw_offer_.reset();
+  Outcome o;
+  o.finished = true;
+  add_ok(o, m, id, "resign");
+  add_state(o);
+  return o;
+}
+
+Outcome Room::handle_offer_draw(MemberId m, const RequestId& id) {
+  if (auto e = check_player_in_game(m)) return refuse(m, id, "offer_draw", e->code, e->message);
+  const Side side = *seat_of(m);
+  Outcome o;
+  add_ok(o, m, id, "offer_draw");
+  if (draw_offer_ == other(side)) {  // both offered: that is agreement
+    game_ = game_.drawn_by_agreement();
+    draw_offer_.reset();
+    o.finished = true;
+    add_state(o);
+  } else if (draw_offer_ != side) {
+    draw_offer_ = side;
+    o.messages.push_back(everyone(draw_offer_json(game_.variant(), side)));
+    add_state(o);
+  }
+  return o;
+}
+
+Outcome Room::handle_answer_draw(MemberId m, const RequestId& id, const AnswerDrawMsg& a) {
+  if (auto e = check_player_in_game(m)) return refuse(m, id, "answer_draw", e->code, e->message);
+  const Side side = *seat_of(m);
+  if (draw_offer_ != other(side)) {
+    return refuse(m, id, "answer_draw", ErrorCode::NoDrawOffer,
+                  "your opponent has not offered a draw");
+  }
+  Outcome o;
+  add_ok(o, m, id, "answer_draw");
+  draw_offer_.reset();
+  if (a.accept) {
+    game_ = game_.drawn_by_agreement();
+    o.finished = true;
+  } else {
+    o.messages.push_back(everyone(draw_declined_json(game_.variant(), side)));
+  }
+  add_state(o);
+  return o;
+}
+
+Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
+  auto side = seat_of(m);
+  if (!side) {
+    return refuse(m, id, "rematch", ErrorCode::NotAPlayer, "only the players can ask for a rematch");
+  }
+  if (!game_.over()) {
+    return refuse(m, id, "rematch", ErrorCode::GameNotOver,
+                  "the game is still on; a rematch can be asked for when it ends");
+  }
+  Outcome o;
+  add_ok(o, m, id, "rematch");
+  if (rematch_[at(*side)]) return o;
+  rematch_[at(*side)] = true;
+  if (!(rematch_[0] && rematch_[1])) {
+    o.messages.push_back(everyone(rematch_offer_json(game_.variant(), *side)));
+    add_state(o);
+    return o;
+  }
+  // Both asked: a new game from the same start, the players changing sides with their tokens.
+  game_ = fresh_game(setup_);
+  std::swap(seats_[0], seats_[1]);
+  for (auto& [member, info] : members_) {
+    if (info.side) info.side = other(*info.side);
+  }
+  version_ = 0;
+  moves_ = 0;
+  ++game_number_;
+  last_.reset();
+  log_.clear();
+  draw_offer_.reset();
+  rematch_ = {false, false};
+  for (Side s : {Side::First, Side::Second}) {
+    const auto& seat = seats_[at(s)];
+    if (seat && seat->conn) {
+      RequestId reply_id = *seat->conn == m ? id : RequestId{};
+      o.messages.push_back(to(*seat->conn, joined_json(reply_id, id_, side_name(game_.variant(), s), seat->token)));
+    }
+  }
+  add_state(o);
+  return o;
+}
+
+Outcome Room::handle_chat(MemberId m, const RequestId& id, const ChatMsg& c) {
+  std::string text = clean_text(c.text);
+  if (text.empty()) return refuse(m, id, "chat", ErrorCode::BadMessage, "the chat text is empty");
+  if (utf8_length(text) > limits_.chat_max_chars) {
+    return refuse(m, id, "chat", ErrorCode::TooLarge,
+                  "chat messages are limited to " + std::to_string(limits_.chat_max_chars) +
+                      " characters");
+  }
+  const Member& who = members_.at(m);
+  Outcome o;
+  add_ok(o, m, id, "chat");
+  o.messages.push_back(everyone(chat_json(who.name, seat_label(who.side), text)));
+  return o;
+}
+
+}  // namespace bc::server

@@ -1,0 +1,192 @@
+// Wiring: the io_context and its threads, the listener, the room sweeper, signals and shutdown.
+#include "server/server.hpp"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+#include <csignal>
+#include <cstring>
+#include <spdlog/spdlog.h>
+#include <thread>
+
+#include "server/beast.hpp"
+#include "server/listener.hpp"
+#include "server/shared_state.hpp"
+#include "server/websocket_session.hpp"
+
+namespace bc::server {
+
+SharedState::SharedState(net::io_context& ioc, ServerConfig cfg)
+    : config(std::move(cfg)),
+      limits(config.limits),
+      registry(ioc, limits, metrics),
+      welcome(std::make_shared<const std::string>(welcome_json(limits))) {
+  std::error_code ec;
+  web_root = std::filesystem::weakly_canonical(std::filesystem::absolute(config.web_root, ec), ec);
+  if (ec) web_root = config.web_root;
+}
+
+void SharedState::add(MemberId id, std::weak_ptr<WebSocketSession> s) {
+  std::lock_guard lock(mu_);
+  sessions_[id] = std::move(s);
+}
+
+void SharedState::remove(MemberId id) {
+  std::lock_guard lock(mu_);
+  sessions_.erase(id);
+}
+
+void SharedState::close_all_sessions() {
+  std::vector<std::shared_ptr<WebSocketSession>> live;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, w] : sessions_) {
+      if (auto s = w.lock()) live.push_back(std::move(s));
+    }
+  }
+  for (auto& s : live) s->shutdown();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct Server::Impl {
+  explicit Impl(ServerConfig cfg)
+      : ioc(std::max(1, cfg.threads)),
+        control(net::make_strand(ioc)),
+        state(std::make_shared<SharedState>(ioc, std::move(cfg))),
+        sweep_timer(control),
+        shutdown_timer(control),
+        signals(control) {}
+
+  void schedule_sweep() {
+    sweep_timer.expires_after(state->limits.sweep_interval);
+    sweep_timer.async_wait([this](beast::error_code ec) {
+      if (ec) return;
+      if (auto n = state->registry.sweep(Clock::now())) spdlog::debug("retired {} rooms", n);
+      schedule_sweep();
+    });
+  }
+
+  // Waits for the connections to close after shutdown began, at most a second.
+  void wait_for_quiet(Clock::time_point deadline) {
+    const auto open = state->metrics.ws_open.load() + state->metrics.http_open.load();
+    if (open == 0 || Clock::now() >= deadline) {
+      ioc.stop();
+      return;
+    }
+    shutdown_timer.expires_after(std::chrono::milliseconds(20));
+    shutdown_timer.async_wait([this, deadline](beast::error_code) { wait_for_quiet(deadline); });
+  }
+
+  net::io_context ioc;
+  net::strand<net::io_context::executor_type> control;
+  std::shared_ptr<SharedState> state;
+  std::shared_ptr<Listener> listener;
+  net::steady_timer sweep_timer;
+  net::steady_timer shutdown_timer;
+  net::signal_set signals;
+  std::atomic<bool> stopped{false};
+  std::uint16_t port = 0;
+};
+
+Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+
+Server::~Server() { stop(); }
+
+std::optional<std::string> Server::start() {
+  auto& s = *impl_->state;
+  const auto& cfg = s.config;
+  beast::error_code ec;
+  const std::string host = cfg.host == "localhost" ? "127.0.0.1" : cfg.host;
+  auto address = net::ip::make_address(host, ec);
+  if (ec) return "'" + cfg.host + "' is not an IP address to listen on";
+  impl_->listener = std::make_shared<Listener>(impl_->ioc, impl_->state);
+  if (!impl_->listener->open(tcp::endpoint(address, cfg.port), ec)) {
+    return "cannot listen on " + cfg.host + ":" + std::to_string(cfg.port) + ": " + ec.message();
+  }
+  impl_->port = impl_->listener->port();
+  impl_->listener->run();
+  net::dispatch(impl_->control, [this] { impl_->schedule_sweep(); });
+
+  if (cfg.handle_signals) {
+    impl_->signals.add(SIGINT);
+    impl_->signals.add(SIGTERM);
+    impl_->signals.async_wait([this](beast::error_code e, int sig) {
+      if (e) return;
+      spdlog::info("signal {}: stopping", sig);
+      stop();
+    });
+  }
+
+  std::error_code fec;
+  if (!std::filesystem::is_regular_file(s.web_root / "index.html", fec)) {
+    spdlog::warn("web root {} has no index.html: the web client will not load", s.web_root.string());
+  } else {
+    spdlog::info("serving the web client from {}", s.web_root.string());
+  }
+  spdlog::info("data directory {} (persistence comes in a later version)", cfg.data_dir.string());
+  const auto port = std::to_string(impl_->port);
+  if (address.is_unspecified()) {
+    spdlog::info("open http://localhost:{}/ on this machine", port);
+    for (const auto& a : lan_addresses()) spdlog::info("or http://{}:{}/ from another device on the network", a, port);
+  } else {
+    const std::string shown = address.is_v6() ? "[" + host + "]" : host;
+    spdlog::info("open http://{}:{}/", shown, port);
+  }
+  return std::nullopt;
+}
+
+std::uint16_t Server::port() const { return impl_->port; }
+
+void Server::run() {
+  const int n = std::max(1, impl_->state->config.threads);
+  std::vector<std::thread> extra;
+  extra.reserve(static_cast<std::size_t>(n - 1));
+  for (int i = 1; i < n; ++i) extra.emplace_back([this] { impl_->ioc.run(); });
+  impl_->ioc.run();
+  for (auto& t : extra) t.join();
+}
+
+void Server::stop() {
+  if (!impl_ || impl_->stopped.exchange(true)) return;
+  net::post(impl_->control, [this] {
+    auto& s = *impl_->state;
+    s.stopping = true;
+    if (impl_->listener) impl_->listener->stop();
+    impl_->sweep_timer.cancel();
+    beast::error_code ec;
+    impl_->signals.cancel(ec);
+    s.close_all_sessions();
+    impl_->wait_for_quiet(Clock::now() + std::chrono::seconds(1));
+  });
+}
+
+const Metrics& Server::metrics() const { return impl_->state->metrics; }
+
+std::size_t Server::room_count() const { return impl_->state->registry.size(); }
+
+std::vector<std::string> lan_addresses() {
+  std::vector<std::string> out;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return out;
+  for (ifaddrs* a = list; a; a = a->ifa_next) {
+    if (!a->ifa_addr || !(a->ifa_flags & IFF_UP) || (a->ifa_flags & IFF_LOOPBACK)) continue;
+    char buf[INET6_ADDRSTRLEN] = {};
+    if (a->ifa_addr->sa_family == AF_INET) {
+      sockaddr_in in{};
+      std::memcpy(&in, a->ifa_addr, sizeof in);
+      if (inet_ntop(AF_INET, &in.sin_addr, buf, sizeof buf)) out.emplace_back(buf);
+    } else if (a->ifa_addr->sa_family == AF_INET6) {
+      sockaddr_in6 in6{};
+      std::memcpy(&in6, a->ifa_addr, sizeof in6);
+      if (IN6_IS_ADDR_LINKLOCAL(&in6.sin6_addr)) continue;  // needs a zone id, useless in a URL
+      if (inet_ntop(AF_INET6, &in6.sin6_addr, buf, sizeof buf)) out.push_back("[" + std::string(buf) + "]");
+    }
+  }
+  freeifaddrs(list);
+  return out;
+}
+
+}  // namespace bc::server

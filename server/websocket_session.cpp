@@ -1,0 +1,220 @@
+#include "server/websocket_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace bc::server {
+
+WebSocketSession::WebSocketSession(tcp::socket&& socket, std::shared_ptr<SharedState> state)
+    : ws_(std::move(socket)),
+      state_(std::move(state)),
+      id_(state_->next_member.fetch_add(1, std::memory_order_relaxed)),
+      bucket_(state_->limits.rate_per_second, state_->limits.rate_burst) {
+  state_->metrics.ws_open.fetch_add(1, std::memory_order_relaxed);
+}
+
+WebSocketSession::~WebSocketSession() {
+  state_->metrics.ws_open.fetch_sub(1, std::memory_order_relaxed);
+  state_->remove(id_);
+  if (!state_->stopping) {
+    if (room_) room_->disconnect(id_);
+    if (pending_ && pending_ != room_) pending_->disconnect(id_);
+  }
+  spdlog::debug("ws #{}: closed", id_);
+}
+
+void WebSocketSession::run(http::request<http::string_body> req) {
+  auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
+  timeouts.handshake_timeout = state_->limits.handshake_timeout;
+  timeouts.idle_timeout = state_->limits.ws_idle_timeout;  // pings go out at half of it
+  ws_.set_option(timeouts);
+  ws_.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, "bombcheckers/0.1.0"); }));
+  ws_.read_message_max(state_->limits.max_message_bytes);
+  ws_.async_accept(req, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
+}
+
+void WebSocketSession::on_accept(beast::error_code ec) {
+  if (ec) return fail(ec, "ws accept");
+  open_ = true;
+  state_->add(id_, weak_from_this());
+  beast::error_code ep_ec;
+  auto remote = beast::get_lowest_layer(ws_).socket().remote_endpoint(ep_ec);
+  spdlog::debug("ws #{}: connected from {}", id_, ep_ec ? std::string("?") : remote.address().to_string());
+  send(state_->welcome);
+  do_read();
+}
+
+void WebSocketSession::do_read() {
+  reading_ = true;
+  ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
+}
+
+void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
+  reading_ = false;
+  if (ec) {
+    open_ = false;
+    if (ec == websocket::error::message_too_big) {
+      // Beast has already sent the close frame with 1009 (too big).
+      state_->metrics.oversized_closed.fetch_add(1, std::memory_order_relaxed);
+      state_->metrics.refused(ErrorCode::TooLarge);
+      spdlog::debug("ws #{}: closed with 1009: a frame over {} bytes", id_, state_->limits.max_message_bytes);
+      return;
+    }
+    return fail(ec, "ws read");
+  }
+  state_->metrics.messages_received.fetch_add(1, std::memory_order_relaxed);
+  const auto now = Clock::now();
+  if (!bucket_.take(now)) {
+    if (flooding(now)) {
+      state_->metrics.flooders_closed.fetch_add(1, std::memory_order_relaxed);
+      spdlog::info("ws #{}: closed with 1008 for flooding", id_);
+      return close_with(websocket::close_code::policy_error, "too many messages");
+    }
+    refuse({}, ErrorCode::RateLimited,
+           "too many messages: at most " + std::to_string(static_cast<int>(state_->limits.rate_per_second)) +
+               " a second; this one was dropped",
+           "");
+  } else if (!ws_.got_text()) {
+    refuse({}, ErrorCode::BadMessage, "send JSON in text frames, not binary ones", "");
+  } else {
+    const auto data = buffer_.cdata();
+    on_message(std::string_view(static_cast<const char*>(data.data()), data.size()));
+  }
+  buffer_.consume(buffer_.size());
+  if (open_ && !paused_) do_read();
+}
+
+bool WebSocketSession::flooding(Clock::time_point now) {
+  strikes_.push_back(now);
+  while (!strikes_.empty() && now - strikes_.front() > state_->limits.flood_window) strikes_.pop_front();
+  return strikes_.size() >= static_cast<std::size_t>(state_->limits.flood_strikes);
+}
+
+void WebSocketSession::on_message(std::string_view text) {
+  const auto received = Clock::now();
+  auto parsed = parse_client_message(text);
+  if (auto* e = std::get_if<ParseError>(&parsed)) {
+    return refuse(e->id, e->error.code, std::move(e->error.message), e->type);
+  }
+  auto& msg = std::get<ClientMessage>(parsed);
+  auto self = shared_from_this();
+
+  if (auto* c = std::get_if<CreateMsg>(&msg.body)) {
+    auto setup = resolve_create(*c);
+    if (auto* e = std::get_if<Error>(&setup)) return refuse(msg.id, e->code, std::move(e->message), "create");
+    auto& s = std::get<GameSetup>(setup);
+    auto seat = resolve_seat(s.variant, c->seat, true);
+    if (auto* e = std::get_if<Error>(&seat)) return refuse(msg.id, e->code, std::move(e->message), "create");
+    auto host = state_->registry.create(std::move(s));
+    if (!host) {
+      return refuse(msg.id, ErrorCode::ServerFull,
+                    "the server holds as many rooms as it can; try again later", "create");
+    }
+    pending_ = host;
+    paused_ = true;
+    host->create_seat(self, std::move(c->name), std::get<SeatChoice>(seat), msg.id);
+    return;
+  }
+  if (auto* j = std::get_if<JoinMsg>(&msg.body)) {
+    auto host = state_->registry.find(j->room);
+    if (!host) {
+      return refuse(msg.id, ErrorCode::UnknownRoom,
+                    "there is no room '" + j->room + "'; check the link, or create a room", "join");
+    }
+    pending_ = host;
+    paused_ = true;
+    host->request(self, std::move(msg), received);
+    return;
+  }
+  if (!room_) {
+    return refuse(msg.id, ErrorCode::UnknownRoom, "you are not in a room: create one or join one first",
+                  message_type(msg.body));
+  }
+  room_->request(self, std::move(msg), received);
+}
+
+void WebSocketSession::refuse(const RequestId& id, ErrorCode code, std::string message,
+                              std::string_view request) {
+  state_->metrics.refused(code);
+  spdlog::debug("ws #{}: refused {}: {}", id_, request.empty() ? "message" : request, error_code_name(code));
+  send(std::make_shared<const std::string>(error_json(id, Error{code, std::move(message)}, request)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peer: called from room strands.
+
+void WebSocketSession::deliver(std::shared_ptr<const std::string> text) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)]() mutable {
+    self->send(std::move(text));
+  });
+}
+
+void WebSocketSession::join_answered(std::shared_ptr<RoomHost> room) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), room = std::move(room)]() mutable {
+    self->pending_.reset();
+    if (room) {
+      if (self->room_ && self->room_ != room) self->room_->disconnect(self->id_);
+      self->room_ = std::move(room);
+    }
+    self->paused_ = false;
+    if (self->open_ && !self->reading_) self->do_read();
+  });
+}
+
+void WebSocketSession::detached(const RoomHost* room) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), room] {
+    if (self->room_.get() == room) self->room_.reset();
+  });
+}
+
+void WebSocketSession::shutdown() {
+  net::post(ws_.get_executor(), [self = shared_from_this()] {
+    self->close_with(websocket::close_code::going_away, "server shutting down");
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing: a bounded queue, one write in flight.
+
+void WebSocketSession::send(std::shared_ptr<const std::string> text) {
+  if (!open_) return;
+  if (queue_.size() >= state_->limits.send_queue_max) {
+    // A client that does not read must not grow our memory: drop it.
+    state_->metrics.slow_clients_dropped.fetch_add(1, std::memory_order_relaxed);
+    spdlog::info("ws #{}: dropped: {} messages queued and unread", id_, queue_.size());
+    open_ = false;
+    beast::get_lowest_layer(ws_).close();
+    return;
+  }
+  queue_.push_back(std::move(text));
+  if (queue_.size() == 1) do_write();
+}
+
+void WebSocketSession::do_write() {
+  ws_.text(true);
+  ws_.async_write(net::buffer(*queue_.front()),
+                  beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
+}
+
+void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
+  if (ec) {
+    open_ = false;
+    queue_.clear();
+    return fail(ec, "ws write");
+  }
+  queue_.pop_front();
+  if (!queue_.empty()) do_write();
+}
+
+void WebSocketSession::close_with(websocket::close_code code, std::string_view reason) {
+  if (!open_) return;
+  open_ = false;
+  ws_.async_close(websocket::close_reason(code, reason),
+                  beast::bind_front_handler(&WebSocketSession::on_close, shared_from_this()));
+}
+
+void WebSocketSession::on_close(beast::error_code ec) {
+  if (ec) fail(ec, "ws close");
+}
+
+}  // namespace bc::server

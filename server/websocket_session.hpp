@@ -1,0 +1,58 @@
+// One WebSocket connection speaking the game protocol. It parses each frame (off the room's
+// strand), rate-limits, and passes typed requests to its room; the room's messages come back
+// through deliver() into a bounded queue with one write in flight.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "server/beast.hpp"
+#include "server/rate_limit.hpp"
+#include "server/shared_state.hpp"
+
+namespace bc::server {
+
+class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSocketSession> {
+ public:
+  WebSocketSession(tcp::socket&& socket, std::shared_ptr<SharedState> state);
+  ~WebSocketSession() override;
+
+  void run(http::request<http::string_body> req);
+  // Server shutdown: close with 1001 (going away). Any thread.
+  void shutdown();
+
+  // Peer (called from room strands; each posts to this session's strand)
+  MemberId member_id() const override { return id_; }
+  void deliver(std::shared_ptr<const std::string> text) override;
+  void join_answered(std::shared_ptr<RoomHost> room) override;
+  void detached(const RoomHost* room) override;
+
+ private:
+  void on_accept(beast::error_code ec);
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void on_message(std::string_view text);
+  void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
+  void send(std::shared_ptr<const std::string> text);
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+  void close_with(websocket::close_code code, std::string_view reason);
+  void on_close(beast::error_code ec);
+  bool flooding(Clock::time_point now);
+
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<SharedState> state_;
+  const MemberId id_;
+  std::deque<std::shared_ptr<const std::string>> queue_;
+  bool open_ = false;       // handshake done, not yet closing
+  bool paused_ = false;     // a create/join awaits its answer: the next read waits too
+  bool reading_ = false;
+  std::shared_ptr<RoomHost> room_;     // the room this connection is a member of
+  std::shared_ptr<RoomHost> pending_;  // the room a create/join was sent to
+  TokenBucket bucket_;
+  std::deque<Clock::time_point> strikes_;
+};
+
+}  // namespace bc::server
