@@ -266,6 +266,7 @@ function onState(s) {
   }
   const needHistory = s.version > 0 && (!prev || newGame || s.version > prev.version + 1);
   if (!needHistory) recordMove(newGame ? null : prev, s);
+  app.finishedLive = !!prev && prev.status === 'playing' && s.status === 'finished';
   app.state = s;
   app.room = s.room ?? app.room;
   document.body.dataset.variant = s.variant ?? '';
@@ -511,8 +512,13 @@ function renderPlayer(el, side, s) {
   el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}`;
 }
 
+let overlayKey = '';
 function renderOverlay(s, sides) {
   const ov = $('#board-overlay');
+  // Rebuilt only when what it says changes, so its entrance animation plays once.
+  const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.rematchAsked, app.rematchFrom, app.overlayClosed]);
+  if (k === overlayKey) return;
+  overlayKey = k;
   if (s.status === 'waiting' && isPlayer()) {
     const link = location.origin + (app.url ?? `/r/${s.room}`);
     const input = h('input.link', { readonly: true, value: link, 'aria-label': 'Link to this game' });
@@ -529,7 +535,10 @@ function renderOverlay(s, sides) {
     const opt = s.options ?? {};
     const won = s.result?.winner && isPlayer() ? s.result.winner === app.seat : null;
     const title = !s.result?.winner ? 'Draw' : won === true ? 'You win!' : won === false ? 'You lose' : `${sideName(s.result.winner)} wins`;
-    ov.replaceChildren(h(`div.overlay-card.result${won === true ? '.won' : ''}`, {},
+    // Just finished in front of us: let the last move's animation play before covering the board.
+    const live = app.finishedLive;
+    app.finishedLive = false;
+    ov.replaceChildren(h(`div.overlay-card.result${won === true ? '.won' : ''}${live ? '.delayed' : ''}`, {},
       h('button.icon-btn.close', { type: 'button', 'aria-label': 'Close and look at the board', onclick: () => { app.overlayClosed = true; renderGame(); } }, '×'),
       h('h2', {}, title),
       h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere)),
@@ -711,10 +720,13 @@ document.addEventListener('keydown', (e) => {
     e.target instanceof HTMLSelectElement;
   if (typing || $('#game').hidden) return;
   if (e.key === ' ' || e.code === 'Space') {
-    if (e.target instanceof HTMLButtonElement) return; // Space presses the focused button
-    e.preventDefault();
-    if (myLegal().some((a) => a.kind === 'end_turn')) endTurn();
-    else if (isPlayer() && app.state?.status === 'playing') hint('Space ends your turn during an optional capture sequence.');
+    if (myLegal().some((a) => a.kind === 'end_turn')) {
+      e.preventDefault();
+      endTurn();
+    } else if (!(e.target instanceof HTMLButtonElement)) { // else Space presses the focused button
+      e.preventDefault();
+      if (isPlayer() && app.state?.status === 'playing') hint('Space ends your turn during an optional capture sequence.');
+    }
   } else if (e.key === 'Escape') {
     if (app.selected) {
       app.selected = null;
@@ -805,6 +817,7 @@ $('#chat-form').addEventListener('submit', (e) => {
 // ---- the start screen -------------------------------------------------------------------------
 
 function showScreen(name) {
+  if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
   $('#start').hidden = name !== 'start';
   $('#game').hidden = name !== 'game';
   document.body.dataset.screen = name;

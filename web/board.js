@@ -218,12 +218,13 @@ export class BoardView {
     if (exploded.length > 0 && acts.length > 0) {
       this.addEffect({ type: 'blast', squares: exploded, dur: BLAST_MS, delay: moveEnd, seed: next.version });
     }
-    // Every piece that is gone (or replaced) fades out where it stood.
+    // Every piece that is gone (or replaced) fades out where it stood. In Kaboom pieces also fall
+    // into emptied cells, so there only the blasted cells count.
+    const blasted = new Set(exploded.map(key));
     for (const [k, p] of before) {
       if (moverFrom && k === key(moverFrom)) continue;
       const now = after.get(k);
-      if (now && now.side === p.side && now.kind === p.kind) continue;
-      if (this.kaboom && now) continue; // a piece fell into this cell; the fall shows it
+      if (this.kaboom ? !blasted.has(k) : now && now.side === p.side && now.kind === p.kind) continue;
       const delay = captureDelay.get(k) ?? moveEnd;
       this.addEffect({ type: 'fade', piece: p, dur: FADE_MS, delay });
     }
@@ -382,10 +383,19 @@ export class BoardView {
       }
       if (a.kind === 'detonate' && a.at) squares.push(a.at);
     }
-    ctx.fillStyle = 'rgba(255, 214, 102, 0.26)';
     for (const sq of squares) {
-      const [rx, ry, rw, rh] = this.cellRect(sq);
-      ctx.fillRect(rx, ry, rw, rh);
+      if (this.kaboom) {
+        const [cx, cy] = this.center(sq);
+        ctx.strokeStyle = 'rgba(255, 214, 102, 0.8)';
+        ctx.lineWidth = m * 0.05;
+        ctx.beginPath();
+        ctx.arc(cx, cy, m * 0.45, 0, Math.PI * 2);
+        ctx.stroke();
+      } else {
+        const [rx, ry, rw, rh] = this.cellRect(sq);
+        ctx.fillStyle = 'rgba(255, 214, 102, 0.26)';
+        ctx.fillRect(rx, ry, rw, rh);
+      }
     }
     for (const s of last.exploded ?? []) {
       const sq = asSquare(s);

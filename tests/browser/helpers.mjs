@@ -1,0 +1,131 @@
+// Shared helpers for the browser tests: launching Debian's Chromium, driving the page the way a
+// person does (clicks on canvas squares, buttons), and waiting on the canvas's data-* attributes.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..');
+
+/** The server under test (run.sh starts it and sets BC_URL). */
+export const BASE = (process.env.BC_URL ?? '').replace(/\/$/, '');
+if (!BASE) throw new Error('BC_URL is not set: run the tests through tests/browser/run.sh');
+
+export const SHOTS = path.resolve(repoRoot, process.env.SCREENSHOT_DIR ?? 'build/screenshots');
+mkdirSync(SHOTS, { recursive: true });
+
+/** Every wait in these tests is bounded by this. */
+export const T = 15000;
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    timeout: 30000,
+  });
+}
+
+/** A fresh browser context (its own localStorage: a different person) with one page. */
+export async function person(browser, opts = {}) {
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1280, height: 820 },
+    deviceScaleFactor: opts.dpr ?? 1,
+    isMobile: opts.mobile ?? false,
+    hasTouch: opts.mobile ?? false,
+  });
+  context.setDefaultTimeout(T);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  return page;
+}
+
+export async function board(page) {
+  return page.locator('#board').evaluate((el) => ({ ...el.dataset }));
+}
+
+/** Waits until the canvas's data-* attributes satisfy all of `want` (values compared as strings). */
+export async function waitBoard(page, want, timeout = T) {
+  await page.waitForFunction((w) => {
+    const d = document.querySelector('#board')?.dataset;
+    if (!d) return false;
+    return Object.entries(w).every(([k, v]) => (typeof v === 'number' ? Number(d[k]) >= v : d[k] === String(v)));
+  }, want, { timeout, polling: 50 });
+}
+
+/** Clicks board square [x, y], worked out from the canvas box and the orientation alone. */
+export async function clickSquare(page, [x, y]) {
+  const canvas = page.locator('#board');
+  const box = await canvas.boundingBox();
+  const d = await board(page);
+  const cols = Number(d.cols || 8);
+  const rows = Number(d.rows || 8);
+  const flipped = d.flipped === 'true';
+  const col = flipped ? cols - 1 - x : x;
+  const row = flipped ? y : rows - 1 - y;
+  await page.mouse.click(box.x + ((col + 0.5) * box.width) / cols, box.y + ((row + 0.5) * box.height) / rows);
+}
+
+/** Selects the piece on `from`, then clicks `to`; waits for the server's next state. */
+export async function move(page, from, to) {
+  const before = Number((await board(page)).version);
+  await clickSquare(page, from);
+  await waitBoard(page, { selected: from.join(',') });
+  await clickSquare(page, to);
+  await waitBoard(page, { version: before + 1 });
+}
+
+/** Fills the start screen's form and creates a game; returns the room code. */
+export async function createGame(page, { variant = 'bomb', name, seat, options = {}, position } = {}) {
+  await page.goto(`${BASE}/`);
+  await page.locator('#create-btn:not([disabled])').waitFor();
+  await page.locator(`label.variant:has(input[value="${variant}"])`).click();
+  for (const [k, v] of Object.entries(options)) {
+    const input = page.locator(`#opt-${k}`);
+    if (typeof v === 'boolean') await input.setChecked(v);
+    else await input.fill(String(v));
+  }
+  await page.fill('#create-name', name);
+  await page.locator(`label.side-pick:has(input[value="${seat}"])`).click();
+  if (position) {
+    await page.locator('details.advanced summary').click();
+    await page.fill('#create-position', JSON.stringify(position));
+  }
+  await page.click('#create-btn');
+  await page.waitForFunction(() => {
+    const d = document.querySelector('#board').dataset;
+    return d.room !== '' && d.version !== '';
+  }, null, { timeout: T });
+  return (await board(page)).room;
+}
+
+/** The share link shown while waiting for an opponent. */
+export async function shareLink(page) {
+  const input = page.locator('.link-row input');
+  await input.waitFor();
+  return input.inputValue();
+}
+
+/** Opens a game link in a fresh page and takes the free seat. */
+export async function joinByLink(page, link, name) {
+  await page.goto(link);
+  await page.locator('#join-dialog[open]').waitFor();
+  await page.fill('#join-name', name);
+  await page.click('#join-play');
+  await page.waitForFunction(() => {
+    const d = document.querySelector('#board').dataset;
+    return d.seat !== '' && d.seat !== 'spectator' && d.version !== '';
+  }, null, { timeout: T });
+  return (await board(page)).seat;
+}
+
+export async function shot(page, name) {
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+export const pieceAt = (page, sq) => page.evaluate(
+  ([x, y]) => window.bombcheckers.app.state.board.pieces.find((p) => p.at[0] === x && p.at[1] === y) ?? null, sq);

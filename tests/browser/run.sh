@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Browser tests: starts the real server on 127.0.0.1 (a free port), runs the tests in headless
+# Chromium against it, and always stops the server.
+#   tests/browser/run.sh [path/to/bombcheckers]     (default: build/bombcheckers)
+# Env: SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+bin="${1:-$root/build/bombcheckers}"
+if [[ ! -x "$bin" ]]; then
+  echo "run.sh: no server binary at $bin (build it, or pass its path)" >&2
+  exit 2
+fi
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+
+shots="${SCREENSHOT_DIR:-build/screenshots}"
+[[ "$shots" = /* ]] || shots="$root/$shots"
+export SCREENSHOT_DIR="$shots"
+mkdir -p "$SCREENSHOT_DIR"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/bc-browser.XXXXXX")"
+log="$work/server.log"
+pid=""
+cleanup() {
+  if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+# A private data directory, so the tests never see (or leave) other games.
+args=(serve --host 127.0.0.1 --port 0 --web-root "$root/web")
+if "$bin" serve --help 2>&1 | grep -q -- '--data-dir'; then args+=(--data-dir "$work/data"); fi
+(cd "$work" && exec "$bin" "${args[@]}") >"$log" 2>&1 &
+pid=$!
+
+url=""
+for _ in $(seq 100); do
+  url="$(grep -o 'listening on http://127\.0\.0\.1:[0-9]*' "$log" | head -n1 | sed 's/^listening on //' || true)"
+  [[ -n "$url" ]] && break
+  if ! kill -0 "$pid" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+if [[ -z "$url" ]]; then
+  echo "run.sh: the server did not say where it listens; its log:" >&2
+  cat "$log" >&2
+  exit 1
+fi
+echo "server: $url (pid $pid)"
+export BC_URL="$url"
+
+cd "$here"
+if [[ ! -d node_modules/playwright-core ]]; then npm ci --no-audit --no-fund; fi
+status=0
+timeout --kill-after=10 600 node --test --test-concurrency=1 --test-timeout=180000 \
+  bomb.test.mjs kaboom.test.mjs || status=$?
+if [[ $status -ne 0 ]]; then
+  echo "--- server log (last 40 lines) ---" >&2
+  tail -n 40 "$log" >&2
+fi
+echo "screenshots: $SCREENSHOT_DIR"
+exit $status
