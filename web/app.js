@@ -519,11 +519,15 @@ function renderOverlay(s, sides) {
   const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.rematchAsked, app.rematchFrom, app.overlayClosed]);
   if (k === overlayKey) return;
   overlayKey = k;
-  if (s.status === 'waiting' && isPlayer()) {
+  const closeBtn = () => h('button.icon-btn.close', {
+    type: 'button', 'aria-label': 'Close and look at the board', onclick: () => { app.overlayClosed = true; renderGame(); },
+  }, '×');
+  if (s.status === 'waiting' && isPlayer() && !app.overlayClosed) {
     const link = location.origin + (app.url ?? `/r/${s.room}`);
     const input = h('input.link', { readonly: true, value: link, 'aria-label': 'Link to this game' });
     input.addEventListener('focus', () => input.select());
     ov.replaceChildren(h('div.overlay-card', {},
+      closeBtn(),
       h('h2', {}, 'Waiting for an opponent'),
       h('p', {}, 'Send this link to a friend. The game starts when they open it.'),
       h('div.link-row', {}, input, h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy')),
@@ -539,7 +543,7 @@ function renderOverlay(s, sides) {
     const live = app.finishedLive;
     app.finishedLive = false;
     ov.replaceChildren(h(`div.overlay-card.result${won === true ? '.won' : ''}${live ? '.delayed' : ''}`, {},
-      h('button.icon-btn.close', { type: 'button', 'aria-label': 'Close and look at the board', onclick: () => { app.overlayClosed = true; renderGame(); } }, '×'),
+      closeBtn(),
       h('h2', {}, title),
       h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere)),
       app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,

@@ -82,6 +82,18 @@ test('the opening from the normal start, watched live, with a reload, chat, a dr
   await waitBoard(watcher, { version: 4 });
   await waitBoard(fire, { version: 4, turn: 'fire' });
 
+  // A dropped connection shows the reconnecting banner, then resumes the seat by itself.
+  await water.evaluate(() => window.bombcheckers.net.ws.close());
+  await water.waitForFunction(() => !document.querySelector('#banner').hidden, null, { timeout: T, polling: 20 });
+  await water.locator('#banner').waitFor({ state: 'hidden' });
+  await waitBoard(water, { seat: 'water', room, version: 4 });
+
+  // Escape drops a selection.
+  await clickSquare(fire, [0, 2]);
+  await waitBoard(fire, { selected: '0,2' });
+  await fire.keyboard.press('Escape');
+  await waitBoard(fire, { selected: '' });
+
   // Chat reaches everyone.
   await fire.fill('#chat-input', 'good luck!');
   await fire.press('#chat-input', 'Enter');
@@ -181,6 +193,44 @@ test('a whole game from a set position: multi-capture, end turn with Space, expl
 
   for (const p of [fire, water, watcher]) assert.deepEqual(p.errors, []);
   await Promise.all([fire, water, watcher].map((p) => p.context().close()));
+});
+
+test('a crowning is marked, and kings and triple kings wear crowns', async () => {
+  const fire = await person(browser);
+  const water = await person(browser);
+  await createGame(fire, {
+    variant: 'bomb', name: 'Kim', seat: 'fire',
+    position: {
+      turn: 'fire',
+      pieces: [piece(1, 5, 'fire'), piece(0, 0, 'fire', 'shield', 'king'), piece(2, 2, 'fire', 'bomb'),
+        piece(2, 6, 'water'), piece(6, 6, 'water', 'shield'), piece(5, 3, 'water', 'normal', 'king')],
+    },
+  });
+  await joinByLink(water, await shareLink(fire), 'Lee');
+  await waitBoard(fire, { status: 'playing', turn: 'fire' });
+  await move(fire, [1, 5], [3, 7]);
+  await waitBoard(water, { version: 1 });
+  assert.equal((await pieceAt(fire, [3, 7]))?.rank, 'king');
+  await fire.locator('#move-list li', { hasText: 'b6×d8' }).locator('[aria-label="crowned"]').waitFor();
+  await fire.waitForTimeout(350);
+  await shot(fire, 'bomb-crowning');
+
+  // Triple-king checkers in black and white, with a king and a triple king on the board.
+  const black = await person(browser);
+  await createGame(black, {
+    variant: 'triple_king', name: 'Max', seat: 'black',
+    position: {
+      turn: 'black',
+      pieces: [piece(0, 0, 'black'), piece(2, 2, 'black', 'normal', 'king'), piece(4, 4, 'black', 'normal', 'triple_king'),
+        piece(7, 7, 'white'), piece(5, 7, 'white', 'normal', 'king'), piece(1, 5, 'white', 'normal', 'triple_king')],
+    },
+  });
+  await waitBoard(black, { variant: 'triple_king', seat: 'black' });
+  await black.getByRole('button', { name: 'Close and look at the board' }).click();
+  await black.locator('#board-overlay').waitFor({ state: 'hidden' });
+  await shot(black, 'triple-king-pieces');
+  for (const p of [fire, water, black]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water, black].map((p) => p.context().close()));
 });
 
 test('a refused position is explained in words', async () => {
