@@ -177,6 +177,12 @@ function onWelcome(msg) {
     app.variants = msg.variants;
     if (first) renderVariantPicker();
   }
+  const chatMax = msg.limits?.chat_max_chars;
+  if (Number.isInteger(chatMax) && chatMax > 0) $('#chat-input').maxLength = chatMax;
+  const nameMax = msg.limits?.name_max_chars;
+  if (Number.isInteger(nameMax) && nameMax > 0) {
+    for (const el of [$('#create-name'), $('#join-name')]) el.maxLength = nameMax;
+  }
 }
 
 function onJoined(msg) {
@@ -194,7 +200,8 @@ function onJoined(msg) {
     store.saveSeat(room, msg.token, app.seat);
   }
   app.joinReq = { room, seat: app.seat, name, token: app.seat !== 'spectator' ? app.token : null };
-  if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
+  if (location.pathname === '/') history.pushState({ room }, '', app.url);
+  else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
   showScreen('game');
   updateDataAttrs();
   renderGame();
@@ -225,6 +232,7 @@ function onError(msg) {
       store.dropSeat(req.room);
       app.joinReq = null;
       leaveToStart();
+      history.replaceState({}, '', '/');
       toast(`There is no game “${req.room}”. It may have ended long ago.`, 'error');
       return;
     }
