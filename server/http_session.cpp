@@ -1,5 +1,7 @@
 #include "server/http_session.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <spdlog/spdlog.h>
 
 #include "server/static_files.hpp"
@@ -54,6 +56,18 @@ http::message_generator file_response(const Request& req, const std::filesystem:
   set_common(res, req, type);
   res.content_length(size);
   return res;
+}
+
+// "/r/{room}": one short segment of letters and digits (anything else goes to the file lookup,
+// which refuses what it must).
+bool is_room_link(std::string_view path) {
+  if (path.rfind("/r/", 0) != 0) return false;
+  std::string_view id = path.substr(3);
+  if (!id.empty() && id.back() == '/') id.remove_suffix(1);
+  if (id.empty() || id.size() > 32) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
 }
 
 }  // namespace
@@ -153,7 +167,7 @@ void HttpSession::handle(Request req) {
   if (is_api) return send(json_error(req, http::status::not_found, "not_found", "no such API path"));
 
   // A shareable room link is the web client, which reads the room from its address.
-  if (path.rfind("/r/", 0) == 0) {
+  if (is_room_link(path)) {
     auto index = find_static_file(state_->web_root, "/index.html");
     if (index.status != StaticLookup::Found) {
       return send(text_response(req, http::status::not_found, "text/plain; charset=utf-8",

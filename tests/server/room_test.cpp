@@ -1,0 +1,655 @@
+// Room logic without a network: client messages in, messages out. The harness delivers a room's
+// outgoing messages the way RoomHost does (a broadcast reaches every member after the change).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "server/protocol.hpp"
+#include "server/room.hpp"
+
+namespace bc::server {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr MemberId A = 1, B = 2, C = 3, D = 4;
+
+GameSetup setup_of(const json& create) {
+  auto parsed = parse_client_message(create.dump());
+  auto& msg = std::get<ClientMessage>(parsed);
+  auto s = resolve_create(std::get<CreateMsg>(msg.body));
+  if (auto* e = std::get_if<Error>(&s)) throw std::runtime_error(e->message);
+  return std::get<GameSetup>(std::move(s));
+}
+
+class RoomTest : public ::testing::Test {
+ protected:
+  void make(const json& create = {{"type", "create"}, {"variant", "bomb"}}, Limits limits = {}) {
+    room_ = std::make_unique<Room>(
+        "K7QF2M", setup_of(create), limits,
+        [this] {
+          char buf[40];
+          std::snprintf(buf, sizeof buf, "%032d", ++tokens_);
+          return std::string(buf);
+        },
+        7);
+  }
+
+  // The creator (A) takes `seat`; returns its `joined`.
+  json create(const std::string& seat = "fire", const json& create = {{"type", "create"}, {"variant", "bomb"}}) {
+    make(create);
+    auto choice = std::get<SeatChoice>(resolve_seat(room_->game().variant(), seat, true));
+    deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{std::string("c1")}));
+    return last_of(A, "joined");
+  }
+
+  // A fire, B water: a game being played.
+  void two_players(const json& create_msg = {{"type", "create"}, {"variant", "bomb"}}) {
+    create(side_name(setup_of(create_msg).variant, Side::First).data(), create_msg);
+    send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}});
+    clear();
+  }
+
+  Outcome send(MemberId m, const json& msg) {
+    auto parsed = parse_client_message(msg.dump());
+    if (auto* e = std::get_if<ParseError>(&parsed)) {
+      Outcome o;
+      o.refused = e->error.code;
+      o.messages.push_back(Outgoing{m, std::make_shared<const std::string>(error_json(e->id, e->error, e->type)), false});
+      deliver(m, o);
+      return o;
+    }
+    Outcome o = room_->handle(m, std::get<ClientMessage>(parsed));
+    deliver(m, o);
+    return o;
+  }
+
+  // What RoomHost::dispatch does with the members' connections.
+  void deliver(MemberId sender, const Outcome& o) {
+    if (o.sender == Membership::Joined) members_.insert(sender);
+    if (o.sender == Membership::Left) members_.erase(sender);
+    for (const auto& out : o.messages) {
+      json j = json::parse(*out.text);
+      if (out.to) {
+        inbox_[*out.to].push_back(j);
+        if (out.detach) members_.erase(*out.to);
+      } else {
+        for (auto m : members_) inbox_[m].push_back(j);
+      }
+    }
+  }
+
+  std::vector<json> of(MemberId m, const std::string& type) const {
+    std::vector<json> out;
+    auto it = inbox_.find(m);
+    if (it == inbox_.end()) return out;
+    for (const auto& j : it->second) {
+      if (j["type"] == type) out.push_back(j);
+    }
+    return out;
+  }
+  json last_of(MemberId m, const std::string& type) const {
+    auto v = of(m, type);
+    if (v.empty()) throw std::runtime_error("no " + type + " for member " + std::to_string(m));
+    return v.back();
+  }
+  std::string error_code(MemberId m) const { return last_of(m, "error")["code"]; }
+  json state() const { return json::parse(room_->state_text()); }
+  void clear() { inbox_.clear(); }
+
+  // Plays the first legal action as whoever is to move.
+  Outcome play_first() {
+    json s = state();
+    auto a_side = room_->seat_of(A);
+    MemberId mover =
+        a_side && side_name(room_->game().variant(), *a_side) == s["turn"].get<std::string>() ? A : B;
+    return send(mover, {{"type", "act"}, {"action", s["legal"][0]}, {"version", s["version"]}});
+  }
+
+  std::unique_ptr<Room> room_;
+  int tokens_ = 0;
+  std::set<MemberId> members_;
+  std::map<MemberId, std::vector<json>> inbox_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Seats
+
+TEST_F(RoomTest, Create_CreatorGetsJoinedWithTokenThenState) {
+  json j = create("water");
+  EXPECT_EQ(j["room"], "K7QF2M");
+  EXPECT_EQ(j["seat"], "water");
+  EXPECT_EQ(j["token"].get<std::string>().size(), 32u);
+  EXPECT_EQ(j["url"], "/r/K7QF2M");
+  EXPECT_EQ(j["id"], "c1");
+  json s = last_of(A, "state");
+  EXPECT_EQ(s["status"], "waiting");
+  EXPECT_EQ(s["version"], 0);
+  EXPECT_TRUE(s["legal"].empty()) << "a waiting room offers no actions";
+  EXPECT_TRUE(s["players"]["fire"].is_null());
+  EXPECT_EQ(s["players"]["water"]["name"], "Ann");
+  EXPECT_EQ(s["players"]["water"]["connected"], true);
+}
+
+TEST_F(RoomTest, Create_RandomSeatPicksASide) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 40; ++i) {
+    make();
+    Room r("ABCDEF", setup_of({{"type", "create"}, {"variant", "bomb"}}), {}, random_token,
+           static_cast<std::uint64_t>(i));
+    Outcome o = r.seat_creator(A, "Ann", SeatChoice{SeatKind::Random, Side::First}, {});
+    seen.insert(json::parse(*o.messages[0].text)["seat"]);
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"fire", "water"}));
+}
+
+TEST_F(RoomTest, Create_AsSpectatorLeavesBothSeatsFree) {
+  json j = create("spectator");
+  EXPECT_EQ(j["seat"], "spectator");
+  EXPECT_TRUE(j["token"].is_null());
+  EXPECT_EQ(state()["spectators"], 1);
+}
+
+TEST_F(RoomTest, Join_SecondPlayerStartsTheGame) {
+  create("fire");
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}, {"name", "Bob"}});
+  EXPECT_EQ(last_of(B, "joined")["seat"], "water");
+  json s = last_of(A, "state");
+  EXPECT_EQ(s["status"], "playing");
+  EXPECT_EQ(s["players"]["water"]["name"], "Bob");
+  EXPECT_FALSE(s["legal"].empty());
+  EXPECT_EQ(last_of(B, "state"), s);
+}
+
+TEST_F(RoomTest, Join_RoomIdIsCaseInsensitive) {
+  create("fire");
+  send(B, {{"type", "join"}, {"room", "k7qf2m"}, {"seat", "any"}});
+  EXPECT_EQ(last_of(B, "joined")["seat"], "water");
+}
+
+TEST_F(RoomTest, Join_TakenSeatIsRefused) {
+  create("fire");
+  const std::string before = room_->state_text();
+  Outcome o = send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "fire"}, {"id", 9}});
+  EXPECT_EQ(o.refused, ErrorCode::SeatTaken);
+  EXPECT_EQ(last_of(B, "error")["id"], 9);
+  EXPECT_EQ(room_->state_text(), before);
+  EXPECT_FALSE(room_->is_member(B));
+}
+
+TEST_F(RoomTest, Join_AnyTakesTheFreeSideElseSpectates) {
+  create("water");
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
+  EXPECT_EQ(last_of(B, "joined")["seat"], "fire");
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
+  EXPECT_EQ(last_of(C, "joined")["seat"], "spectator");
+  EXPECT_TRUE(last_of(C, "joined")["token"].is_null());
+  EXPECT_EQ(state()["spectators"], 1);
+}
+
+TEST_F(RoomTest, Join_UnknownSeatNameIsABadMessage) {
+  create("fire");
+  EXPECT_EQ(send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "black"}}).refused, ErrorCode::BadMessage);
+}
+
+TEST_F(RoomTest, Resume_TokenTakesTheSeatBackAfterADroppedConnection) {
+  const std::string token = create("fire")["token"];
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
+  play_first();
+  deliver(A, room_->disconnect(A));
+  json s = last_of(B, "state");
+  EXPECT_EQ(s["players"]["fire"]["connected"], false);
+  EXPECT_EQ(s["players"]["fire"]["name"], "Ann");
+
+  send(D, {{"type", "join"}, {"room", "K7QF2M"}, {"token", token}, {"seat", "spectator"}});
+  json j = last_of(D, "joined");
+  EXPECT_EQ(j["seat"], "fire");
+  EXPECT_EQ(j["token"], token);
+  EXPECT_EQ(last_of(B, "state")["players"]["fire"]["connected"], true);
+  EXPECT_EQ(last_of(D, "state")["version"], 1) << "the game goes on where it was";
+}
+
+TEST_F(RoomTest, Resume_WrongTokenIsBadTokenAndChangesNothing) {
+  create("fire");
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
+  deliver(A, room_->disconnect(A));
+  const std::string before = room_->state_text();
+  Outcome o = send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", std::string(32, '0')}});
+  EXPECT_EQ(o.refused, ErrorCode::BadToken);
+  EXPECT_EQ(room_->state_text(), before);
+  EXPECT_FALSE(room_->is_member(C));
+  // A token from another seat's length but wrong content, or empty: refused the same way.
+  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", ""}}).refused, ErrorCode::BadToken);
+}
+
+TEST_F(RoomTest, Resume_SeatTheftWhileConnectedIsRefused) {
+  create("fire");
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
+  const std::string b_token = last_of(B, "joined")["token"];
+  // C guesses: nothing. And cannot take a seat by name either.
+  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", b_token + "0"}}).refused, ErrorCode::BadToken);
+  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}}).refused, ErrorCode::SeatTaken);
+  EXPECT_EQ(room_->seat_of(B), Side::Second);
+}
+
+TEST_F(RoomTest, Resume_SecondLiveConnectionReplacesTheFirst) {
+  const std::string token = create("fire")["token"];
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
+  clear();
+  Outcome o = send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", token}});
+  EXPECT_FALSE(o.refused);
+  json notice = last_of(A, "notice");
+  EXPECT_EQ(notice["code"], "replaced");
+  EXPECT_FALSE(room_->is_member(A));
+  EXPECT_EQ(room_->seat_of(C), Side::First);
+  EXPECT_TRUE(of(A, "state").empty()) << "the replaced connection is detached before the state";
+  EXPECT_EQ(last_of(B, "state")["players"]["fire"]["connected"], true);
+  // The old connection is no longer in the room.
+  EXPECT_EQ(send(A, {{"type", "resign"}}).refused, ErrorCode::UnknownRoom);
+}
+
+TEST_F(RoomTest, Leave_BeforeTheStartFreesTheSeat) {
+  create("fire");
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
+  Outcome o = send(B, {{"type", "leave"}, {"id", "l"}});
+  EXPECT_EQ(o.sender, Membership::Left);
+  EXPECT_EQ(last_of(B, "ok")["request"], "leave");
+  json s = last_of(A, "state");
+  EXPECT_TRUE(s["players"]["water"].is_null());
+  EXPECT_EQ(s["status"], "waiting");
+}
+
+TEST_F(RoomTest, Leave_AfterTheStartKeepsTheSeat) {
+  two_players();
+  play_first();
+  send(B, {{"type", "leave"}});
+  json s = last_of(A, "state");
+  EXPECT_EQ(s["players"]["water"]["name"], "Bob");
+  EXPECT_EQ(s["players"]["water"]["connected"], false);
+  EXPECT_EQ(s["status"], "playing");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The check order of `act`
+
+TEST_F(RoomTest, Act_FromANonMemberIsUnknownRoom) {
+  two_players();
+  EXPECT_EQ(send(C, {{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}}).refused,
+            ErrorCode::UnknownRoom);
+}
+
+TEST_F(RoomTest, Act_CheckOrder_PlayerBeforeEverythingElse) {
+  two_players();
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  // A spectator sending a stale, illegal action out of turn hears only that it is not a player.
+  EXPECT_EQ(send(C, {{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 99}}).refused,
+            ErrorCode::NotAPlayer);
+}
+
+TEST_F(RoomTest, Act_CheckOrder_NotStartedWhileASeatIsEmpty) {
+  create("fire");
+  json s = state();
+  EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "step"}, {"from", {0, 2}}, {"to", {1, 3}}}}, {"version", 0}}).refused,
+            ErrorCode::NotStarted);
+}
+
+TEST_F(RoomTest, Act_CheckOrder_TurnBeforeVersionBeforeLegality) {
+  two_players();
+  json s = state();
+  // Water (B) is not to move: not_your_turn even with a stale version and an illegal action.
+  EXPECT_EQ(send(B, {{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 5}}).refused,
+            ErrorCode::NotYourTurn);
+  // Fire, stale version and illegal action: stale_version.
+  EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 5}}).refused,
+            ErrorCode::StaleVersion);
+  // Fire, right version, illegal action.
+  EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}}).refused,
+            ErrorCode::IllegalAction);
+  EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "fly"}}}, {"version", 0}}).refused,
+            ErrorCode::IllegalAction);
+  EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "drop"}, {"column", 0}}}, {"version", 0}}).refused,
+            ErrorCode::IllegalAction);
+  EXPECT_EQ(state(), s) << "refusals change nothing";
+}
+
+TEST_F(RoomTest, Act_CheckOrder_GameOverBeforeTurn) {
+  two_players();
+  send(A, {{"type", "resign"}});
+  EXPECT_EQ(send(B, {{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}}).refused,
+            ErrorCode::GameOver);
+  EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}}).refused,
+            ErrorCode::GameOver);
+}
+
+TEST_F(RoomTest, Act_AcceptedActionReachesEveryMemberWithTheNextVersion) {
+  two_players();
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  clear();
+  json s = state();
+  Outcome o = send(A, {{"type", "act"}, {"action", s["legal"][0]}, {"version", 0}, {"id", 5}});
+  EXPECT_TRUE(o.action_accepted);
+  EXPECT_EQ(last_of(A, "ok")["id"], 5);
+  for (MemberId m : {A, B, C}) {
+    json n = last_of(m, "state");
+    EXPECT_EQ(n["version"], 1);
+    EXPECT_EQ(n["turn"], "water");
+    EXPECT_EQ(n["last"]["side"], "fire");
+    EXPECT_EQ(n["last"]["actions"][0], s["legal"][0]);
+    EXPECT_EQ(n["moves"], 1);
+  }
+  EXPECT_TRUE(of(B, "ok").empty()) << "ok goes to the sender only";
+  ASSERT_EQ(room_->log().size(), 1u);
+  EXPECT_EQ(room_->log()[0].version, 1);
+  EXPECT_EQ(room_->log()[0].side, Side::First);
+}
+
+TEST_F(RoomTest, Act_NoOkWithoutAnId) {
+  two_players();
+  json s = state();
+  send(A, {{"type", "act"}, {"action", s["legal"][0]}, {"version", 0}});
+  EXPECT_TRUE(of(A, "ok").empty());
+}
+
+// A multi-jump: `last` holds the turn so far while it goes on, then the whole turn.
+TEST_F(RoomTest, Last_AccumulatesEveryHopOfTheTurn) {
+  json pos = {{"turn", "fire"},
+              {"pieces",
+               {{{"at", {2, 2}}, {"side", "fire"}},
+                {{"at", {0, 0}}, {"side", "fire"}},
+                {{"at", {3, 3}}, {"side", "water"}},
+                {{"at", {5, 5}}, {"side", "water"}},
+                {{"at", {1, 7}}, {"side", "water"}},
+                {{"at", {7, 7}}, {"side", "water"}}}}};
+  two_players({{"type", "create"}, {"variant", "bomb"}, {"position", pos}});
+  json jump1 = {{"kind", "jump"}, {"from", {2, 2}}, {"to", {4, 4}}};
+  ASSERT_TRUE(send(A, {{"type", "act"}, {"action", jump1}, {"version", 0}}).action_accepted);
+  json s = state();
+  EXPECT_EQ(s["turn"], "fire");
+  EXPECT_EQ(s["mid_turn"], true);
+  EXPECT_EQ(s["jumper"], json({4, 4}));
+  EXPECT_EQ(s["last"]["actions"], json::array({jump1}));
+  EXPECT_EQ(s["last"]["captured"], json::array({{3, 3}}));
+  EXPECT_EQ(s["last"]["complete"], false);
+  EXPECT_EQ(s["moves"], 0);
+  bool can_stop = false;
+  for (const auto& a : s["legal"]) can_stop |= a["kind"] == "end_turn";
+  EXPECT_TRUE(can_stop) << "bomb B5: continuing is optional";
+
+  json jump2 = {{"kind", "jump"}, {"from", {4, 4}}, {"to", {6, 6}}};
+  ASSERT_TRUE(send(A, {{"type", "act"}, {"action", jump2}, {"version", 1}}).action_accepted);
+  s = state();
+  EXPECT_EQ(s["turn"], "water");
+  EXPECT_EQ(s["mid_turn"], false);
+  EXPECT_EQ(s["last"]["actions"], json::array({jump1, jump2}));
+  EXPECT_EQ(s["last"]["captured"], json::array({{3, 3}, {5, 5}}));
+  EXPECT_EQ(s["last"]["complete"], true);
+  EXPECT_EQ(s["moves"], 1);
+
+  // Water's next action starts a new `last`.
+  ASSERT_TRUE(send(B, {{"type", "act"}, {"action", s["legal"][0]}, {"version", 2}}).action_accepted);
+  EXPECT_EQ(state()["last"]["side"], "water");
+  EXPECT_EQ(state()["last"]["actions"].size(), 1u);
+}
+
+TEST_F(RoomTest, Last_BombExplosionIsReported) {
+  // A fire bomb jumps water at [3,3] and lands on [4,4]: the blast takes [5,5] (normal) and spares
+  // the shield at [3,5]; the bomb goes too (B7).
+  json pos = {{"turn", "fire"},
+              {"pieces",
+               {{{"at", {2, 2}}, {"side", "fire"}, {"kind", "bomb"}},
+                {{"at", {0, 0}}, {"side", "fire"}},
+                {{"at", {3, 3}}, {"side", "water"}},
+                {{"at", {5, 5}}, {"side", "water"}},
+                {{"at", {3, 5}}, {"side", "water"}, {"kind", "shield"}},
+                {{"at", {7, 7}}, {"side", "water"}}}}};
+  two_players({{"type", "create"}, {"variant", "bomb"}, {"position", pos}});
+  json jump = {{"kind", "jump"}, {"from", {2, 2}}, {"to", {4, 4}}};
+  ASSERT_TRUE(send(A, {{"type", "act"}, {"action", jump}, {"version", 0}}).action_accepted);
+  json last = state()["last"];
+  EXPECT_EQ(last["captured"], json::array({{3, 3}}));
+  std::set<std::vector<int>> exploded;
+  for (const auto& sq : last["exploded"]) exploded.insert(sq.get<std::vector<int>>());
+  EXPECT_TRUE(exploded.count({5, 5}));
+  EXPECT_TRUE(exploded.count({4, 4})) << "the bomb itself is removed";
+  EXPECT_FALSE(exploded.count({3, 5})) << "shields survive";
+  EXPECT_EQ(state()["turn"], "water");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resign, draws, rematch
+
+TEST_F(RoomTest, Resign_TheOtherSideWins) {
+  two_players();
+  send(B, {{"type", "resign"}, {"id", "r"}});
+  json s = last_of(A, "state");
+  EXPECT_EQ(s["status"], "finished");
+  EXPECT_EQ(s["result"]["winner"], "fire");
+  EXPECT_EQ(s["result"]["reason"], "resigned");
+  EXPECT_TRUE(s["legal"].empty());
+  EXPECT_EQ(send(A, {{"type", "resign"}}).refused, ErrorCode::GameOver);
+}
+
+TEST_F(RoomTest, Resign_RefusedForSpectatorsAndBeforeTheStart) {
+  create("fire");
+  EXPECT_EQ(send(A, {{"type", "resign"}}).refused, ErrorCode::NotStarted);
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  EXPECT_EQ(send(C, {{"type", "resign"}}).refused, ErrorCode::NotAPlayer);
+}
+
+TEST_F(RoomTest, Draw_OfferThenAccept) {
+  two_players();
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  send(A, {{"type", "offer_draw"}});
+  EXPECT_EQ(last_of(B, "draw_offer")["from"], "fire");
+  EXPECT_EQ(last_of(C, "draw_offer")["from"], "fire");
+  EXPECT_EQ(state()["draw_offer"], "fire");
+  // The offerer cannot answer their own offer.
+  EXPECT_EQ(send(A, {{"type", "answer_draw"}, {"accept", true}}).refused, ErrorCode::NoDrawOffer);
+  EXPECT_EQ(send(C, {{"type", "answer_draw"}, {"accept", true}}).refused, ErrorCode::NotAPlayer);
+  Outcome o = send(B, {{"type", "answer_draw"}, {"accept", true}});
+  EXPECT_TRUE(o.finished);
+  json s = state();
+  EXPECT_EQ(s["status"], "finished");
+  EXPECT_TRUE(s["result"]["winner"].is_null());
+  EXPECT_EQ(s["result"]["reason"], "draw_agreed");
+}
+
+TEST_F(RoomTest, Draw_DeclineClearsTheOffer) {
+  two_players();
+  send(B, {{"type", "offer_draw"}});
+  send(A, {{"type", "answer_draw"}, {"accept", false}});
+  EXPECT_EQ(last_of(B, "draw_declined")["from"], "fire");
+  EXPECT_TRUE(state()["draw_offer"].is_null());
+  EXPECT_EQ(state()["status"], "playing");
+  EXPECT_EQ(send(A, {{"type", "answer_draw"}, {"accept", true}}).refused, ErrorCode::NoDrawOffer);
+}
+
+TEST_F(RoomTest, Draw_BothOfferingIsAgreement) {
+  two_players();
+  send(A, {{"type", "offer_draw"}});
+  send(B, {{"type", "offer_draw"}});
+  EXPECT_EQ(state()["result"]["reason"], "draw_agreed");
+}
+
+TEST_F(RoomTest, Draw_PlayingOnDeclinesTheOpponentsOffer) {
+  two_players();
+  play_first();  // fire moves
+  send(A, {{"type", "offer_draw"}});
+  EXPECT_EQ(state()["draw_offer"], "fire");
+  play_first();  // water moves instead of answering
+  EXPECT_TRUE(state()["draw_offer"].is_null());
+}
+
+TEST_F(RoomTest, Draw_AnswerNeedsABoolean) {
+  two_players();
+  EXPECT_EQ(send(B, {{"type", "answer_draw"}, {"accept", "yes"}}).refused, ErrorCode::BadMessage);
+}
+
+TEST_F(RoomTest, Rematch_BothAskSidesSwapTokensFollow) {
+  const std::string a_token = create("fire")["token"];
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}});
+  const std::string b_token = last_of(B, "joined")["token"];
+  EXPECT_EQ(send(A, {{"type", "rematch"}}).refused, ErrorCode::GameNotOver);
+  play_first();
+  send(A, {{"type", "resign"}});
+  clear();
+  send(A, {{"type", "rematch"}});
+  EXPECT_EQ(last_of(B, "rematch_offer")["from"], "fire");
+  EXPECT_EQ(state()["rematch"], json::array({"fire"}));
+  EXPECT_EQ(state()["status"], "finished");
+  send(B, {{"type", "rematch"}});
+  json s = state();
+  EXPECT_EQ(s["status"], "playing");
+  EXPECT_EQ(s["version"], 0);
+  EXPECT_EQ(s["game"], 2);
+  EXPECT_TRUE(s["result"].is_null());
+  EXPECT_TRUE(s["last"].is_null());
+  EXPECT_EQ(s["players"]["fire"]["name"], "Bob");
+  EXPECT_EQ(s["players"]["water"]["name"], "Ann");
+  EXPECT_EQ(last_of(A, "joined")["seat"], "water");
+  EXPECT_EQ(last_of(A, "joined")["token"], a_token);
+  EXPECT_EQ(last_of(B, "joined")["seat"], "fire");
+  EXPECT_TRUE(room_->log().empty());
+  // The tokens follow the players: Ann's token now takes back the water seat.
+  deliver(A, room_->disconnect(A));
+  send(D, {{"type", "join"}, {"room", "K7QF2M"}, {"token", a_token}});
+  EXPECT_EQ(last_of(D, "joined")["seat"], "water");
+  EXPECT_EQ(room_->seat_of(B), Side::First);
+  (void)b_token;
+}
+
+TEST_F(RoomTest, Rematch_RefusedForSpectators) {
+  two_players();
+  send(A, {{"type", "resign"}});
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  EXPECT_EQ(send(C, {{"type", "rematch"}}).refused, ErrorCode::NotAPlayer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chat
+
+TEST_F(RoomTest, Chat_ReachesEveryoneWithNameAndSeat) {
+  two_players();
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}, {"name", "Cy"}});
+  send(C, {{"type", "chat"}, {"text", "  hello\u0007 there\n "}});
+  for (MemberId m : {A, B, C}) {
+    json c = last_of(m, "chat");
+    EXPECT_EQ(c["from"], "Cy");
+    EXPECT_EQ(c["seat"], "spectator");
+    EXPECT_EQ(c["text"], "hello there") << "control characters are stripped";
+  }
+}
+
+TEST_F(RoomTest, Chat_LengthLimit) {
+  two_players();
+  std::string ok(500, 'x');
+  EXPECT_FALSE(send(A, {{"type", "chat"}, {"text", ok}}).refused);
+  EXPECT_EQ(send(A, {{"type", "chat"}, {"text", ok + "y"}}).refused, ErrorCode::TooLarge);
+  // Limits count characters, not bytes.
+  std::string euros;
+  for (int i = 0; i < 500; ++i) euros += "\u20ac";
+  EXPECT_FALSE(send(A, {{"type", "chat"}, {"text", euros}}).refused);
+  EXPECT_EQ(send(A, {{"type", "chat"}, {"text", " \n\t "}}).refused, ErrorCode::BadMessage);
+  EXPECT_EQ(send(A, {{"type", "chat"}, {"text", 5}}).refused, ErrorCode::BadMessage);
+}
+
+TEST_F(RoomTest, Names_AreCleanedAndCut) {
+  create("fire");
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", std::string(100, 'n') + "\u0001"}});
+  EXPECT_EQ(state()["players"]["water"]["name"].get<std::string>(), std::string(32, 'n'));
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}, {"name", "\u0002"}});
+  send(C, {{"type", "chat"}, {"text", "hi"}});
+  EXPECT_EQ(last_of(C, "chat")["from"], "Anonymous");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spectators, sync, close, records
+
+TEST_F(RoomTest, Spectators_ReceiveEveryState) {
+  two_players();
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  clear();
+  int accepted = 0;
+  for (int i = 0; i < 30 && !room_->game().over(); ++i) accepted += play_first().action_accepted ? 1 : 0;
+  auto states = of(C, "state");
+  ASSERT_EQ(static_cast<int>(states.size()), accepted);
+  for (int i = 0; i < accepted; ++i) EXPECT_EQ(states[static_cast<std::size_t>(i)]["version"], i + 1);
+  EXPECT_EQ(states.back(), state());
+}
+
+TEST_F(RoomTest, Sync_SendsTheStateToTheAskerOnly) {
+  two_players();
+  send(B, {{"type", "sync"}});
+  EXPECT_EQ(last_of(B, "state"), state());
+  EXPECT_TRUE(of(A, "state").empty());
+}
+
+TEST_F(RoomTest, Close_TellsAndDetachesEveryone) {
+  two_players();
+  Outcome o = room_->close("test");
+  deliver(0, o);
+  EXPECT_EQ(last_of(A, "notice")["code"], "room_closed");
+  EXPECT_EQ(last_of(B, "notice")["code"], "room_closed");
+  EXPECT_EQ(room_->members(), 0u);
+}
+
+TEST_F(RoomTest, Record_ListsEveryActionWithItsVersion) {
+  two_players();
+  for (int i = 0; i < 6; ++i) play_first();
+  json r = json::parse(room_->record_text());
+  EXPECT_EQ(r["variant"], "bomb");
+  EXPECT_EQ(r["options"]["draw_turns"], 80);
+  ASSERT_EQ(r["actions"].size(), 6u);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(r["actions"][static_cast<std::size_t>(i)]["version"], i + 1);
+  EXPECT_EQ(r["actions"][0]["side"], "fire");
+  EXPECT_EQ(r["players"]["water"]["name"], "Bob");
+  EXPECT_TRUE(r["result"].is_null());
+  EXPECT_EQ(r["start"]["pieces"].size(), 24u);
+}
+
+TEST_F(RoomTest, Kaboom_StateHasBombsAndConnect) {
+  two_players({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"width", 6}, {"bombs", 2}, {"connect", 3}}}});
+  json s = state();
+  EXPECT_EQ(s["board"]["width"], 6);
+  EXPECT_EQ(s["board"]["height"], 6);
+  EXPECT_EQ(s["bombs"], json({{"x", 2}, {"o", 2}}));
+  EXPECT_EQ(s["connect"], 3);
+  EXPECT_EQ(s["options"]["misere"], false);
+  EXPECT_EQ(s["turn"], "x");
+}
+
+TEST_F(RoomTest, WholeGames_EveryVariantPlaysToAResult) {
+  for (const char* v : {"bomb", "classic", "triple_king", "kaboom"}) {
+    SCOPED_TRACE(v);
+    members_.clear();
+    inbox_.clear();
+    two_players({{"type", "create"}, {"variant", v}, {"options", json::object()}});
+    int n = 0;
+    while (!room_->game().over() && n < 3000) {
+      ASSERT_TRUE(play_first().action_accepted);
+      ++n;
+    }
+    json s = state();
+    EXPECT_EQ(s["status"], "finished");
+    EXPECT_FALSE(s["result"].is_null());
+    EXPECT_TRUE(s["legal"].empty());
+    EXPECT_EQ(s["version"], n);
+    EXPECT_EQ(static_cast<int>(room_->log().size()), n);
+  }
+}
+
+TEST(RandomToken, Is128BitsOfHex) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 100; ++i) {
+    std::string t = random_token();
+    ASSERT_EQ(t.size(), 32u);
+    EXPECT_EQ(t.find_first_not_of("0123456789abcdef"), std::string::npos);
+    seen.insert(t);
+  }
+  EXPECT_EQ(seen.size(), 100u);
+}
+
+}  // namespace
+}  // namespace bc::server

@@ -1,0 +1,607 @@
+// The real server on 127.0.0.1 (a free port), spoken to with real WebSockets and HTTP. Every read
+// has a timeout (test_client.hpp), so a server bug fails a test rather than hanging it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <spdlog/spdlog.h>
+#include <thread>
+
+#include "server/metrics.hpp"
+#include "server/server.hpp"
+#include "test_client.hpp"
+
+namespace bc::test {
+namespace {
+
+namespace fs = std::filesystem;
+using server::Limits;
+using server::Server;
+using server::ServerConfig;
+
+const std::string kIndex = "<!doctype html><title>bombcheckers test</title>";
+const std::string kSecret = "TOP-SECRET-OUTSIDE-THE-ROOT";
+
+// A web root with one file of each type, a secret beside it and a symlink pointing out of it.
+fs::path make_web_root() {
+  static fs::path root = [] {
+    fs::path base = fs::temp_directory_path() / ("bc-server-test-" + std::to_string(::getpid()));
+    fs::remove_all(base);
+    fs::path r = base / "web";
+    fs::create_directories(r / "assets");
+    auto write = [](const fs::path& p, const std::string& s) { std::ofstream(p, std::ios::binary) << s; };
+    write(r / "index.html", kIndex);
+    write(r / "app.js", "export const x = 1;\n");
+    write(r / "style.css", "body{}\n");
+    write(r / "assets" / "icon.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    write(r / "assets" / "pic.png", std::string("\x89PNG\r\n\x1a\n", 8));
+    write(r / "favicon.ico", std::string(16, '\0'));
+    write(r / "data.json", "{\"a\":1}");
+    write(r / "app.webmanifest", "{\"name\":\"bc\"}");
+    write(r / ".env", kSecret);
+    write(base / "secret.txt", kSecret);
+    fs::create_symlink(base / "secret.txt", r / "escape.txt");
+    return r;
+  }();
+  return root;
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { spdlog::set_level(spdlog::level::warn); }
+
+  void SetUp() override { start(Limits{}); }
+  void TearDown() override { stop(); }
+
+  void start(Limits limits, int threads = 2) {
+    ServerConfig cfg;
+    cfg.host = "127.0.0.1";
+    cfg.port = 0;
+    cfg.web_root = make_web_root();
+    cfg.threads = threads;
+    cfg.limits = limits;
+    server_ = std::make_unique<Server>(cfg);
+    auto err = server_->start();
+    ASSERT_FALSE(err) << *err;
+    port_ = server_->port();
+    ASSERT_NE(port_, 0);
+    thread_ = std::thread([this] { server_->run(); });
+  }
+
+  void stop() {
+    if (!server_) return;
+    server_->stop();
+    if (thread_.joinable()) thread_.join();
+    server_.reset();
+  }
+
+  void restart(Limits limits) {
+    stop();
+    start(limits);
+  }
+
+  std::unique_ptr<WsClient> connect() {
+    auto c = std::make_unique<WsClient>(port_);
+    c->expect("welcome");
+    return c;
+  }
+
+  // `c` creates a room; returns its `joined`.
+  json create(WsClient& c, const std::string& variant = "bomb", const std::string& seat = "fire",
+              json extra = json::object()) {
+    json msg = {{"type", "create"}, {"variant", variant}, {"seat", seat}, {"name", "Ann"}};
+    msg.update(extra);
+    c.send(msg);
+    json j = c.expect("joined");
+    c.expect("state");
+    return j;
+  }
+
+  json join(WsClient& c, const std::string& room, const std::string& seat, json extra = json::object()) {
+    json msg = {{"type", "join"}, {"room", room}, {"seat", seat}, {"name", "Bob"}};
+    msg.update(extra);
+    c.send(msg);
+    json j = c.expect("joined");
+    c.expect("state");
+    return j;
+  }
+
+  // The next state with this version (skipping anything else).
+  static json state_at(WsClient& c, std::int64_t version) {
+    for (int i = 0; i < 50; ++i) {
+      json s = c.expect("state");
+      if (s["version"] == version) return s;
+    }
+    throw std::runtime_error("no state at version " + std::to_string(version));
+  }
+
+  std::unique_ptr<Server> server_;
+  std::thread thread_;
+  std::uint16_t port_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// WebSocket
+
+TEST_F(ServerTest, Welcome_ListsEveryVariant) {
+  WsClient c(port_);
+  json w = c.expect("welcome");
+  EXPECT_EQ(w["protocol"], 1);
+  std::set<std::string> ids;
+  for (const auto& v : w["variants"]) ids.insert(v["id"]);
+  EXPECT_EQ(ids, (std::set<std::string>{"bomb", "classic", "triple_king", "kaboom"}));
+}
+
+TEST_F(ServerTest, CreateJoinSpectate) {
+  auto a = connect();
+  json ja = create(*a, "bomb", "fire", {{"id", "c"}});
+  EXPECT_EQ(ja["id"], "c");
+  const std::string room = ja["room"];
+  EXPECT_EQ(room.size(), 6u);
+  EXPECT_EQ(ja["url"], "/r/" + room);
+  EXPECT_EQ(ja["token"].get<std::string>().size(), 32u);
+
+  auto b = connect();
+  json jb = join(*b, room, "any");
+  EXPECT_EQ(jb["seat"], "water");
+  EXPECT_NE(jb["token"], ja["token"]);
+  json sa = a->expect("state");
+  EXPECT_EQ(sa["status"], "playing");
+  EXPECT_EQ(sa["players"]["water"]["name"], "Bob");
+
+  auto s = connect();
+  json js = join(*s, room, "spectator");
+  EXPECT_EQ(js["seat"], "spectator");
+  EXPECT_TRUE(js["token"].is_null());
+  EXPECT_EQ(a->expect("state")["spectators"], 1);
+  EXPECT_EQ(b->expect("state")["spectators"], 1);
+}
+
+TEST_F(ServerTest, FullBombGameToAResult) {
+  auto a = connect();
+  const std::string room = create(*a, "bomb", "fire")["room"];
+  auto b = connect();
+  join(*b, room, "water");
+  auto spec = connect();
+  join(*spec, room, "spectator");
+  json st = state_at(*a, 0);
+  while (st["status"] == "waiting") st = a->expect("state");
+  // Drain the join states so every client waits for version 1 next.
+  b->drain(100ms);
+  spec->drain(100ms);
+  a->drain(100ms);
+
+  int n = 0;
+  std::vector<std::int64_t> spec_versions;
+  while (st["status"] == "playing" && n < 1500) {
+    ASSERT_FALSE(st["legal"].empty());
+    WsClient& mover = st["turn"] == "fire" ? *a : *b;
+    mover.send({{"type", "act"}, {"action", st["legal"][0]}, {"version", st["version"]}});
+    const std::int64_t next = st["version"].get<std::int64_t>() + 1;
+    st = state_at(*a, next);
+    EXPECT_EQ(state_at(*b, next), st);
+    json ss = spec->expect("state");
+    spec_versions.push_back(ss["version"]);
+    EXPECT_EQ(ss, st);
+    ++n;
+  }
+  EXPECT_EQ(st["status"], "finished");
+  EXPECT_FALSE(st["result"].is_null());
+  EXPECT_TRUE(st["legal"].empty());
+  for (std::size_t i = 0; i < spec_versions.size(); ++i) {
+    ASSERT_EQ(spec_versions[i], static_cast<std::int64_t>(i + 1)) << "the spectator saw every state";
+  }
+
+  auto record = http_get(port_, "/api/games/" + room);
+  ASSERT_EQ(record.status, 200);
+  json r = json::parse(record.body);
+  EXPECT_EQ(r["actions"].size(), static_cast<std::size_t>(n));
+  EXPECT_EQ(r["result"], st["result"]);
+  EXPECT_EQ(r["actions"].back()["version"], n);
+}
+
+TEST_F(ServerTest, EveryErrorCodeOverTheWire) {
+  std::set<std::string> seen;
+  auto expect_code = [&](WsClient& c, const std::string& code) {
+    std::string got = c.expect_error();
+    EXPECT_EQ(got, code);
+    seen.insert(got);
+  };
+  auto a = connect();
+  a->send_text("not json");
+  expect_code(*a, "bad_message");
+  a->send({{"type", "dance"}});
+  expect_code(*a, "unknown_type");
+  a->send({{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}});
+  expect_code(*a, "unknown_room");
+  a->send({{"type", "join"}, {"room", "ZZZZZZ"}});
+  expect_code(*a, "unknown_room");
+  a->send({{"type", "create"}, {"variant", "chess"}});
+  expect_code(*a, "unknown_variant");
+  a->send({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"width", 99}}}});
+  expect_code(*a, "bad_options");
+  a->send({{"type", "create"}, {"variant", "bomb"}, {"position", {{"pieces", {{{"at", {0, 1}}, {"side", "fire"}}}}}}});
+  expect_code(*a, "bad_position");
+
+  const json ja = create(*a, "bomb", "fire");
+  const std::string room = ja["room"];
+  a->send({{"type", "resign"}});
+  expect_code(*a, "not_started");
+
+  auto b = connect();
+  b->send({{"type", "join"}, {"room", room}, {"seat", "fire"}});
+  expect_code(*b, "seat_taken");
+  join(*b, room, "water");
+  a->drain(100ms);
+
+  auto s = connect();
+  join(*s, room, "spectator");
+  s->send({{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}});
+  expect_code(*s, "not_a_player");
+
+  b->send({{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}});
+  expect_code(*b, "not_your_turn");
+  a->send({{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 7}});
+  expect_code(*a, "stale_version");
+  a->send({{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}});
+  expect_code(*a, "illegal_action");
+  a->send({{"type", "answer_draw"}, {"accept", true}});
+  expect_code(*a, "no_draw_offer");
+  a->send({{"type", "rematch"}});
+  expect_code(*a, "game_not_over");
+  a->send({{"type", "chat"}, {"text", std::string(501, 'x')}});
+  expect_code(*a, "too_large");
+
+  auto d = connect();
+  d->send({{"type", "join"}, {"room", room}, {"token", std::string(32, 'f')}});
+  expect_code(*d, "bad_token");
+
+  a->send({{"type", "resign"}});
+  a->expect("state");
+  a->send({{"type", "act"}, {"action", {{"kind", "end_turn"}}}, {"version", 0}});
+  expect_code(*a, "game_over");
+
+  EXPECT_EQ(seen.size(), 17u);
+  // The ids of refused requests come back.
+  a->send({{"type", "dance"}, {"id", 77}});
+  json e = a->expect("error");
+  EXPECT_EQ(e["id"], 77);
+  EXPECT_EQ(e["request"], "dance");
+}
+
+TEST_F(ServerTest, ServerFull_WhenTheRoomLimitIsReached) {
+  Limits l;
+  l.max_rooms = 1;
+  restart(l);
+  auto a = connect();
+  create(*a);
+  auto b = connect();
+  b->send({{"type", "create"}, {"variant", "bomb"}});
+  EXPECT_EQ(b->expect_error(), "server_full");
+}
+
+TEST_F(ServerTest, ResumeWithTokenAfterDisconnect) {
+  auto a = connect();
+  json ja = create(*a, "bomb", "fire");
+  const std::string room = ja["room"], token = ja["token"];
+  auto b = connect();
+  join(*b, room, "water");
+  json st = a->expect("state");
+  ASSERT_EQ(st["status"], "playing");
+  a->send({{"type", "act"}, {"action", st["legal"][0]}, {"version", 0}});
+  state_at(*b, 1);
+  a.reset();  // the connection drops
+  json s = b->expect("state");
+  EXPECT_EQ(s["players"]["fire"]["connected"], false);
+
+  auto a2 = connect();
+  a2->send({{"type", "join"}, {"room", room}, {"token", token}, {"id", "r"}});
+  json j = a2->expect("joined");
+  EXPECT_EQ(j["seat"], "fire");
+  EXPECT_EQ(j["id"], "r");
+  json s2 = a2->expect("state");
+  EXPECT_EQ(s2["version"], 1);
+  EXPECT_EQ(s2["players"]["fire"]["connected"], true);
+  EXPECT_EQ(b->expect("state")["players"]["fire"]["connected"], true);
+}
+
+TEST_F(ServerTest, SeatTheftRefused) {
+  auto a = connect();
+  const std::string room = create(*a, "bomb", "fire")["room"];
+  auto b = connect();
+  const std::string b_token = join(*b, room, "water")["token"];
+  auto thief = connect();
+  thief->send({{"type", "join"}, {"room", room}, {"token", b_token.substr(0, 31) + (b_token[31] == 'a' ? "b" : "a")}});
+  EXPECT_EQ(thief->expect_error(), "bad_token");
+  thief->send({{"type", "join"}, {"room", room}, {"seat", "water"}});
+  EXPECT_EQ(thief->expect_error(), "seat_taken");
+  // The thief is in no room: acting is refused.
+  thief->send({{"type", "resign"}});
+  EXPECT_EQ(thief->expect_error(), "unknown_room");
+}
+
+TEST_F(ServerTest, SecondConnectionOnASeatReplacesTheFirst) {
+  auto a = connect();
+  json ja = create(*a, "bomb", "fire");
+  auto b = connect();
+  join(*b, ja["room"], "water");
+  auto a2 = connect();
+  a2->send({{"type", "join"}, {"room", ja["room"]}, {"token", ja["token"]}});
+  EXPECT_EQ(a2->expect("joined")["seat"], "fire");
+  json n = a->expect("notice");
+  EXPECT_EQ(n["code"], "replaced");
+  a->send({{"type", "resign"}});
+  EXPECT_EQ(a->expect_error(), "unknown_room") << "the old connection is detached";
+  EXPECT_FALSE(a->closed());
+}
+
+TEST_F(ServerTest, SpectatorsReceiveEveryState) {
+  auto a = connect();
+  const std::string room = create(*a, "kaboom", "x")["room"];
+  auto b = connect();
+  join(*b, room, "o");
+  std::vector<std::unique_ptr<WsClient>> specs;
+  for (int i = 0; i < 3; ++i) {
+    specs.push_back(connect());
+    join(*specs.back(), room, "spectator");
+  }
+  for (auto& s : specs) s->drain(100ms);
+  a->drain(100ms);
+  b->drain(100ms);
+  a->send({{"type", "sync"}});
+  json st = a->expect("state");
+  for (int v = 0; v < 8 && st["status"] == "playing"; ++v) {
+    WsClient& mover = st["turn"] == "x" ? *a : *b;
+    mover.send({{"type", "act"}, {"action", st["legal"][0]}, {"version", v}});
+    st = state_at(*a, v + 1);
+    for (auto& s : specs) {
+      json ss = s->expect("state");
+      EXPECT_EQ(ss["version"], v + 1);
+      EXPECT_EQ(ss["bombs"], st["bombs"]);
+    }
+  }
+}
+
+TEST_F(ServerTest, BinaryFrameIsABadMessage) {
+  auto a = connect();
+  a->send_binary("{\"type\":\"sync\"}");
+  EXPECT_EQ(a->expect_error(), "bad_message");
+}
+
+TEST_F(ServerTest, OversizedFrameClosesWith1009) {
+  auto a = connect();
+  // Under the limit but a long chat: refused, connection kept.
+  a->send({{"type", "chat"}, {"text", std::string(7000, 'x')}});
+  EXPECT_EQ(a->expect_error(), "unknown_room");
+  a->send_text("{\"type\":\"chat\",\"text\":\"" + std::string(9000, 'x') + "\"}");
+  EXPECT_EQ(a->wait_closed(), 1009);
+}
+
+TEST_F(ServerTest, FloodingIsRateLimitedThenClosedWith1008) {
+  auto a = connect();
+  int limited = 0;
+  for (int i = 0; i < 60; ++i) a->send({{"type", "sync"}});
+  for (const auto& m : a->drain(300ms)) limited += m["code"] == "rate_limited" ? 1 : 0;
+  EXPECT_GT(limited, 0) << "past the burst, messages are refused";
+  EXPECT_FALSE(a->closed());
+  for (int i = 0; i < 400 && !a->closed(); ++i) a->send({{"type", "sync"}});
+  EXPECT_EQ(a->wait_closed(), 1008);
+}
+
+TEST_F(ServerTest, ManyRoomsAtOnce) {
+  constexpr int kRooms = 50;
+  std::vector<std::unique_ptr<WsClient>> as, bs;
+  std::vector<std::string> rooms;
+  for (int i = 0; i < kRooms; ++i) {
+    as.push_back(connect());
+    rooms.push_back(create(*as.back(), i % 2 ? "classic" : "bomb", i % 2 ? "black" : "fire")["room"]);
+  }
+  for (int i = 0; i < kRooms; ++i) {
+    bs.push_back(connect());
+    join(*bs.back(), rooms[static_cast<std::size_t>(i)], "any");
+  }
+  EXPECT_EQ(std::set<std::string>(rooms.begin(), rooms.end()).size(), static_cast<std::size_t>(kRooms));
+  std::vector<json> st(kRooms);
+  for (int i = 0; i < kRooms; ++i) st[static_cast<std::size_t>(i)] = state_at(*as[static_cast<std::size_t>(i)], 0);
+  for (int i = 0; i < kRooms; ++i) {
+    while (st[static_cast<std::size_t>(i)]["status"] != "playing") st[static_cast<std::size_t>(i)] = as[static_cast<std::size_t>(i)]->expect("state");
+  }
+  for (int round = 0; round < 4; ++round) {
+    for (int i = 0; i < kRooms; ++i) {
+      auto k = static_cast<std::size_t>(i);
+      const bool first = st[k]["turn"] == (i % 2 ? "black" : "fire");
+      (first ? as[k] : bs[k])->send({{"type", "act"}, {"action", st[k]["legal"][0]}, {"version", round}});
+    }
+    for (int i = 0; i < kRooms; ++i) {
+      auto k = static_cast<std::size_t>(i);
+      st[k] = state_at(*as[k], round + 1);
+      EXPECT_EQ(state_at(*bs[k], round + 1), st[k]);
+    }
+  }
+  json list = json::parse(http_get(port_, "/api/rooms").body);
+  ASSERT_TRUE(list.is_array());
+  EXPECT_EQ(list.size(), static_cast<std::size_t>(kRooms));
+  for (const auto& r : list) {
+    EXPECT_EQ(r["status"], "playing");
+    EXPECT_EQ(r["version"], 4);
+  }
+}
+
+TEST_F(ServerTest, RoomsAreRetiredAfterTheyEmpty) {
+  Limits l;
+  l.empty_room_ttl = std::chrono::seconds(1);
+  l.sweep_interval = std::chrono::seconds(1);
+  restart(l);
+  std::string room;
+  {
+    auto a = connect();
+    room = create(*a)["room"];
+  }
+  auto watcher = connect();
+  const auto deadline = std::chrono::steady_clock::now() + 6s;
+  json list;
+  do {
+    std::this_thread::sleep_for(200ms);
+    list = json::parse(http_get(port_, "/api/rooms").body);
+  } while (!list.empty() && std::chrono::steady_clock::now() < deadline);
+  EXPECT_TRUE(list.empty());
+  watcher->send({{"type", "join"}, {"room", room}});
+  EXPECT_EQ(watcher->expect_error(), "unknown_room");
+}
+
+TEST_F(ServerTest, StopClosesClientsWithGoingAway) {
+  auto a = connect();
+  create(*a);
+  server_->stop();
+  EXPECT_EQ(a->wait_closed(), 1001);
+  thread_.join();
+  server_.reset();
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+TEST_F(ServerTest, Http_Healthz) {
+  auto r = http_get(port_, "/healthz");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-type"), "application/json");
+  json j = json::parse(r.body);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["protocol"], 1);
+}
+
+TEST_F(ServerTest, Http_StaticFilesWithContentTypes) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/", "text/html; charset=utf-8"},
+      {"/index.html", "text/html; charset=utf-8"},
+      {"/app.js", "text/javascript; charset=utf-8"},
+      {"/style.css", "text/css; charset=utf-8"},
+      {"/assets/icon.svg", "image/svg+xml"},
+      {"/assets/pic.png", "image/png"},
+      {"/favicon.ico", "image/x-icon"},
+      {"/data.json", "application/json"},
+      {"/app.webmanifest", "application/manifest+json"},
+  };
+  HttpClient c(port_);  // one keep-alive connection for all of them
+  for (const auto& [path, type] : cases) {
+    auto r = c.get(path);
+    EXPECT_EQ(r.status, 200) << path;
+    EXPECT_EQ(r.header("content-type"), type) << path;
+    EXPECT_TRUE(c.open()) << "keep-alive";
+  }
+  EXPECT_EQ(c.get("/").body, kIndex);
+  EXPECT_EQ(c.get("/nope.js").status, 404);
+}
+
+TEST_F(ServerTest, Http_HeadSendsHeadersOnly) {
+  auto r = http_get(port_, "/index.html", "HEAD");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-length"), std::to_string(kIndex.size()));
+  EXPECT_TRUE(r.body.empty());
+}
+
+TEST_F(ServerTest, Http_TraversalRefused) {
+  for (const std::string t : {"/../secret.txt", "/assets/../../secret.txt", "/%2e%2e/secret.txt",
+                              "/%2E%2E/secret.txt", "/..%2Fsecret.txt", "/assets/..%5c..%5csecret.txt",
+                              "//secret.txt", "/.env", "/escape.txt", "/..", "/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+                              "/../../../../../../etc/passwd", "/r/../../secret.txt"}) {
+    auto r = http_get(port_, t);
+    EXPECT_NE(r.status, 200) << t;
+    EXPECT_EQ(r.body.find(kSecret), std::string::npos) << t;
+    EXPECT_EQ(r.body.find("root:"), std::string::npos) << t;
+  }
+}
+
+TEST_F(ServerTest, Http_RoomLinkServesTheClient) {
+  auto r = http_get(port_, "/r/K7QF2M");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, kIndex);
+  EXPECT_EQ(r.header("content-type"), "text/html; charset=utf-8");
+}
+
+TEST_F(ServerTest, Http_UnknownApiPathsAre404Json) {
+  for (const std::string t : {"/api/nope", "/api", "/api/games/ZZZZZZ", "/api/games/", "/api/rooms/x"}) {
+    auto r = http_get(port_, t);
+    EXPECT_EQ(r.status, 404) << t;
+    EXPECT_EQ(r.header("content-type"), "application/json") << t;
+    EXPECT_FALSE(json::parse(r.body, nullptr, false).is_discarded()) << t;
+  }
+}
+
+TEST_F(ServerTest, Http_BadMethodsAre405) {
+  HttpClient c(port_);
+  for (const std::string m : {"POST", "PUT", "DELETE"}) {
+    auto r = c.request(m, "/api/rooms");
+    EXPECT_EQ(r.status, 405) << m;
+    EXPECT_EQ(r.header("allow"), "GET, HEAD");
+  }
+  EXPECT_EQ(http_get(port_, "/ws").status, 426) << "GET /ws without an upgrade";
+}
+
+TEST_F(ServerTest, Http_RoomsAndGameRecord) {
+  auto a = connect();
+  const std::string room = create(*a, "bomb", "fire")["room"];
+  auto list = json::parse(http_get(port_, "/api/rooms").body);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["id"], room);
+  EXPECT_EQ(list[0]["variant"], "bomb");
+  EXPECT_EQ(list[0]["status"], "waiting");
+  EXPECT_EQ(list[0]["seats"]["fire"]["name"], "Ann");
+  EXPECT_TRUE(list[0]["seats"]["water"].is_null());
+  EXPECT_EQ(list[0]["spectators"], 0);
+
+  auto b = connect();
+  join(*b, room, "water");
+  json st = state_at(*a, 0);
+  while (st["status"] != "playing") st = a->expect("state");
+  a->send({{"type", "act"}, {"action", st["legal"][0]}, {"version", 0}});
+  st = state_at(*b, 1);
+  b->send({{"type", "act"}, {"action", st["legal"][0]}, {"version", 1}});
+  state_at(*a, 2);
+
+  auto r = http_get(port_, "/api/games/" + room);
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-type"), "application/json");
+  json g = json::parse(r.body);
+  EXPECT_EQ(g["variant"], "bomb");
+  EXPECT_EQ(g["options"]["draw_turns"], 80);
+  EXPECT_EQ(g["players"]["fire"]["name"], "Ann");
+  EXPECT_EQ(g["players"]["water"]["name"], "Bob");
+  ASSERT_EQ(g["actions"].size(), 2u);
+  EXPECT_EQ(g["actions"][0]["version"], 1);
+  EXPECT_EQ(g["actions"][0]["side"], "fire");
+  EXPECT_EQ(g["actions"][1]["version"], 2);
+  EXPECT_EQ(g["actions"][1]["side"], "water");
+  EXPECT_TRUE(g["result"].is_null());
+  // Lower case ids work too.
+  std::string lower = room;
+  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  EXPECT_EQ(http_get(port_, "/api/games/" + lower).status, 200);
+}
+
+TEST_F(ServerTest, Http_Metrics) {
+  auto a = connect();
+  const std::string room = create(*a, "bomb", "fire")["room"];
+  auto b = connect();
+  join(*b, room, "water");
+  json st = state_at(*a, 0);
+  while (st["status"] != "playing") st = a->expect("state");
+  a->send({{"type", "act"}, {"action", st["legal"][0]}, {"version", 0}});
+  state_at(*a, 1);
+  a->send({{"type", "act"}, {"action", st["legal"][0]}, {"version", 0}});
+  EXPECT_EQ(a->expect_error(), "not_your_turn");
+  auto r = http_get(port_, "/metrics");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_NE(r.header("content-type").find("text/plain"), std::string::npos);
+  const std::string& m = r.body;
+  EXPECT_NE(m.find("bc_connections_open{protocol=\"websocket\"} 2"), std::string::npos) << m;
+  EXPECT_NE(m.find("bc_rooms{status=\"playing\"} 1"), std::string::npos);
+  EXPECT_NE(m.find("bc_actions_accepted_total 1"), std::string::npos);
+  EXPECT_NE(m.find("bc_refusals_total{code=\"not_your_turn\"} 1"), std::string::npos);
+  EXPECT_NE(m.find("bc_move_broadcast_seconds_count 1"), std::string::npos);
+  EXPECT_NE(m.find("bc_move_broadcast_seconds_bucket{le=\"+Inf\"} 1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace bc::test

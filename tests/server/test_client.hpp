@@ -1,0 +1,77 @@
+// Blocking test clients with a timeout on every operation, so a server bug fails a test instead of
+// hanging it. Only test_client.cpp includes Boost.Beast.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace bc::test {
+
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+inline constexpr std::chrono::milliseconds kWait = 5s;
+
+class WsClient {
+ public:
+  // Connects to ws://127.0.0.1:port/target; throws std::runtime_error on failure or timeout.
+  explicit WsClient(std::uint16_t port, const std::string& target = "/ws");
+  ~WsClient();
+  WsClient(const WsClient&) = delete;
+  WsClient& operator=(const WsClient&) = delete;
+
+  void send(const json& msg);
+  void send_text(const std::string& text);
+  void send_binary(const std::string& data);
+  // The next message, or nullopt on timeout or when the connection is closed.
+  std::optional<json> recv(std::chrono::milliseconds timeout = kWait);
+  // Skips messages until one of `type`; throws (failing the test) on timeout.
+  json expect(const std::string& type, std::chrono::milliseconds timeout = kWait);
+  // Skips messages until an error; returns its code.
+  std::string expect_error(std::chrono::milliseconds timeout = kWait);
+  // Messages that arrive within `window`, all of them.
+  std::vector<json> drain(std::chrono::milliseconds window = 200ms);
+  // Waits for the server to close; the close code, or nullopt on timeout.
+  std::optional<int> wait_closed(std::chrono::milliseconds timeout = kWait);
+  bool closed() const;
+  void close();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct HttpResponse {
+  int status = 0;
+  std::string body;
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string header(const std::string& name) const {
+    auto it = headers.find(name);
+    return it == headers.end() ? std::string() : it->second;
+  }
+};
+
+// One keep-alive HTTP/1.1 connection.
+class HttpClient {
+ public:
+  explicit HttpClient(std::uint16_t port);
+  ~HttpClient();
+  // `target` is sent exactly as given (no normalization), so traversal attempts reach the server.
+  HttpResponse request(const std::string& method, const std::string& target,
+                       std::chrono::milliseconds timeout = kWait);
+  HttpResponse get(const std::string& target) { return request("GET", target); }
+  bool open() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One request on a fresh connection.
+HttpResponse http_get(std::uint16_t port, const std::string& target, const std::string& method = "GET");
+
+}  // namespace bc::test
