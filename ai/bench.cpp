@@ -1,0 +1,90 @@
+// bc_ai_bench: figures for ai/README.md. `speed`: nodes per second and depth reached from the
+// opening of each variant; `solver`: what the exact Kaboom solver manages; `selfplay`/`analyse`:
+// the CLI commands, for use before they are wired into the bombcheckers binary.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bc/ai.hpp"
+#include "bc/ai_cli.hpp"
+
+namespace {
+
+using bc::ai::SearchLimits;
+
+int speed(long long ms) {
+  std::printf("%-12s %6s %12s %10s %8s\n", "variant", "depth", "nodes", "nps", "ms");
+  for (bc::VariantId v : bc::kAllVariants) {
+    const auto g = std::get<bc::Game>(bc::Game::create(v, bc::default_options(v)));
+    SearchLimits limits;
+    limits.level = 8;
+    limits.time = std::chrono::milliseconds(ms);
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = bc::ai::choose_turn(g, limits);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%-12s %6d %12llu %10.0f %8.0f\n", std::string(bc::variant_key(v)).c_str(),
+                r.depth, static_cast<unsigned long long>(r.nodes),
+                static_cast<double>(r.nodes) / secs, secs * 1000);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int solver(long long ms) {
+  struct Board {
+    int w, h, n, bombs;
+  };
+  const std::vector<Board> boards{{3, 3, 3, 0}, {3, 3, 3, 1}, {4, 3, 3, 0}, {4, 3, 3, 1},
+                                  {4, 4, 3, 0}, {4, 4, 3, 1}, {4, 4, 4, 0}, {4, 4, 4, 1},
+                                  {5, 4, 4, 0}, {5, 4, 4, 1}, {4, 4, 3, 2}, {5, 4, 3, 1}};
+  std::printf("%-18s %-16s %12s %9s\n", "board", "value", "positions", "seconds");
+  for (const Board& b : boards) {
+    bc::Options o = bc::default_options(bc::VariantId::Kaboom);
+    o.width = b.w;
+    o.height = b.h;
+    o.connect = b.n;
+    o.bombs = b.bombs;
+    const auto created = bc::Game::create(bc::VariantId::Kaboom, o);
+    if (!std::holds_alternative<bc::Game>(created)) continue;
+    bc::ai::SolveBudget budget;
+    budget.max_positions = 60'000'000;
+    budget.time = std::chrono::milliseconds(ms);
+    const auto start = std::chrono::steady_clock::now();
+    const auto s = bc::ai::solve_kaboom(std::get<bc::Game>(created), budget);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char name[64];
+    std::snprintf(name, sizeof name, "%dx%d connect %d, %d bomb", b.w, b.h, b.n, b.bombs);
+    char value[64] = "over budget";
+    if (s) {
+      const char* what = s->outcome == bc::ai::Outcome::Win    ? "x wins"
+                         : s->outcome == bc::ai::Outcome::Loss ? "o wins"
+                                                               : "draw";
+      std::snprintf(value, sizeof value, "%s in %d", what, s->turns);
+    }
+    std::printf("%-18s %-16s %12llu %9.2f\n", name, value,
+                s ? static_cast<unsigned long long>(s->positions) : 0ULL, secs);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  const std::string_view cmd = args.empty() ? "speed" : args[0];
+  const std::span<const std::string_view> rest =
+      args.empty() ? std::span<const std::string_view>{} : std::span(args).subspan(1);
+  long long ms = 1000;
+  if (rest.size() == 2 && rest[0] == "--time-ms") ms = std::stoll(std::string(rest[1]));
+  if (cmd == "speed") return speed(ms);
+  if (cmd == "solver") return solver(rest.empty() ? 60000 : ms);
+  if (cmd == "selfplay") return bc::ai::cli_selfplay(rest);
+  if (cmd == "analyse") return bc::ai::cli_analyse(rest);
+  std::printf("usage: bc_ai_bench [speed|solver] [--time-ms T] | selfplay ... | analyse ...\n");
+  return cmd == "--help" ? 0 : 2;
+}

@@ -1,0 +1,285 @@
+// Evaluation. Checkers: material (bombs, shields, kings, triple kings worth differently),
+// advancement, back-row guard, centre, trade bonus when ahead, and the blast danger around bombs
+// (bomb variant). Kaboom: open lines (windows of N holding one side's pieces only), threats with
+// connect-four parity, bombs in hand and on the board.
+#include "eval.hpp"
+
+#include <algorithm>
+#include <array>
+#include <variant>
+
+#include "board.hpp"
+
+namespace bc::ai::detail {
+namespace {
+
+struct CheckersWeights {
+  std::array<int, 3> man;   // by Kind: normal, shield, bomb
+  std::array<int, 2> king;  // normal, shield (bombs are never crowned, B8)
+  int triple;
+  std::array<int, 8> advance;  // a man on its relative row 0..7
+  int back_guard;              // a man on its own back row while the enemy still has men
+  int centre_man;
+  int centre_king;
+  int blast_latent;  // per enemy non-shield piece around a square a bomb may land on
+  int threat_div;    // the opponent's best bomb shot counts 1/threat_div against the mover
+};
+
+// Bomb: captures are optional and blasts punish crowds, so shields (blast-proof) are worth more
+// than plain men; a bomb is a one-shot weapon worth a little more than a man.
+constexpr CheckersWeights kBombWeights{
+    {100, 120, 115}, {160, 185}, 0, {0, 0, 3, 6, 10, 15, 22, 0}, 6, 4, 6, 4, 2};
+// Classic: short kings, compulsory captures.
+constexpr CheckersWeights kClassicWeights{
+    {100, 100, 100}, {150, 150}, 0, {0, 0, 2, 4, 7, 11, 16, 0}, 8, 4, 6, 0, 1};
+// Triple king: flying kings (T3) are strong, triple kings (T5) stronger still.
+constexpr CheckersWeights kTripleWeights{
+    {100, 100, 100}, {280, 280}, 380, {0, 0, 3, 6, 10, 16, 24, 0}, 8, 4, 8, 0, 1};
+
+const CheckersWeights& weights(VariantId v) {
+  switch (v) {
+    case VariantId::Bomb: return kBombWeights;
+    case VariantId::TripleKing: return kTripleWeights;
+    default: return kClassicWeights;
+  }
+}
+
+int worth(const CheckersWeights& w, const CheckersState& s, Bits b) {
+  if ((s.triples & b) != 0) return w.triple;
+  if ((s.kings & b) != 0) return w.king[(s.shields & b) != 0 ? 1 : 0];
+  if ((s.bombs & b) != 0) return w.man[2];
+  return w.man[(s.shields & b) != 0 ? 1 : 0];
+}
+
+int worth_of(const CheckersWeights& w, const CheckersState& s, Bits set) {
+  int sum = 0;
+  for (; set != 0; set &= set - 1) sum += worth(w, s, set & (~set + 1));
+  return sum;
+}
+
+// The best material swing a bomb of `side` gets by jumping now (B7), or 0.
+int best_bomb_shot(const CheckersWeights& w, const CheckersState& s, int side) {
+  const Bits own = s.occ[static_cast<std::size_t>(side)];
+  const Bits opp = s.occ[static_cast<std::size_t>(1 - side)];
+  const Bits empty = ~(own | opp);
+  const int d0 = side == 0 ? 0 : 2;
+  int best = 0;
+  for (Bits bombs = own & s.bombs; bombs != 0; bombs &= bombs - 1) {
+    const int b = std::countr_zero(bombs);
+    for (int d = d0; d < d0 + 2; ++d) {
+      const int over = neighbour(b, d);
+      if (over < 0 || (opp & bit(over)) == 0) continue;
+      const int land = neighbour(over, d);
+      if (land < 0 || (empty & bit(land)) == 0) continue;
+      const Bits zone = blast_zone(land) & ~s.shields & ~bit(over);
+      const int swing = worth(w, s, bit(over)) + worth_of(w, s, zone & opp) -
+                        worth_of(w, s, zone & own & ~bit(b)) - worth(w, s, bit(b));
+      best = std::max(best, swing);
+    }
+  }
+  return best;
+}
+
+// Crowds of enemy non-shield pieces around the squares a bomb of `side` could land on, less its
+// own pieces there: the latent blast danger (positive: good for `side`).
+int latent_blast(const CheckersState& s, int side) {
+  const Bits own = s.occ[static_cast<std::size_t>(side)];
+  const Bits opp = s.occ[static_cast<std::size_t>(1 - side)];
+  const int d0 = side == 0 ? 0 : 2;
+  int sum = 0;
+  for (Bits bombs = own & s.bombs; bombs != 0; bombs &= bombs - 1) {
+    const int b = std::countr_zero(bombs);
+    for (int d = d0; d < d0 + 2; ++d) {
+      const int over = neighbour(b, d);
+      if (over < 0) continue;
+      const int land = neighbour(over, d);
+      if (land < 0) continue;
+      const Bits zone = blast_zone(land) & ~s.shields;
+      const int net = 2 * popcount(zone & opp) - popcount(zone & own & ~bit(b));
+      sum += std::max(0, net);
+    }
+  }
+  return sum;
+}
+
+int evaluate_checkers(const Game& g, const CheckersState& s) {
+  const VariantId v = g.variant();
+  const CheckersWeights& w = weights(v);
+  std::array<int, 2> material{};
+  std::array<int, 2> positional{};
+  for (int side = 0; side < 2; ++side) {
+    const Bits own = s.occ[static_cast<std::size_t>(side)];
+    const Bits opp = s.occ[static_cast<std::size_t>(1 - side)];
+    const bool enemy_has_men = (opp & ~s.kings) != 0;
+    int pos = 0;
+    for (Bits b = own; b != 0; b &= b - 1) {
+      const int i = std::countr_zero(b);
+      const Bits m = bit(i);
+      material[static_cast<std::size_t>(side)] += worth(w, s, m);
+      if ((s.kings & m) != 0) {
+        if ((kCentre & m) != 0) pos += w.centre_king;
+      } else {
+        const int row = rel_row(i, side);
+        pos += w.advance[static_cast<std::size_t>(row)];
+        if (row == 0 && enemy_has_men) pos += w.back_guard;
+        if ((kCentre & m) != 0) pos += w.centre_man;
+      }
+    }
+    if (v == VariantId::Bomb) pos += w.blast_latent * latent_blast(s, side);
+    positional[static_cast<std::size_t>(side)] = pos;
+  }
+  const int me = index(s.turn);
+  const int total = material[0] + material[1];
+  int score = material[static_cast<std::size_t>(me)] - material[static_cast<std::size_t>(1 - me)];
+  // Ahead in material: trading down helps (the same lead weighs more with fewer pieces left).
+  score += score * 600 / (total + 600) / 4;
+  score += positional[static_cast<std::size_t>(me)] - positional[static_cast<std::size_t>(1 - me)];
+  if (v == VariantId::Bomb) score -= best_bomb_shot(w, s, 1 - me) / w.threat_div;
+  return score;
+}
+
+// ---- Kaboom
+
+struct KGrid {
+  int w;
+  int h;
+  int n;
+  const KaboomState& s;
+  std::uint8_t at(int x, int y) const { return s.cells[static_cast<std::size_t>(y * w + x)]; }
+  bool inside(int x, int y) const { return x >= 0 && x < w && y >= 0 && y < h; }
+  int drop_row(int x) const {
+    for (int y = 0; y < h; ++y) {
+      if (at(x, y) == 0) return y;
+    }
+    return h;
+  }
+};
+
+constexpr int owner(std::uint8_t code) { return (code - 1) % 2; }
+constexpr bool is_bomb_code(std::uint8_t code) { return code >= 3; }
+constexpr int kDirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+
+// Whether a piece of `side` on (x, y) completes a line of n through that cell.
+bool completes_line(const KGrid& g, int x, int y, int side) {
+  for (const auto& d : kDirs) {
+    int run = 1;
+    for (int sign = -1; sign <= 1; sign += 2) {
+      for (int k = 1; k < g.n; ++k) {
+        const int cx = x + sign * k * d[0];
+        const int cy = y + sign * k * d[1];
+        if (!g.inside(cx, cy)) break;
+        const std::uint8_t c = g.at(cx, cy);
+        if (c == 0 || owner(c) != side) break;
+        ++run;
+      }
+    }
+    if (run >= g.n) return true;
+  }
+  return false;
+}
+
+int evaluate_kaboom(const Game& g, const KaboomState& s) {
+  const Options& o = g.options();
+  const KGrid grid{o.width, o.height, o.connect, s};
+  const int n = o.connect;
+  // Open lines: a window of n cells holding pieces of one side only, weighted by how full it is.
+  std::array<int, 2> lines{};
+  std::array<int, 2> threats{};
+  for (int y = 0; y < grid.h; ++y) {
+    for (int x = 0; x < grid.w; ++x) {
+      for (const auto& d : kDirs) {
+        const int ex = x + (n - 1) * d[0];
+        const int ey = y + (n - 1) * d[1];
+        if (!grid.inside(ex, ey)) continue;
+        std::array<int, 2> count{};
+        int empty_x = -1;
+        int empty_y = -1;
+        for (int k = 0; k < n; ++k) {
+          const std::uint8_t c = grid.at(x + k * d[0], y + k * d[1]);
+          if (c == 0) {
+            empty_x = x + k * d[0];
+            empty_y = y + k * d[1];
+          } else {
+            ++count[static_cast<std::size_t>(owner(c))];
+          }
+        }
+        for (int side = 0; side < 2; ++side) {
+          const int mine = count[static_cast<std::size_t>(side)];
+          if (mine == 0 || count[static_cast<std::size_t>(1 - side)] != 0) continue;
+          lines[static_cast<std::size_t>(side)] += (1 << (2 * (mine - 1))) * 4 / std::max(1, n - 2);
+          if (mine == n - 1) {
+            // A threat; connect-four parity: the first side wants its threats on odd rows
+            // (y even, counting from 1), the second on even rows.
+            int t = 40;
+            if ((empty_y % 2 == 0) == (side == 0)) t += 15;
+            if (grid.drop_row(empty_x) == empty_y) t += 10;  // playable now
+            threats[static_cast<std::size_t>(side)] += t;
+          }
+        }
+      }
+    }
+  }
+  std::array<int, 2> bombs{};
+  for (int side = 0; side < 2; ++side) {
+    bombs[static_cast<std::size_t>(side)] += 30 * s.bombs_left[static_cast<std::size_t>(side)];
+  }
+  for (int y = 0; y < grid.h; ++y) {
+    for (int x = 0; x < grid.w; ++x) {
+      const std::uint8_t c = grid.at(x, y);
+      if (c == 0 || !is_bomb_code(c)) continue;
+      const int side = owner(c);
+      int net = 0;
+      auto look = [&](int cx, int cy) {
+        if (!grid.inside(cx, cy) || (cx == x && cy == y)) return;
+        const std::uint8_t q = grid.at(cx, cy);
+        if (q != 0) net += owner(q) == side ? -1 : 2;
+      };
+      if (o.superbomb) {
+        for (int cx = 0; cx < grid.w; ++cx) look(cx, y);
+        for (int cy = 0; cy < grid.h; ++cy) look(x, cy);
+      } else {
+        look(x - 1, y);
+        look(x + 1, y);
+        look(x, y - 1);
+        look(x, y + 1);
+      }
+      bombs[static_cast<std::size_t>(side)] += 20 + 6 * std::max(0, net);
+    }
+  }
+  const int me = index(s.turn);
+  const int sign = o.misere ? -1 : 1;
+  int score = sign * (lines[static_cast<std::size_t>(me)] - lines[static_cast<std::size_t>(1 - me)] +
+                      threats[static_cast<std::size_t>(me)] -
+                      threats[static_cast<std::size_t>(1 - me)]);
+  score += bombs[static_cast<std::size_t>(me)] - bombs[static_cast<std::size_t>(1 - me)];
+  return score + 8;  // the move: the side to move can act first
+}
+
+}  // namespace
+
+int piece_worth(VariantId v, Kind kind, Rank rank) {
+  const CheckersWeights& w = weights(v);
+  if (rank == Rank::TripleKing) return w.triple;
+  if (rank == Rank::King) return w.king[kind == Kind::Shield ? 1 : 0];
+  return w.man[static_cast<std::size_t>(kind)];
+}
+
+int evaluate(const Game& g) {
+  if (const auto* c = std::get_if<CheckersState>(&g.state())) return evaluate_checkers(g, *c);
+  return evaluate_kaboom(g, std::get<KaboomState>(g.state()));
+}
+
+std::uint32_t kaboom_winning_drops(const Game& g, Side side) {
+  const auto* s = std::get_if<KaboomState>(&g.state());
+  if (s == nullptr) return 0;
+  const Options& o = g.options();
+  const KGrid grid{o.width, o.height, o.connect, *s};
+  std::uint32_t out = 0;
+  for (int x = 0; x < grid.w; ++x) {
+    const int y = grid.drop_row(x);
+    if (y < grid.h && completes_line(grid, x, y, index(side))) out |= 1u << x;
+  }
+  return out;
+}
+
+}  // namespace bc::ai::detail

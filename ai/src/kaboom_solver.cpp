@@ -1,0 +1,234 @@
+// Exact solver for small Kaboom boards: alpha-beta without heuristic cuts over a memo of exact
+// bounds (win or loss with the distance to the end, or draw), keyed exactly (no hash collisions)
+// and folded by the board's left-right mirror symmetry. Moves come from Game.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+#include "bc/ai.hpp"
+#include "eval.hpp"
+
+namespace bc::ai {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Scores are relative to the root, as mate scores in chess: kBig - p is a win p turns from the
+// root, -(kBig - p) a loss, 0 a draw. The memo keeps bounds relative to their own position (the
+// value of a position does not depend on how it was reached: no repetitions, X6).
+constexpr int kBig = 30000;
+constexpr int kInf = kBig + 1;
+
+int to_memo(int v, int ply) { return v > 0 ? v + ply : v < 0 ? v - ply : 0; }
+int from_memo(int v, int ply) { return v > 0 ? v - ply : v < 0 ? v + ply : 0; }
+
+// The score of a finished game for its side to move, `ply` turns from the root.
+int terminal_score(const Game& g, int ply) {
+  const Result& r = *g.result();
+  if (!r.winner) return 0;
+  return *r.winner == g.turn() ? kBig - ply : -(kBig - ply);
+}
+
+// Exact key: cells in base 5, then bombs in hand (0..10 each) and the side to move. 5^24 * 11 *
+// 11 * 2 < 2^64, hence kSolverMaxCells. The smaller of a board and its mirror image is used.
+std::uint64_t exact_key(const Game& g) {
+  const auto& s = std::get<KaboomState>(g.state());
+  const int w = g.width();
+  const int h = g.height();
+  std::uint64_t a = 0;
+  std::uint64_t b = 0;
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      a = a * 5 + s.cells[static_cast<std::size_t>(y * w + x)];
+      b = b * 5 + s.cells[static_cast<std::size_t>(y * w + (w - 1 - x))];
+    }
+  }
+  std::uint64_t k = std::min(a, b);
+  k = k * 11 + std::min<std::uint64_t>(s.bombs_left[0], 10);
+  k = k * 11 + std::min<std::uint64_t>(s.bombs_left[1], 10);
+  return k * 2 + static_cast<std::uint64_t>(index(s.turn));
+}
+
+struct Bounds {
+  std::int16_t lo = -kInf;
+  std::int16_t hi = kInf;
+};
+
+// Open addressing, linear probing; slot key 0 is empty (keys are stored plus one).
+class Memo {
+ public:
+  Memo() { resize(1 << 14); }
+  std::size_t size() const { return count_; }
+
+  const Bounds* find(std::uint64_t key) const {
+    const std::uint64_t k = key + 1;
+    for (std::size_t i = slot(k);; i = (i + 1) & mask_) {
+      if (slots_[i].key == k) return &slots_[i].bounds;
+      if (slots_[i].key == 0) return nullptr;
+    }
+  }
+
+  // Creates the entry if needed.
+  Bounds& at(std::uint64_t key) {
+    if ((count_ + 1) * 10 > slots_.size() * 7) resize(slots_.size() * 2);
+    const std::uint64_t k = key + 1;
+    std::size_t i = slot(k);
+    while (slots_[i].key != 0 && slots_[i].key != k) i = (i + 1) & mask_;
+    if (slots_[i].key == 0) {
+      slots_[i].key = k;
+      ++count_;
+    }
+    return slots_[i].bounds;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t key = 0;
+    Bounds bounds;
+  };
+  std::size_t slot(std::uint64_t k) const {
+    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 17) & mask_;
+  }
+  void resize(std::size_t n) {
+    std::vector<Slot> old(n);
+    old.swap(slots_);
+    mask_ = n - 1;
+    for (const Slot& s : old) {
+      if (s.key == 0) continue;
+      std::size_t i = slot(s.key);
+      while (slots_[i].key != 0) i = (i + 1) & mask_;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::size_t count_ = 0;
+};
+
+struct Kid {
+  Game next;
+  int order;
+};
+
+// Alpha-beta with exact bounds in the memo: no heuristic cut, so the root value is exact.
+class Solver {
+ public:
+  explicit Solver(const SolveBudget& budget) : budget_(budget), start_(Clock::now()) {}
+
+  int search(const Game& g, int alpha, int beta, int ply) {
+    if (out_of_budget()) return 0;
+    // Nothing here ends sooner than the next turn.
+    const int best_possible = kBig - ply - 1;
+    if (alpha >= best_possible) return alpha;
+    beta = std::min(beta, best_possible);
+    const std::uint64_t key = exact_key(g);
+    if (const Bounds* b = memo_.find(key)) {
+      const int lo = b->lo == -kInf ? -kInf : from_memo(b->lo, ply);
+      const int hi = b->hi == kInf ? kInf : from_memo(b->hi, ply);
+      if (lo >= beta) return lo;
+      if (hi <= alpha) return hi;
+      if (lo == hi) return lo;
+      alpha = std::max(alpha, lo);
+      beta = std::min(beta, hi);
+    }
+    const auto d = static_cast<std::size_t>(ply);
+    if (kids_.size() <= d) kids_.resize(d + 1);
+    kids_[d].clear();
+    int best = -kInf;
+    for (const Action& a : g.legal()) {
+      Game next = g.apply(a)->next;
+      if (next.over()) {
+        best = std::max(best, -terminal_score(next, ply + 1));
+      } else {
+        kids_[d].push_back({std::move(next), 0});
+      }
+    }
+    const int alpha0 = alpha;
+    if (best < beta && !kids_[d].empty()) {
+      alpha = std::max(alpha, best);
+      order(kids_[d]);
+      for (std::size_t i = 0; i < kids_[d].size(); ++i) {
+        const Game child = kids_[d][i].next;  // kids_ may grow (and move) below
+        const int v = -search(child, -beta, -alpha, ply + 1);
+        if (aborted_) return 0;
+        best = std::max(best, v);
+        if (best >= beta) break;
+        alpha = std::max(alpha, best);
+      }
+    }
+    Bounds& b = memo_.at(key);
+    if (best > alpha0 && best < beta) {
+      b.lo = b.hi = static_cast<std::int16_t>(to_memo(best, ply));
+    } else if (best >= beta) {
+      b.lo = static_cast<std::int16_t>(std::max<int>(b.lo == -kInf ? -kInf : b.lo, to_memo(best, ply)));
+    } else {
+      b.hi = static_cast<std::int16_t>(std::min<int>(b.hi == kInf ? kInf : b.hi, to_memo(best, ply)));
+    }
+    return best;
+  }
+
+  bool aborted() const { return aborted_; }
+  std::uint64_t positions() const { return memo_.size(); }
+
+ private:
+  // Most promising first by the static evaluation (seen from the mover: the child's negated).
+  static void order(std::vector<Kid>& kids) {
+    for (Kid& k : kids) k.order = -detail::evaluate(k.next);
+    std::stable_sort(kids.begin(), kids.end(),
+                     [](const Kid& l, const Kid& r) { return l.order > r.order; });
+  }
+
+  bool out_of_budget() {
+    if (aborted_) return true;
+    if (memo_.size() >= budget_.max_positions) aborted_ = true;
+    if ((++calls_ & 4095) == 0) {
+      if (budget_.stop != nullptr && budget_.stop->load(std::memory_order_relaxed)) aborted_ = true;
+      if (budget_.time && Clock::now() - start_ >= *budget_.time) aborted_ = true;
+    }
+    return aborted_;
+  }
+
+  const SolveBudget& budget_;
+  Clock::time_point start_;
+  Memo memo_;
+  std::vector<std::vector<Kid>> kids_;
+  std::uint64_t calls_ = 0;
+  bool aborted_ = false;
+};
+
+}  // namespace
+
+std::optional<SolvedValue> solve_kaboom(const Game& game, const SolveBudget& budget) {
+  if (game.variant() != VariantId::Kaboom || game.over()) return std::nullopt;
+  if (game.width() * game.height() > kSolverMaxCells) return std::nullopt;
+  Solver solver(budget);
+  // The root looks at every action with a full window: the first that reaches the best value
+  // is the move (shortest win, longest loss, else a draw).
+  int best = -kInf;
+  std::optional<Action> best_action;
+  for (const Action& a : game.legal()) {
+    const Game next = game.apply(a)->next;
+    const int v = next.over() ? -terminal_score(next, 1) : -solver.search(next, -kInf, -best, 1);
+    if (solver.aborted()) return std::nullopt;
+    if (v > best) {
+      best = v;
+      best_action = a;
+    }
+  }
+  SolvedValue out;
+  out.best = best_action;
+  out.positions = solver.positions();
+  if (best > 0) {
+    out.outcome = Outcome::Win;
+    out.turns = kBig - best;
+  } else if (best < 0) {
+    out.outcome = Outcome::Loss;
+    out.turns = kBig + best;
+  }
+  return out;
+}
+
+}  // namespace bc::ai
