@@ -1,0 +1,134 @@
+// Perft (K5, T7): leaf counts of the tree of complete turns, and the fast path (perft,
+// perft_leaves) against two slow paths: turns() recursively, and hop by hop through
+// legal()/apply().
+#include <random>
+
+#include "test_helpers.hpp"
+
+namespace {
+
+using namespace bct;
+
+std::uint64_t by_turns(const Game& g, int depth) {
+  if (depth == 0) return 1;
+  std::uint64_t n = 0;
+  for (const auto& t : g.turns()) {
+    Game cur = g;
+    for (const auto& a : t.actions) cur = play(cur, a).next;
+    n += by_turns(cur, depth - 1);
+  }
+  return n;
+}
+
+std::uint64_t by_hops(const Game& g, int depth) {
+  if (depth == 0) return 1;
+  std::uint64_t n = 0;
+  for (const auto& a : g.legal()) {
+    Applied r = play(g, a);
+    n += r.effects.turn_over ? by_hops(r.next, depth - 1) : by_hops(r.next, depth);
+  }
+  return n;
+}
+
+TEST(Perft, K5_ClassicStartDepths1To8) {
+  const std::vector<std::uint64_t> expected{7, 49, 302, 1469, 7361, 36768, 179740, 845931};
+  EXPECT_EQ(bc::perft(start(VariantId::Classic), 8), expected);
+}
+
+TEST(Perft, T7_TripleKingStartDepths1To7) {
+  const std::vector<std::uint64_t> expected{7, 49, 302, 1469, 7361, 36473, 177532};
+  EXPECT_EQ(bc::perft(start(VariantId::TripleKing), 7), expected);
+}
+
+TEST(Perft, K5_PerftLeavesMatchesPerft) {
+  const Game g = start(VariantId::Classic);
+  const auto nodes = bc::perft(g, 6);
+  ASSERT_EQ(nodes.size(), 6u);
+  for (int d = 1; d <= 6; ++d) {
+    EXPECT_EQ(bc::perft_leaves(g, d), nodes[static_cast<std::size_t>(d - 1)]) << "depth " << d;
+  }
+}
+
+TEST(Perft, T7_PerftLeavesMatchesPerft) {
+  const Game g = start(VariantId::TripleKing);
+  const auto nodes = bc::perft(g, 6);
+  for (int d = 1; d <= 6; ++d) {
+    EXPECT_EQ(bc::perft_leaves(g, d), nodes[static_cast<std::size_t>(d - 1)]) << "depth " << d;
+  }
+}
+
+TEST(Perft, FastPathMatchesSlowPathsFromTheStart) {
+  for (VariantId v : bc::kAllVariants) {
+    SCOPED_TRACE(std::string(bc::variant_key(v)));
+    const Game g = start(v);
+    const int max_depth = v == VariantId::Kaboom ? 3 : 4;
+    for (int d = 1; d <= max_depth; ++d) {
+      const std::uint64_t fast = bc::perft_leaves(g, d);
+      EXPECT_EQ(by_turns(g, d), fast) << "depth " << d;
+      EXPECT_EQ(by_hops(g, d), fast) << "depth " << d;
+    }
+    const auto nodes = bc::perft(g, max_depth);
+    ASSERT_EQ(nodes.size(), static_cast<std::size_t>(max_depth));
+    for (int d = 1; d <= max_depth; ++d) {
+      EXPECT_EQ(nodes[static_cast<std::size_t>(d - 1)], bc::perft_leaves(g, d)) << "depth " << d;
+    }
+  }
+}
+
+// Middle-game positions reached by seeded random play: captures, kings, bombs on the board.
+TEST(Perft, FastPathMatchesSlowPathsInMiddleGames) {
+  for (VariantId v : bc::kAllVariants) {
+    SCOPED_TRACE(std::string(bc::variant_key(v)));
+    std::mt19937 rng(99u + static_cast<unsigned>(v));
+    const Options o = v == VariantId::Kaboom ? opts(v, {{"bombs", 3}}) : bc::default_options(v);
+    int checked = 0;
+    for (int game = 0; game < 40 && checked < 60; ++game) {
+      Game g = start(v, o);
+      int turn_no = 0;
+      while (!g.over() && turn_no < 60) {
+        if (!g.mid_turn() && turn_no % 7 == 3) {
+          const int d = v == VariantId::Kaboom ? 2 : 3;
+          const std::uint64_t fast = bc::perft_leaves(g, d);
+          ASSERT_EQ(by_turns(g, d), fast) << "game " << game << " turn " << turn_no;
+          ASSERT_EQ(by_hops(g, d), fast) << "game " << game << " turn " << turn_no;
+          ++checked;
+        }
+        auto legal = g.legal();
+        Applied r =
+            play(g, legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)]);
+        if (r.effects.turn_over) ++turn_no;
+        g = r.next;
+      }
+    }
+    EXPECT_GT(checked, 20);
+  }
+}
+
+TEST(Perft, SpecialPositions) {
+  // Bomb: optional continuation counts each stopping point as its own turn (B5).
+  Game b = position(
+      VariantId::Bomb,
+      {man(kFire, 1, 1), man(kFire, 6, 0), man(kWater, 2, 2), man(kWater, 4, 4), man(kWater, 7, 7)},
+      kFire);
+  EXPECT_EQ(bc::perft_leaves(b, 1), 5u);
+  EXPECT_EQ(bc::perft_leaves(b, 2), by_turns(b, 2));
+  // Classic: two paths taking the same pieces count twice (K5).
+  Game k = position(VariantId::Classic,
+                    {king(kBlack, 2, 2), man(kWhite, 3, 3), man(kWhite, 5, 5), man(kWhite, 3, 5),
+                     man(kWhite, 1, 5)},
+                    kBlack);
+  // [2,2]x[3,3]->[4,4], then x[5,5]->[6,6] or x[3,5]->[2,6] (then x[1,5]->[0,4]).
+  EXPECT_EQ(bc::perft_leaves(k, 1), by_turns(k, 1));
+  EXPECT_EQ(bc::perft(k, 1), std::vector<std::uint64_t>{by_turns(k, 1)});
+  // Triple king: a double capture is one hop.
+  Game t = position(VariantId::TripleKing,
+                    {triple(kBlack, 0, 0), man(kWhite, 2, 2), man(kWhite, 3, 3), man(kWhite, 0, 6)},
+                    kBlack);
+  EXPECT_EQ(bc::perft_leaves(t, 1), 4u);
+  // A finished game has no leaves.
+  Game over = start(VariantId::Classic).resigned(Side::First);
+  EXPECT_EQ(bc::perft_leaves(over, 1), 0u);
+  EXPECT_EQ(bc::perft(over, 2), (std::vector<std::uint64_t>{0, 0}));
+}
+
+}  // namespace
