@@ -264,17 +264,138 @@ int piece_worth(VariantId v, Kind kind, Rank rank) {
   return w.man[static_cast<std::size_t>(kind)];
 }
 
-int evaluate(const Game& g) {
-  if (const auto* c = std::get_if<CheckersState>(&g.state())) return evaluate_checkers(g, *c);
-  return evaluate_kaboom(g, std::get<KaboomState>(g.state()));
+Evaluator::Evaluator(const Game& g) : variant_(g.variant()), options_(g.options()) {
+  if (variant_ != VariantId::Kaboom) return;
+  const int w = options_.width;
+  const int h = options_.height;
+  const int n = options_.connect;
+  stride_ = h + 1;
+  fast_ = w * stride_ <= 64;
+  if (!fast_) return;
+  auto cell = [&](int x, int y) { return std::uint64_t{1} << (x * stride_ + y); };
+  for (int x = 0; x < w; ++x) {
+    bottom_ |= cell(x, 0);
+    for (int y = 0; y < h; ++y) {
+      board_ |= cell(x, y);
+      if (y % 2 == 0) even_rows_ |= cell(x, y);
+    }
+  }
+  dirs_ = {1, stride_, stride_ + 1, stride_ - 1};  // up, right, up-right, down-right
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      for (const auto& d : kDirs) {
+        const int ex = x + (n - 1) * d[0];
+        const int ey = y + (n - 1) * d[1];
+        if (ex < 0 || ex >= w || ey < 0 || ey >= h) continue;
+        std::uint64_t m = 0;
+        for (int k = 0; k < n; ++k) m |= cell(x + k * d[0], y + k * d[1]);
+        windows_.push_back(m);
+      }
+    }
+  }
 }
 
-std::uint32_t kaboom_winning_drops(const Game& g, Side side) {
+Evaluator::KaboomBits Evaluator::bits(const KaboomState& s) const {
+  KaboomBits b;
+  const int w = options_.width;
+  const int h = options_.height;
+  for (int x = 0; x < w; ++x) {
+    for (int y = 0; y < h; ++y) {
+      const std::uint8_t c = s.cells[static_cast<std::size_t>(y * w + x)];
+      if (c == 0) break;  // pieces stand on each other (X2)
+      const std::uint64_t m = std::uint64_t{1} << (x * stride_ + y);
+      b.own[static_cast<std::size_t>(owner(c))] |= m;
+      if (is_bomb_code(c)) b.bombs |= m;
+    }
+  }
+  return b;
+}
+
+// Cells where a piece would complete a line of N: for each direction, k own pieces on one side
+// and N-1-k on the other. The padding bits stop runs at the columns' ends.
+std::uint64_t Evaluator::winning_cells(std::uint64_t own) const {
+  const int n = options_.connect;
+  std::uint64_t win = 0;
+  for (int d : dirs_) {
+    std::uint64_t before[13];  // before[k]: the k cells before are own; [0, n) filled
+    std::uint64_t after[13];
+    before[0] = after[0] = ~std::uint64_t{0};
+    for (int k = 1; k < n; ++k) {
+      const int sh = k * d;
+      before[k] = sh < 64 ? before[k - 1] & (own << sh) : 0;
+      after[k] = sh < 64 ? after[k - 1] & (own >> sh) : 0;
+    }
+    for (int k = 0; k < n; ++k) win |= before[k] & after[n - 1 - k];
+  }
+  return win & board_;
+}
+
+int Evaluator::kaboom_fast(const KaboomState& s) const {
+  const KaboomBits b = bits(s);
+  const std::uint64_t occ = b.own[0] | b.own[1];
+  const std::uint64_t empty = board_ & ~occ;
+  const std::uint64_t playable = (occ + bottom_) & board_;
+  const int n = options_.connect;
+  std::array<int, 2> value{};
+  for (std::uint64_t m : windows_) {
+    const int c0 = std::popcount(b.own[0] & m);
+    const int c1 = std::popcount(b.own[1] & m);
+    if (c0 > 0 && c1 == 0) value[0] += (1 << (2 * (c0 - 1))) * 4 / std::max(1, n - 2);
+    if (c1 > 0 && c0 == 0) value[1] += (1 << (2 * (c1 - 1))) * 4 / std::max(1, n - 2);
+  }
+  for (std::size_t side = 0; side < 2; ++side) {
+    const std::uint64_t threats = winning_cells(b.own[side]) & empty;
+    const std::uint64_t good = side == 0 ? even_rows_ : ~even_rows_;
+    value[side] += 40 * std::popcount(threats) + 15 * std::popcount(threats & good) +
+                   10 * std::popcount(threats & playable);
+  }
+  if (options_.misere) {
+    value[0] = -value[0];
+    value[1] = -value[1];
+  }
+  // Bombs: in hand (a flexible threat), on the board (worth more next to enemy pieces).
+  for (std::size_t side = 0; side < 2; ++side) value[side] += 30 * s.bombs_left[side];
+  for (std::uint64_t bb = b.bombs; bb != 0; bb &= bb - 1) {
+    const int i = std::countr_zero(bb);
+    const std::uint64_t m = std::uint64_t{1} << i;
+    const std::size_t side = (b.own[1] & m) != 0 ? 1 : 0;
+    std::uint64_t zone = 0;
+    if (options_.superbomb) {
+      const int x = i / stride_;
+      const int y = i % stride_;
+      for (int k = 0; k < options_.width; ++k) zone |= std::uint64_t{1} << (k * stride_ + y);
+      for (int k = 0; k < options_.height; ++k) zone |= std::uint64_t{1} << (x * stride_ + k);
+    } else {
+      zone = ((m << 1) | (m >> 1) | (m << stride_) | (m >> stride_)) & board_;
+    }
+    zone &= ~m;
+    const int net = 2 * std::popcount(zone & b.own[1 - side]) - std::popcount(zone & b.own[side]);
+    value[side] += 20 + 6 * std::max(0, net);
+  }
+  const int me = index(s.turn);
+  return value[static_cast<std::size_t>(me)] - value[static_cast<std::size_t>(1 - me)] + 8;
+}
+
+int Evaluator::operator()(const Game& g) const {
+  if (const auto* c = std::get_if<CheckersState>(&g.state())) return evaluate_checkers(g, *c);
+  const auto& k = std::get<KaboomState>(g.state());
+  return fast_ ? kaboom_fast(k) : evaluate_kaboom(g, k);
+}
+
+std::uint32_t Evaluator::winning_drops(const Game& g, Side side) const {
   const auto* s = std::get_if<KaboomState>(&g.state());
   if (s == nullptr) return 0;
-  const Options& o = g.options();
-  const KGrid grid{o.width, o.height, o.connect, *s};
   std::uint32_t out = 0;
+  if (fast_) {
+    const KaboomBits b = bits(*s);
+    const std::uint64_t playable = ((b.own[0] | b.own[1]) + bottom_) & board_;
+    for (std::uint64_t w = winning_cells(b.own[static_cast<std::size_t>(index(side))]) & playable;
+         w != 0; w &= w - 1) {
+      out |= 1u << (std::countr_zero(w) / stride_);
+    }
+    return out;
+  }
+  const KGrid grid{options_.width, options_.height, options_.connect, *s};
   for (int x = 0; x < grid.w; ++x) {
     const int y = grid.drop_row(x);
     if (y < grid.h && completes_line(grid, x, y, index(side))) out |= 1u << x;

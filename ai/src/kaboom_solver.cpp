@@ -116,7 +116,8 @@ struct Kid {
 // Alpha-beta with exact bounds in the memo: no heuristic cut, so the root value is exact.
 class Solver {
  public:
-  explicit Solver(const SolveBudget& budget) : budget_(budget), start_(Clock::now()) {}
+  Solver(const Game& root, const SolveBudget& budget)
+      : budget_(budget), start_(Clock::now()), eval_(root) {}
 
   int search(const Game& g, int alpha, int beta, int ply) {
     if (out_of_budget()) return 0;
@@ -175,8 +176,8 @@ class Solver {
 
  private:
   // Most promising first by the static evaluation (seen from the mover: the child's negated).
-  static void order(std::vector<Kid>& kids) {
-    for (Kid& k : kids) k.order = -detail::evaluate(k.next);
+  void order(std::vector<Kid>& kids) const {
+    for (Kid& k : kids) k.order = -eval_(k.next);
     std::stable_sort(kids.begin(), kids.end(),
                      [](const Kid& l, const Kid& r) { return l.order > r.order; });
   }
@@ -193,6 +194,7 @@ class Solver {
 
   const SolveBudget& budget_;
   Clock::time_point start_;
+  detail::Evaluator eval_;
   Memo memo_;
   std::vector<std::vector<Kid>> kids_;
   std::uint64_t calls_ = 0;
@@ -204,7 +206,7 @@ class Solver {
 std::optional<SolvedValue> solve_kaboom(const Game& game, const SolveBudget& budget) {
   if (game.variant() != VariantId::Kaboom || game.over()) return std::nullopt;
   if (game.width() * game.height() > kSolverMaxCells) return std::nullopt;
-  Solver solver(budget);
+  Solver solver(game, budget);
   // The root looks at every action with a full window: the first that reaches the best value
   // is the move (shortest win, longest loss, else a draw).
   int best = -kInf;

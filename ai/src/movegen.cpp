@@ -34,14 +34,18 @@ struct CheckersGen {
 
   void emit(const Game& next) {
     Move m = path;
-    m.sig = checkers_sig(m);
-    const int from = m.sq[0];
-    const int to = m.sq[m.hops];
-    m.history_index = static_cast<std::uint16_t>((me * 32 + from) * 32 + (to < 0 ? from : to));
+    set_index(m);
     const auto& n = std::get<CheckersState>(next.state());
     m.gain = (rough_material(root, 1 - me) - rough_material(n, 1 - me)) -
              (rough_material(root, me) - rough_material(n, me));
     out.push_back({m, next, 0});
+  }
+
+  void set_index(Move& m) const {
+    m.sig = checkers_sig(m);
+    const int from = m.sq[0];
+    const int to = m.sq[m.hops];
+    m.history_index = static_cast<std::uint16_t>((me * 32 + from) * 32 + to);
   }
 
   void walk(const Game& g, bool first) {
@@ -52,11 +56,30 @@ struct CheckersGen {
         path.end_turn = false;
         continue;
       }
-      if (first && captures_only && a.kind != ActionKind::Jump) continue;
+      if (first && a.kind == ActionKind::Step) {
+        const int from = sq_index(a.from);
+        const int to = sq_index(a.to);
+        // B8: a bomb stepping onto the far row explodes, a tactical turn like a capture.
+        const bool blast = (root.bombs & bit(from)) != 0 && rel_row(to, me) == 7;
+        if (captures_only && !blast) continue;
+        path.sq[0] = static_cast<std::int8_t>(from);
+        path.sq[1] = static_cast<std::int8_t>(to);
+        path.hops = 1;
+        path.jump = false;
+        if (blast) {
+          emit(g.apply(a)->next);
+        } else {
+          Move m = path;
+          set_index(m);
+          out.push_back({m, std::nullopt, 0});
+        }
+        path.hops = 0;
+        continue;
+      }
       auto applied = g.apply(a);
       if (first) {
         path.sq[0] = static_cast<std::int8_t>(sq_index(a.from));
-        path.jump = a.kind == ActionKind::Jump;
+        path.jump = true;
       }
       if (path.hops >= kMaxHops) continue;  // cannot happen: 12 pieces at most
       path.sq[static_cast<std::size_t>(++path.hops)] = static_cast<std::int8_t>(sq_index(a.to));
@@ -99,8 +122,16 @@ void generate(const Game& g, bool captures_only, std::vector<Child>& out) {
       m.history_index = static_cast<std::uint16_t>(me * 512 + 32 + cell);
       m.jump = true;
     }
-    out.push_back({m, g.apply(a)->next, 0});
+    out.push_back({m, std::nullopt, 0});
   }
+}
+
+const Game& materialize(const Game& parent, Child& c) {
+  if (!c.next) {
+    const Turn t = to_turn(c.move, parent.variant());
+    c.next = parent.apply(t.actions.front())->next;  // lazily applied turns are single actions
+  }
+  return *c.next;
 }
 
 Turn to_turn(const Move& m, VariantId v) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "bc/core.hpp"
@@ -26,18 +27,23 @@ struct Move {
   friend bool operator==(const Move& l, const Move& r) { return l.sig == r.sig; }
 };
 
+// A turn and, once known, the position it leads to. Plain steps and Kaboom actions are applied
+// only when the search reaches them (most are never searched after a cutoff).
 struct Child {
   Move move;
-  Game next;
+  std::optional<Game> next;
   int order = 0;
 };
 
 inline constexpr int kHistorySize = 2 * 32 * 32;
 
 // All complete turns from g (from mid-turn: the rest of the turn), in the core's legal order.
-// captures_only: checkers turns that start with a jump (and every Kaboom action for which
-// `tactical` says so, see search.cpp). Appends to out.
+// Captures, and bomb steps onto the far row (they explode, B8), come with their position.
+// captures_only (checkers): just those tactical turns. Appends to out.
 void generate(const Game& g, bool captures_only, std::vector<Child>& out);
+
+// The position after c (parent: the position c was generated from).
+const Game& materialize(const Game& parent, Child& c);
 
 Turn to_turn(const Move& m, VariantId v);
 

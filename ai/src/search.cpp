@@ -71,7 +71,7 @@ int terminal_score(const Game& g, int ply) {
 class Searcher {
  public:
   Searcher(const Game& root, const SearchLimits& limits, TranspositionTable::Impl& tt)
-      : root_(root), limits_(limits), tt_(tt), variant_(root.variant()) {
+      : root_(root), limits_(limits), tt_(tt), variant_(root.variant()), eval_(root) {
     level_ = std::clamp(limits.level, kMinLevel, kMaxLevel);
     params_ = kLevels[static_cast<std::size_t>(level_)];
     start_ = Clock::now();
@@ -121,6 +121,7 @@ class Searcher {
   const SearchLimits& limits_;
   TranspositionTable::Impl& tt_;
   VariantId variant_;
+  detail::Evaluator eval_;
   int level_ = kMaxLevel;
   LevelParams params_{};
   Clock::time_point start_;
@@ -141,7 +142,7 @@ class Searcher {
 };
 
 int Searcher::static_eval(const Game& g) {
-  int score = detail::evaluate(g);
+  int score = eval_(g);
   if (params_.noise > 0) {
     // Noise is a function of the position and the seed, so transpositions agree and a seed
     // replays exactly.
@@ -179,9 +180,11 @@ void Searcher::update_quiet(const Move& m, int depth, int ply) {
 void Searcher::order(const Game& g, std::vector<Child>& moves, std::uint32_t tt_move, int ply) {
   const auto& k = killers_[static_cast<std::size_t>(ply)];
   std::uint32_t blocks = 0;
+  std::uint32_t wins = 0;
   int width = 0;
   if (variant_ == VariantId::Kaboom) {
-    blocks = detail::kaboom_winning_drops(g, other(g.turn()));
+    blocks = eval_.winning_drops(g, other(g.turn()));
+    if (!g.options().misere) wins = eval_.winning_drops(g, g.turn());
     width = g.width();
   }
   const Side mover = g.turn();
@@ -190,12 +193,16 @@ void Searcher::order(const Game& g, std::vector<Child>& moves, std::uint32_t tt_
     int o = history_[m.history_index];
     if (m.sig == tt_move) {
       o = 1 << 30;
-    } else if (c.next.over()) {
-      const auto& r = c.next.result();
+    } else if (c.next && c.next->over()) {
+      const auto& r = c.next->result();
       o = r->winner == mover ? (1 << 29) : r->winner ? -(1 << 20) : (1 << 26);
     } else if (variant_ == VariantId::Kaboom) {
       if (m.action.kind == ActionKind::Drop) {
-        if ((blocks >> m.action.column & 1u) != 0) o = 1 << 28;
+        if ((wins >> m.action.column & 1u) != 0) {
+          o = 1 << 29;
+        } else if ((blocks >> m.action.column & 1u) != 0) {
+          o = 1 << 28;
+        }
         // Central columns belong to more lines.
         const int off = 2 * m.action.column - (width - 1);
         o += 64 * (width - (off < 0 ? -off : off));
@@ -217,9 +224,9 @@ void Searcher::order(const Game& g, std::vector<Child>& moves, std::uint32_t tt_
 int Searcher::qsearch_kaboom(const Game& g, int alpha, int beta, int ply, int qply) {
   const Options& o = g.options();
   if (o.misere) return static_eval(g);
-  if (detail::kaboom_winning_drops(g, g.turn()) != 0) return kWin - ply - 1;
+  if (eval_.winning_drops(g, g.turn()) != 0) return kWin - ply - 1;
   const int stand = static_eval(g);
-  if (qply >= kMaxKaboomThreats || detail::kaboom_winning_drops(g, other(g.turn())) == 0) {
+  if (qply >= kMaxKaboomThreats || eval_.winning_drops(g, other(g.turn())) == 0) {
     return stand;
   }
   // The opponent threatens to win on the next turn: every reply is looked at (blocks, blasts).
@@ -231,7 +238,7 @@ int Searcher::qsearch_kaboom(const Game& g, int alpha, int beta, int ply, int qp
                    [](const Child& l, const Child& r) { return l.order > r.order; });
   int best = -kInf;
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    const Game& next = moves[i].next;
+    const Game& next = detail::materialize(g, moves[i]);
     const int score = next.over() ? -terminal_score(next, ply + 1)
                                   : -qsearch(next, -beta, -alpha, ply + 1, qply + 1);
     if (stopped_) return 0;
@@ -268,7 +275,7 @@ int Searcher::qsearch(const Game& g, int alpha, int beta, int ply, int qply) {
   std::stable_sort(moves.begin(), moves.end(),
                    [](const Child& l, const Child& r) { return l.order > r.order; });
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    const int score = -qsearch(moves[i].next, -beta, -alpha, ply + 1, qply + 1);
+    const int score = -qsearch(detail::materialize(g, moves[i]), -beta, -alpha, ply + 1, qply + 1);
     if (stopped_) return 0;
     if (score > best) {
       best = score;
@@ -327,22 +334,23 @@ int Searcher::pvs(const Game& g, int depth, int alpha, int beta, int ply, bool p
     }
     if (pick != i) std::swap(moves[i], moves[pick]);
     const Child& c = moves[i];
+    const Game& next = detail::materialize(g, moves[i]);
     const int new_depth = depth - 1 + extension;
     int score = 0;
     if (i == 0) {
-      score = -pvs(c.next, new_depth, -beta, -alpha, ply + 1, pv_node);
+      score = -pvs(next, new_depth, -beta, -alpha, ply + 1, pv_node);
     } else {
       const auto& k = killers_[static_cast<std::size_t>(ply)];
       const bool quiet = !c.move.jump && c.move.sig != k[0] && c.move.sig != k[1] &&
-                         !c.next.over() && c.order < (1 << 26);
+                         !next.over() && c.order < (1 << 26);
       int reduction = 0;
       if (quiet && depth >= 3 && i >= 3) reduction = (depth >= 6 && i >= 8) ? 2 : 1;
-      score = -pvs(c.next, new_depth - reduction, -alpha - 1, -alpha, ply + 1, false);
+      score = -pvs(next, new_depth - reduction, -alpha - 1, -alpha, ply + 1, false);
       if (score > alpha && reduction > 0 && !stopped_) {
-        score = -pvs(c.next, new_depth, -alpha - 1, -alpha, ply + 1, false);
+        score = -pvs(next, new_depth, -alpha - 1, -alpha, ply + 1, false);
       }
       if (score > alpha && score < beta && pv_node && !stopped_) {
-        score = -pvs(c.next, new_depth, -beta, -alpha, ply + 1, true);
+        score = -pvs(next, new_depth, -beta, -alpha, ply + 1, true);
       }
     }
     if (stopped_) return 0;
@@ -371,13 +379,14 @@ int Searcher::root_search(std::vector<Child>& root, int depth, int alpha, int be
   int best = -kInf;
   for (std::size_t i = 0; i < root.size(); ++i) {
     const Child& c = root[i];
+    const Game& next = *c.next;  // materialized by run()
     int score = 0;
     if (i == 0) {
-      score = -pvs(c.next, depth - 1, -beta, -alpha, 1, true);
+      score = -pvs(next, depth - 1, -beta, -alpha, 1, true);
     } else {
-      score = -pvs(c.next, depth - 1, -alpha - 1, -alpha, 1, false);
+      score = -pvs(next, depth - 1, -alpha - 1, -alpha, 1, false);
       if (score > alpha && score < beta && !stopped_) {
-        score = -pvs(c.next, depth - 1, -beta, -alpha, 1, true);
+        score = -pvs(next, depth - 1, -beta, -alpha, 1, true);
       }
     }
     if (stopped_) return best;
@@ -403,6 +412,7 @@ SearchResult Searcher::run() {
   std::vector<Child> root;
   detail::generate(root_, false, root);
   if (root.empty()) return result;
+  for (Child& c : root) detail::materialize(root_, c);
 
   // Low levels sometimes play a random turn; the seed and the position decide when.
   std::uint64_t rng = limits_.seed ^ detail::zobrist(root_) ^ 0xA5A5A5A5DEADBEEFull;

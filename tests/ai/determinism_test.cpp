@@ -1,7 +1,10 @@
 // A seed and a node budget decide the search completely; different seeds make the low levels vary.
 #include <random>
 #include <set>
+#include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "test_helpers.hpp"
 
@@ -68,6 +71,47 @@ TEST(Determinism, BeginnerVariesWithTheSeed) {
     if (seen.size() > 1) ++differing;
   }
   EXPECT_GE(differing, 5);
+}
+
+}  // namespace
+}  // namespace bc::ai
+
+namespace bc::ai {
+namespace {
+
+// No shared mutable state: searches on different games in parallel threads give exactly what
+// they give one after the other.
+TEST(Determinism, ConcurrentSearchesMatchSequentialOnes) {
+  std::vector<Game> games;
+  for (VariantId v : kAllVariants) games.push_back(midgame(v, default_options(v), 4, 11));
+  std::vector<SearchResult> sequential;
+  for (const Game& g : games) sequential.push_back(choose_turn(g, node_limits(kMaxLevel, 40'000, 5)));
+  std::vector<SearchResult> parallel(games.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    threads.emplace_back([&, i] { parallel[i] = choose_turn(games[i], node_limits(kMaxLevel, 40'000, 5)); });
+  }
+  for (std::thread& t : threads) t.join();
+  for (std::size_t i = 0; i < games.size(); ++i) expect_same(sequential[i], parallel[i]);
+}
+
+// A stop flag raised from another thread ends the search early with a legal turn.
+TEST(Determinism, StopFlagFromAnotherThread) {
+  const Game g = std::get<Game>(Game::create(VariantId::Bomb, default_options(VariantId::Bomb)));
+  std::atomic<bool> stop{false};
+  SearchLimits limits;
+  limits.level = kMaxLevel;
+  limits.nodes = 4'000'000'000ULL;  // far more than the test lets it use
+  limits.stop = &stop;
+  std::atomic<std::uint64_t> iterations{0};
+  limits.on_iteration = [&](const IterationInfo& info) {
+    if (info.depth >= 4) stop = true;  // raised from inside; a server raises it from its thread
+    ++iterations;
+  };
+  const SearchResult r = choose_turn(g, limits);
+  EXPECT_TRUE(test::is_legal_turn(g, r.best));
+  EXPECT_GE(r.depth, 4);
+  EXPECT_LT(r.depth, 30);
 }
 
 }  // namespace

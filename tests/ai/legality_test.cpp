@@ -28,6 +28,8 @@ std::vector<VariantCase> cases() {
   Options misere = test::kaboom_options(5, 4, 3, 1);
   misere.misere = true;
   out.push_back({VariantId::Kaboom, misere, "kaboom_misere"});
+  // Wider than the 64-bit board representation: the evaluation's scalar path.
+  out.push_back({VariantId::Kaboom, test::kaboom_options(10, 8, 5, 2), "kaboom_10x8"});
   return out;
 }
 
