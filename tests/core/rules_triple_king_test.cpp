@@ -319,11 +319,22 @@ TEST(TripleKing, T6_WinAndLossAsC5) {
   EXPECT_EQ(*r.next.result(), win(kBlack, Reason::NoPieces));
 }
 
-// T8 is notation for display only: `(row, column)` with `row = 7 - y`, `column = x`. The core API
-// has nothing that speaks in that notation (it uses PROTOCOL.md's [x, y]), so there is nothing of
-// the core to test; the web client owns it.
-TEST(TripleKing, T8_NotationNotInCoreApi) {
-  GTEST_SKIP() << "T8 (row, column) notation is display-only; the core API uses [x, y]";
+// T8: `(row, column)` with row 0 at the top: row = 7 - y, column = x.
+TEST(TripleKing, T8_RowColumnNotation) {
+  EXPECT_EQ(bc::to_row_col({0, 0}), (bc::RowCol{7, 0}));
+  EXPECT_EQ(bc::to_row_col({6, 6}), (bc::RowCol{1, 6}));  // the document: 7th square of 2nd row
+  EXPECT_EQ(bc::to_row_col({7, 7}), (bc::RowCol{0, 7}));
+  for (int y = 0; y < 8; ++y) {
+    for (int x = 0; x < 8; ++x) {
+      EXPECT_EQ(bc::from_row_col(bc::to_row_col({x, y})), (bc::Square{x, y}));
+    }
+  }
+  // White starts at the top: the document's rows 0..2 hold white men.
+  const auto game = std::get<bc::Game>(
+      bc::Game::create(bc::VariantId::TripleKing, bc::default_options(bc::VariantId::TripleKing)));
+  for (const bc::Piece& p : game.pieces()) {
+    EXPECT_EQ(p.side == bc::Side::Second, bc::to_row_col(p.at).row <= 2);
+  }
 }
 
 }  // namespace

@@ -47,6 +47,15 @@ struct Square {
   friend auto operator<=>(const Square&, const Square&) = default;
 };
 
+// T8: the triple-king document's `(row, column)` notation, row 0 at the top.
+struct RowCol {
+  int row = 0;
+  int column = 0;
+  friend bool operator==(const RowCol&, const RowCol&) = default;
+};
+constexpr RowCol to_row_col(Square s) { return {7 - s.y, s.x}; }
+constexpr Square from_row_col(RowCol rc) { return {rc.column, 7 - rc.row}; }
+
 struct Piece {
   Square at;
   Side side = Side::First;
