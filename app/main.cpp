@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bc/ai_cli.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -16,6 +17,8 @@ struct Command {
 constexpr Command kCommands[] = {
     {"serve", bc::app::cmd_serve, "run the game server (web client, JSON API, game WebSocket)"},
     {"perft", bc::app::cmd_perft, "count the complete-turn tree of a variant (rules benchmark)"},
+    {"selfplay", bc::ai::cli_selfplay, "play the computer against itself and print the score"},
+    {"analyse", bc::ai::cli_analyse, "search a position and print the best line and score"},
 };
 
 void usage(std::FILE* out) {
