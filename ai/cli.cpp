@@ -123,7 +123,9 @@ void print_match(const MatchScore& s, int level_a, int level_b) {
   const double mean = (s.wins + 0.5 * s.draws) / n;
   const double sq = (s.wins + 0.25 * s.draws) / n;
   const double var = std::max(0.0, sq - mean * mean);
-  const double margin = n > 1 ? 1.96 * std::sqrt(var / (n - 1)) : 1.0;
+  double margin = n > 1 ? 1.96 * std::sqrt(var / (n - 1)) : 1.0;
+  // A clean sweep has no spread to measure; the rule of three bounds it instead.
+  if (var == 0.0 && (mean == 0.0 || mean == 1.0)) margin = std::min(1.0, 3.0 / n);
   auto elo = [](double p) {
     p = std::clamp(p, 0.001, 0.999);
     return -400.0 * std::log10(1.0 / p - 1.0);

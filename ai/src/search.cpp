@@ -1,7 +1,8 @@
 // Principal variation search over complete turns: iterative deepening with aspiration windows, a
 // transposition table, move ordering (TT move, immediate wins, captures/explosions by material
 // swing, killers, history), late move reductions, a one-reply extension, and quiescence on
-// captures (checkers) or immediate threats (kaboom). Levels add evaluation noise and random moves.
+// captures (checkers) or immediate threats (kaboom). Lower levels search shallower, misjudge
+// their root moves by a random amount and sometimes play a random turn.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -30,22 +31,22 @@ constexpr int kMaxKaboomThreats = 4;   // kaboom: plies of forced replies to imm
 
 struct LevelParams {
   int max_depth;
-  int noise;            // evaluation noise amplitude (hundredths of a man)
+  int noise;            // root move misjudgement amplitude (hundredths of a man)
   int random_permille;  // chance of playing a uniformly random turn
   std::uint64_t default_nodes;  // node budget when the caller gives none (0: time based)
   std::size_t tt_megabytes;
 };
 
 constexpr std::array<LevelParams, kMaxLevel + 1> kLevels{{
-    {1, 0, 0, 0, 1},                    // unused (levels start at 1)
-    {1, 300, 200, 2'000, 1},            // 1: sees one turn, judges badly, often plays at random
-    {2, 180, 100, 10'000, 1},           // 2
-    {3, 100, 50, 30'000, 1},            // 3
-    {4, 50, 20, 100'000, 2},            // 4
-    {6, 25, 0, 300'000, 4},             // 5
-    {8, 10, 0, 1'000'000, 8},           // 6
-    {16, 0, 0, 3'000'000, 16},          // 7
-    {kMaxDepth, 0, 0, 0, 32},           // 8: full strength, one second by default
+    {1, 0, 0, 0, 1},               // unused (levels start at 1)
+    {1, 300, 200, 2'000, 1},       // 1: sees one turn, judges badly, often plays at random
+    {2, 180, 100, 10'000, 1},      // 2
+    {3, 100, 50, 30'000, 1},       // 3
+    {4, 50, 20, 100'000, 2},       // 4
+    {5, 25, 0, 200'000, 4},        // 5
+    {7, 12, 0, 500'000, 8},        // 6
+    {10, 5, 0, 2'000'000, 16},     // 7
+    {kMaxDepth, 0, 0, 0, 32},      // 8: full strength, one second by default
 }};
 constexpr std::chrono::milliseconds kDefaultTime{1000};
 
@@ -130,6 +131,7 @@ class Searcher {
   std::uint64_t node_limit_ = 0;
   int max_depth_ = kMaxDepth;
   std::uint64_t noise_seed_ = 0;
+  std::vector<int> root_noise_;  // per root move, in the root list's order
 
   std::uint64_t nodes_ = 0;
   bool stopped_ = false;
@@ -142,16 +144,7 @@ class Searcher {
 };
 
 int Searcher::static_eval(const Game& g) {
-  int score = eval_(g);
-  if (params_.noise > 0) {
-    // Noise is a function of the position and the seed, so transpositions agree and a seed
-    // replays exactly.
-    std::uint64_t x = detail::zobrist(g) ^ noise_seed_;
-    const std::uint64_t r = detail::splitmix64(x);
-    const int span = 2 * params_.noise + 1;
-    score += static_cast<int>(r % static_cast<std::uint64_t>(span)) - params_.noise;
-  }
-  return std::clamp(score, -kWinBound + 1, kWinBound - 1);
+  return std::clamp(eval_(g), -kWinBound + 1, kWinBound - 1);
 }
 
 void Searcher::update_pv(int ply, const Move& m) {
@@ -373,9 +366,34 @@ int Searcher::pvs(const Game& g, int depth, int alpha, int beta, int ply, bool p
 }
 
 // The root: the moves keep their order between iterations (best first, then by last score).
+// With a level's noise every root move gets an exact score (full window) and is judged by that
+// score plus its own fixed random error. Noise at the leaves instead would favour moves that
+// leave the opponent few replies (the minimum of many noisy values is low), such as giving away
+// men to force captures.
 int Searcher::root_search(std::vector<Child>& root, int depth, int alpha, int beta) {
   pv_len_[0] = 0;
   ++nodes_;
+  if (params_.noise > 0) {
+    int best = -kInf;
+    int best_judged = -kInf;
+    std::size_t best_index = 0;
+    for (std::size_t i = 0; i < root.size(); ++i) {
+      const int score = -pvs(*root[i].next, depth - 1, -kInf, kInf, 1, true);
+      if (stopped_) return best;
+      const int judged = is_decisive(score) ? score : score + root_noise_[i];
+      if (judged > best_judged) {
+        best_judged = judged;
+        best = score;
+        best_index = i;
+        update_pv(0, root[i].move);
+      }
+    }
+    std::rotate(root.begin(), root.begin() + static_cast<std::ptrdiff_t>(best_index),
+                root.begin() + static_cast<std::ptrdiff_t>(best_index) + 1);
+    std::rotate(root_noise_.begin(), root_noise_.begin() + static_cast<std::ptrdiff_t>(best_index),
+                root_noise_.begin() + static_cast<std::ptrdiff_t>(best_index) + 1);
+    return best;
+  }
   int best = -kInf;
   for (std::size_t i = 0; i < root.size(); ++i) {
     const Child& c = root[i];
@@ -434,6 +452,16 @@ SearchResult Searcher::run() {
   }
   std::stable_sort(root.begin(), root.end(),
                    [](const Child& l, const Child& r) { return l.order > r.order; });
+  // Each root move's error is fixed by the seed, the position and the move.
+  const std::uint64_t root_key = detail::zobrist(root_);
+  for (const Child& c : root) {
+    std::uint64_t x = noise_seed_ ^ root_key ^ (std::uint64_t{c.move.sig} << 17);
+    const std::uint64_t r = detail::splitmix64(x);
+    const int span = 2 * params_.noise + 1;
+    root_noise_.push_back(params_.noise > 0 ? static_cast<int>(r % static_cast<std::uint64_t>(span)) -
+                                                  params_.noise
+                                            : 0);
+  }
 
   Move best_move = root[0].move;
   int best_score = 0;
@@ -445,7 +473,7 @@ SearchResult Searcher::run() {
     int window = 30;
     int alpha = -kInf;
     int beta = kInf;
-    if (depth >= 4 && !is_decisive(best_score)) {
+    if (depth >= 4 && !is_decisive(best_score) && params_.noise == 0) {
       alpha = best_score - window;
       beta = best_score + window;
     }
