@@ -10,7 +10,14 @@ namespace bc::server {
 struct Limits {
   // WebSocket
   std::size_t max_message_bytes = 8 * 1024;  // a larger frame closes the socket with 1009
-  std::size_t send_queue_max = 256;          // messages queued for a client that is not reading
+  // A client that does not read is dropped when its queue passes any of these. The queue must
+  // absorb bursts (a room's broadcasts arrive faster than writes complete), so the caps are large.
+  std::size_t send_queue_max = 4096;                   // messages
+  std::size_t send_queue_max_bytes = 4 * 1024 * 1024;  // bytes
+  std::chrono::seconds send_stall_timeout{30};         // age of the oldest unsent message
+  // Requests of one connection handed to its room and not yet handled; past this the connection
+  // is not read until the room catches up (so a fast sender cannot queue unbounded work).
+  std::size_t max_inflight_requests = 32;
   double rate_per_second = 20;               // token bucket refill
   double rate_burst = 40;                    // token bucket size
   int flood_strikes = 100;                   // rate-limited messages in flood_window -> close 1008

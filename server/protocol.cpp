@@ -643,7 +643,8 @@ std::string welcome_json(const Limits& limits) {
                       {"rate_burst", limits.rate_burst},
                       {"chat_max_chars", limits.chat_max_chars},
                       {"name_max_chars", limits.name_max_chars},
-                      {"send_queue_max", limits.send_queue_max}};
+                      {"send_queue_max", limits.send_queue_max},
+                      {"send_queue_max_bytes", limits.send_queue_max_bytes}};
   return dump(j);
 }
 

@@ -67,7 +67,11 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
       o = self->room_.handle(m, msg);
     }
     self->dispatch(o, peer);
-    if (is_join) peer->join_answered(o.sender == Membership::Joined ? self : nullptr);
+    if (is_join) {
+      peer->join_answered(o.sender == Membership::Joined ? self : nullptr);
+    } else {
+      peer->handled();
+    }
     if (o.refused) {
       spdlog::debug("room {}: refused {} from #{}: {}", self->id_, message_type(msg.body), m,
                     error_code_name(*o.refused));

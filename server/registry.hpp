@@ -35,6 +35,8 @@ class Peer {
   virtual void deliver(std::shared_ptr<const std::string> text) = 0;
   // A create or join was answered: `room` is the room the peer is now in, or null if refused.
   virtual void join_answered(std::shared_ptr<RoomHost> room) = 0;
+  // Any other request was handled (answered or refused).
+  virtual void handled() = 0;
   // The peer is no longer a member of `room` (it left, was replaced, or the room closed).
   virtual void detached(const RoomHost* room) = 0;
 };

@@ -44,6 +44,10 @@ void WebSocketSession::on_accept(beast::error_code ec) {
   do_read();
 }
 
+void WebSocketSession::maybe_read() {
+  if (open_ && !reading_ && !paused_ && inflight_ < state_->limits.max_inflight_requests) do_read();
+}
+
 void WebSocketSession::do_read() {
   reading_ = true;
   ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
@@ -81,7 +85,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
     on_message(std::string_view(static_cast<const char*>(data.data()), data.size()));
   }
   buffer_.consume(buffer_.size());
-  if (open_ && !paused_) do_read();
+  maybe_read();
 }
 
 bool WebSocketSession::flooding(Clock::time_point now) {
@@ -130,6 +134,7 @@ void WebSocketSession::on_message(std::string_view text) {
     return refuse(msg.id, ErrorCode::UnknownRoom, "you are not in a room: create one or join one first",
                   message_type(msg.body));
   }
+  ++inflight_;
   room_->request(self, std::move(msg), received);
 }
 
@@ -157,7 +162,14 @@ void WebSocketSession::join_answered(std::shared_ptr<RoomHost> room) {
       self->room_ = std::move(room);
     }
     self->paused_ = false;
-    if (self->open_ && !self->reading_) self->do_read();
+    self->maybe_read();
+  });
+}
+
+void WebSocketSession::handled() {
+  net::post(ws_.get_executor(), [self = shared_from_this()] {
+    if (self->inflight_ > 0) --self->inflight_;
+    self->maybe_read();
   });
 }
 
@@ -178,21 +190,27 @@ void WebSocketSession::shutdown() {
 
 void WebSocketSession::send(std::shared_ptr<const std::string> text) {
   if (!open_) return;
-  if (queue_.size() >= state_->limits.send_queue_max) {
+  const auto now = Clock::now();
+  const auto& l = state_->limits;
+  if (!queue_.empty() &&
+      (queue_.size() >= l.send_queue_max || queued_bytes_ + text->size() > l.send_queue_max_bytes ||
+       now - queue_.front().since > l.send_stall_timeout)) {
     // A client that does not read must not grow our memory: drop it.
     state_->metrics.slow_clients_dropped.fetch_add(1, std::memory_order_relaxed);
-    spdlog::info("ws #{}: dropped: {} messages queued and unread", id_, queue_.size());
+    spdlog::info("ws #{}: dropped: {} messages ({} bytes) queued and unread", id_, queue_.size(),
+                 queued_bytes_);
     open_ = false;
     beast::get_lowest_layer(ws_).close();
     return;
   }
-  queue_.push_back(std::move(text));
+  queued_bytes_ += text->size();
+  queue_.push_back(Queued{std::move(text), now});
   if (queue_.size() == 1) do_write();
 }
 
 void WebSocketSession::do_write() {
   ws_.text(true);
-  ws_.async_write(net::buffer(*queue_.front()),
+  ws_.async_write(net::buffer(*queue_.front().text),
                   beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
 }
 
@@ -200,8 +218,10 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   if (ec) {
     open_ = false;
     queue_.clear();
+    queued_bytes_ = 0;
     return fail(ec, "ws write");
   }
+  queued_bytes_ -= queue_.front().text->size();
   queue_.pop_front();
   if (!queue_.empty()) do_write();
 }

@@ -26,11 +26,13 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   MemberId member_id() const override { return id_; }
   void deliver(std::shared_ptr<const std::string> text) override;
   void join_answered(std::shared_ptr<RoomHost> room) override;
+  void handled() override;
   void detached(const RoomHost* room) override;
 
  private:
   void on_accept(beast::error_code ec);
   void do_read();
+  void maybe_read();  // reads the next message unless closing, paused or too much is in flight
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_message(std::string_view text);
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
@@ -45,10 +47,16 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   const MemberId id_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
+  struct Queued {
+    std::shared_ptr<const std::string> text;
+    Clock::time_point since;
+  };
+  std::deque<Queued> queue_;
+  std::size_t queued_bytes_ = 0;
   bool open_ = false;       // handshake done, not yet closing
   bool paused_ = false;     // a create/join awaits its answer: the next read waits too
   bool reading_ = false;
+  std::size_t inflight_ = 0;  // requests handed to the room and not yet handled
   std::shared_ptr<RoomHost> room_;     // the room this connection is a member of
   std::shared_ptr<RoomHost> pending_;  // the room a create/join was sent to
   TokenBucket bucket_;

@@ -12,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -67,15 +66,15 @@ class Process {
     close(err_);
   }
 
-  // Reads stdout until a line matches; "" on timeout or end of output.
-  std::string read_line_matching(const std::regex& re, std::chrono::milliseconds timeout) {
+  // Reads stdout until a line starts with `prefix`; "" on timeout or end of output.
+  std::string read_line_starting(const std::string& prefix, std::chrono::milliseconds timeout) {
     const auto deadline = Clock::now() + timeout;
     while (Clock::now() < deadline) {
       auto nl = out_buf_.find('\n');
       while (nl != std::string::npos) {
         std::string line = out_buf_.substr(0, nl);
         out_buf_.erase(0, nl + 1);
-        if (std::regex_search(line, re)) return line;
+        if (line.rfind(prefix, 0) == 0) return line;
         nl = out_buf_.find('\n');
       }
       pollfd p{out_, POLLIN, 0};
@@ -132,9 +131,18 @@ class Process {
   std::string out_buf_, err_buf_;
 };
 
+struct TempDir {
+  std::filesystem::path path;
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
 std::string web_root() {
+  static TempDir dir{std::filesystem::temp_directory_path() / ("bc-binary-test-" + std::to_string(getpid()))};
   static std::string root = [] {
-    auto r = std::filesystem::temp_directory_path() / ("bc-binary-test-" + std::to_string(getpid()));
+    const auto& r = dir.path;
     std::filesystem::create_directories(r);
     std::ofstream(r / "index.html") << "<!doctype html><title>binary</title>";
     return r.string();
@@ -142,18 +150,18 @@ std::string web_root() {
   return root;
 }
 
-const std::regex kListening(R"(^listening on http://127\.0\.0\.1:(\d+)$)");
+const std::string kListening = "listening on http://127.0.0.1:";
 
 std::uint16_t port_of(const std::string& line) {
-  std::smatch m;
-  if (!std::regex_search(line, m, kListening)) return 0;
-  return static_cast<std::uint16_t>(std::stoi(m[1]));
+  const std::string digits = line.substr(kListening.size());
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
+  return static_cast<std::uint16_t>(std::stoi(digits));
 }
 
 void serves_and_stops_on(int sig) {
   Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--log-level", "warn",
              "--threads", "2"});
-  const std::string line = p.read_line_matching(kListening, std::chrono::seconds(20));
+  const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
   ASSERT_FALSE(line.empty()) << "no 'listening on' line; stderr: " << p.stderr_text();
   const auto port = port_of(line);
   ASSERT_NE(port, 0);
@@ -177,7 +185,7 @@ TEST(Binary, ServesAndStopsCleanlyOnSigint) { serves_and_stops_on(SIGINT); }
 TEST(Binary, EnvironmentVariablesConfigureIt) {
   Process p({"serve"}, {"BOMBCHECKERS_HOST=127.0.0.1", "BOMBCHECKERS_PORT=0", "BOMBCHECKERS_WEB_ROOT=" + web_root(),
                         "BOMBCHECKERS_LOG_LEVEL=info", "BOMBCHECKERS_THREADS=1", "BOMBCHECKERS_DATA_DIR=/tmp/bc-data"});
-  const std::string line = p.read_line_matching(kListening, std::chrono::seconds(20));
+  const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
   ASSERT_FALSE(line.empty()) << p.stderr_text();
   EXPECT_EQ(http_get(port_of(line), "/healthz").status, 200);
   p.signal(SIGTERM);
@@ -189,7 +197,7 @@ TEST(Binary, FlagsWinOverEnvironment) {
   Process p({"serve", "--port", "0", "--host", "127.0.0.1", "--web-root", web_root()},
             {"BOMBCHECKERS_PORT=not-a-port-but-overridden"});
   // A flag replaces its environment twin before anything is checked, so this starts.
-  const std::string line = p.read_line_matching(kListening, std::chrono::seconds(20));
+  const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
   EXPECT_FALSE(line.empty()) << p.stderr_text();
   p.signal(SIGTERM);
   EXPECT_EQ(p.wait(std::chrono::seconds(10)), 0);

@@ -24,9 +24,19 @@ const std::string kIndex = "<!doctype html><title>bombcheckers test</title>";
 const std::string kSecret = "TOP-SECRET-OUTSIDE-THE-ROOT";
 
 // A web root with one file of each type, a secret beside it and a symlink pointing out of it.
+// Removed when the test process ends.
+struct TempDir {
+  fs::path path;
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
 fs::path make_web_root() {
+  static TempDir dir{fs::temp_directory_path() / ("bc-server-test-" + std::to_string(::getpid()))};
   static fs::path root = [] {
-    fs::path base = fs::temp_directory_path() / ("bc-server-test-" + std::to_string(::getpid()));
+    const fs::path& base = dir.path;
     fs::remove_all(base);
     fs::path r = base / "web";
     fs::create_directories(r / "assets");
@@ -387,6 +397,40 @@ TEST_F(ServerTest, FloodingIsRateLimitedThenClosedWith1008) {
   EXPECT_FALSE(a->closed());
   for (int i = 0; i < 400 && !a->closed(); ++i) a->send({{"type", "sync"}});
   EXPECT_EQ(a->wait_closed(), 1008);
+}
+
+TEST_F(ServerTest, AClientThatDoesNotReadIsDropped) {
+  Limits l;
+  l.send_queue_max_bytes = 512 * 1024;
+  l.rate_per_second = 1e9;  // the sleeper must not be rate limited here
+  l.rate_burst = 1e9;
+  restart(l);
+  auto player = connect();
+  const std::string room = create(*player)["room"];
+  // The sleeper never reads. It asks for the state again and again: the kernel buffers fill, then
+  // the server's queue for it, and the server drops it instead of growing.
+  WsClient sleeper(port_, "/ws", false);
+  sleeper.send({{"type", "join"}, {"room", room}, {"seat", "spectator"}});
+  bool dropped = false;
+  const auto give_up = std::chrono::steady_clock::now() + 60s;
+  while (!dropped && std::chrono::steady_clock::now() < give_up) {
+    for (int k = 0; k < 200; ++k) sleeper.send({{"type", "sync"}});
+    std::this_thread::sleep_for(50ms);
+    dropped = http_get(port_, "/metrics").body.find("bc_slow_clients_dropped_total 1") != std::string::npos;
+  }
+  EXPECT_TRUE(dropped) << http_get(port_, "/metrics").body;
+  // The room and its other members carry on.
+  player->drain(200ms);
+  player->send({{"type", "chat"}, {"text", "still here"}, {"id", "last"}});
+  EXPECT_EQ(player->expect("ok")["id"], "last");
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  std::string metrics;
+  do {
+    metrics = http_get(port_, "/metrics").body;
+  } while (metrics.find("bc_connections_open{protocol=\"websocket\"} 1\n") == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline);
+  EXPECT_NE(metrics.find("bc_connections_open{protocol=\"websocket\"} 1\n"), std::string::npos)
+      << "the sleeper's connection is gone";
 }
 
 TEST_F(ServerTest, ManyRoomsAtOnce) {

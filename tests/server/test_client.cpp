@@ -33,7 +33,13 @@ bool run_until(net::io_context& ioc, Pred done, std::chrono::milliseconds timeou
   return true;
 }
 
-void connect_socket(net::io_context& ioc, beast::tcp_stream& stream, std::uint16_t port) {
+void connect_socket(net::io_context& ioc, beast::tcp_stream& stream, std::uint16_t port,
+                    bool small_buffer = false) {
+  if (small_buffer) {
+    // A small fixed receive window (no autotuning): a peer that does not read fills it quickly.
+    stream.socket().open(tcp::v4());
+    stream.socket().set_option(net::socket_base::receive_buffer_size(4096));
+  }
   bool done = false;
   beast::error_code result;
   stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
@@ -53,6 +59,7 @@ struct WsClient::Impl {
   beast::flat_buffer buffer;
   std::deque<std::string> inbox;
   bool closed = false;
+  bool reading = true;
   std::optional<int> close_code;
 
   void start_read() {
@@ -81,8 +88,9 @@ struct WsClient::Impl {
   }
 };
 
-WsClient::WsClient(std::uint16_t port, const std::string& target) : impl_(std::make_unique<Impl>()) {
-  connect_socket(impl_->ioc, beast::get_lowest_layer(impl_->ws), port);
+WsClient::WsClient(std::uint16_t port, const std::string& target, bool read)
+    : impl_(std::make_unique<Impl>()) {
+  connect_socket(impl_->ioc, beast::get_lowest_layer(impl_->ws), port, !read);
   bool done = false;
   beast::error_code result;
   impl_->ws.async_handshake("127.0.0.1:" + std::to_string(port), target, [&](beast::error_code ec) {
@@ -91,7 +99,11 @@ WsClient::WsClient(std::uint16_t port, const std::string& target) : impl_(std::m
   });
   if (!run_until(impl_->ioc, [&] { return done; }, kWait)) throw std::runtime_error("handshake timed out");
   if (result) throw std::runtime_error("handshake: " + result.message());
-  impl_->start_read();
+  if (read) {
+    impl_->start_read();
+  } else {
+    impl_->reading = false;
+  }
 }
 
 WsClient::~WsClient() {
@@ -100,7 +112,7 @@ WsClient::~WsClient() {
     beast::get_lowest_layer(impl_->ws).socket().close(ec);
   }
   // Let the pending read complete with its error before the stream goes away.
-  run_until(impl_->ioc, [&] { return impl_->closed; }, 1s);
+  if (impl_->reading) run_until(impl_->ioc, [&] { return impl_->closed; }, 1s);
 }
 
 void WsClient::send(const json& msg) { impl_->write(msg.dump(), true); }

@@ -19,7 +19,9 @@ inline constexpr std::chrono::milliseconds kWait = 5s;
 class WsClient {
  public:
   // Connects to ws://127.0.0.1:port/target; throws std::runtime_error on failure or timeout.
-  explicit WsClient(std::uint16_t port, const std::string& target = "/ws");
+  // With read = false the client never reads (a peer that stops reading, for tests of the server's
+  // send queue); recv() and expect() then find nothing.
+  explicit WsClient(std::uint16_t port, const std::string& target = "/ws", bool read = true);
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;
