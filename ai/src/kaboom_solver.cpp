@@ -32,8 +32,9 @@ int terminal_score(const Game& g, int ply) {
 }
 
 // Exact key: cells in base 5, then bombs in hand (0..10 each) and the side to move. 5^24 * 11 *
-// 11 * 2 < 2^64, hence kSolverMaxCells. The smaller of a board and its mirror image is used.
-std::uint64_t exact_key(const Game& g) {
+// 11 * 2 < 2^64, hence kSolverMaxCells. The smaller of a board and its mirror image is used;
+// `mirrored` tells whether that was the mirror image.
+std::uint64_t exact_key(const Game& g, bool& mirrored) {
   const auto& s = std::get<KaboomState>(g.state());
   const int w = g.width();
   const int h = g.height();
@@ -45,16 +46,37 @@ std::uint64_t exact_key(const Game& g) {
       b = b * 5 + s.cells[static_cast<std::size_t>(y * w + (w - 1 - x))];
     }
   }
+  mirrored = b < a;
   std::uint64_t k = std::min(a, b);
   k = k * 11 + std::min<std::uint64_t>(s.bombs_left[0], 10);
   k = k * 11 + std::min<std::uint64_t>(s.bombs_left[1], 10);
   return k * 2 + static_cast<std::uint64_t>(index(s.turn));
 }
 
+constexpr std::uint8_t kNoMove = 0xFF;
+
 struct Bounds {
   std::int16_t lo = -kInf;
   std::int16_t hi = kInf;
+  std::uint8_t best = kNoMove;  // the last best action, in the key's orientation
 };
+
+// An action as one byte: drops 0..15 (normal) and 16..31 (bomb) by column, detonations 32 + cell;
+// `mirror` flips it left-right.
+std::uint8_t action_code(const Action& a, int width, bool mirror) {
+  if (a.kind == ActionKind::Drop) {
+    const int col = mirror ? width - 1 - a.column : a.column;
+    return static_cast<std::uint8_t>((a.piece == Kind::Bomb ? 16 : 0) + col);
+  }
+  const int x = mirror ? width - 1 - a.at.x : a.at.x;
+  return static_cast<std::uint8_t>(32 + a.at.y * width + x);
+}
+
+std::uint8_t mirror_code(std::uint8_t code, int width) {
+  if (code < 32) return static_cast<std::uint8_t>((code & 16) + width - 1 - (code & 15));
+  const int cell = code - 32;
+  return static_cast<std::uint8_t>(32 + (cell / width) * width + width - 1 - cell % width);
+}
 
 // Open addressing, linear probing; slot key 0 is empty (keys are stored plus one).
 class Memo {
@@ -110,6 +132,7 @@ class Memo {
 
 struct Kid {
   Game next;
+  std::uint8_t code;  // action_code in the position's own orientation
   int order;
 };
 
@@ -125,8 +148,16 @@ class Solver {
     const int best_possible = kBig - ply - 1;
     if (alpha >= best_possible) return alpha;
     beta = std::min(beta, best_possible);
-    const std::uint64_t key = exact_key(g);
+    bool mirrored = false;
+    const std::uint64_t key = exact_key(g, mirrored);
+    const int width = g.width();
+    std::uint8_t hint = kNoMove;
     if (const Bounds* b = memo_.find(key)) {
+      if (b->best != kNoMove) {
+        // Stored in the key's orientation; a code is its own mirror's mirror.
+        hint = b->best;
+        if (mirrored) hint = mirror_code(hint, width);
+      }
       const int lo = b->lo == -kInf ? -kInf : from_memo(b->lo, ply);
       const int hi = b->hi == kInf ? kInf : from_memo(b->hi, ply);
       if (lo >= beta) return lo;
@@ -144,23 +175,29 @@ class Solver {
       if (next.over()) {
         best = std::max(best, -terminal_score(next, ply + 1));
       } else {
-        kids_[d].push_back({std::move(next), 0});
+        kids_[d].push_back({std::move(next), action_code(a, width, false), 0});
       }
     }
     const int alpha0 = alpha;
+    std::uint8_t best_code = kNoMove;
     if (best < beta && !kids_[d].empty()) {
       alpha = std::max(alpha, best);
-      order(kids_[d]);
+      order(kids_[d], hint);
       for (std::size_t i = 0; i < kids_[d].size(); ++i) {
         const Game child = kids_[d][i].next;  // kids_ may grow (and move) below
+        const std::uint8_t code = kids_[d][i].code;
         const int v = -search(child, -beta, -alpha, ply + 1);
         if (aborted_) return 0;
-        best = std::max(best, v);
+        if (v > best) {
+          best = v;
+          best_code = code;
+        }
         if (best >= beta) break;
         alpha = std::max(alpha, best);
       }
     }
     Bounds& b = memo_.at(key);
+    if (best_code != kNoMove) b.best = mirrored ? mirror_code(best_code, width) : best_code;
     if (best > alpha0 && best < beta) {
       b.lo = b.hi = static_cast<std::int16_t>(to_memo(best, ply));
     } else if (best >= beta) {
@@ -175,9 +212,10 @@ class Solver {
   std::uint64_t positions() const { return memo_.size(); }
 
  private:
-  // Most promising first by the static evaluation (seen from the mover: the child's negated).
-  void order(std::vector<Kid>& kids) const {
-    for (Kid& k : kids) k.order = -eval_(k.next);
+  // The memo's best action first, then the most promising by the static evaluation (seen from
+  // the mover: the child's negated).
+  void order(std::vector<Kid>& kids, std::uint8_t hint) const {
+    for (Kid& k : kids) k.order = k.code == hint ? kInf : -eval_(k.next);
     std::stable_sort(kids.begin(), kids.end(),
                      [](const Kid& l, const Kid& r) { return l.order > r.order; });
   }
