@@ -203,7 +203,7 @@ void Searcher::order(const Game& g, std::vector<Child>& moves, std::uint32_t tt_
       } else if (m.sig == k[0] || m.sig == k[1]) {
         o += 1 << 25;
       }
-    } else if (m.jump && m.gain >= 0) {
+    } else if ((m.jump || m.gain != 0) && m.gain >= 0) {  // captures, far-row blasts (B8)
       o = (1 << 28) + m.gain * 1024 + m.hops;
     } else if (m.sig == k[0]) {
       o = 1 << 27;
@@ -334,7 +334,7 @@ int Searcher::pvs(const Game& g, int depth, int alpha, int beta, int ply, bool p
       score = -pvs(next, new_depth, -beta, -alpha, ply + 1, pv_node);
     } else {
       const auto& k = killers_[static_cast<std::size_t>(ply)];
-      const bool quiet = !c.move.jump && c.move.sig != k[0] && c.move.sig != k[1] &&
+      const bool quiet = !c.move.jump && c.move.gain == 0 && c.move.sig != k[0] && c.move.sig != k[1] &&
                          !next.over() && c.order < (1 << 26);
       int reduction = 0;
       if (quiet && depth >= 3 && i >= 3) reduction = (depth >= 6 && i >= 8) ? 2 : 1;
@@ -354,7 +354,7 @@ int Searcher::pvs(const Game& g, int depth, int alpha, int beta, int ply, bool p
         alpha = score;
         if (pv_node) update_pv(ply, moves[i].move);
         if (alpha >= beta) {
-          if (!c.move.jump) update_quiet(c.move, depth, ply);
+          if (!c.move.jump && c.move.gain == 0) update_quiet(c.move, depth, ply);
           break;
         }
       }

@@ -69,6 +69,18 @@ TEST(Tactics, Bomb_PrefersBlastOfNormalsOverShields) {
   EXPECT_EQ(f.first_depth, 1);
 }
 
+// B8: a bomb that steps onto the far row explodes; here it takes water's last piece with it.
+TEST(Tactics, Bomb_FarRowStepExplodesForTheWin) {
+  const Game g = position(VariantId::Bomb, "fire:Bc7,a1:e7");
+  const Found f = search_for(g, "c7-d8", 50'000);
+  EXPECT_EQ(format_turn(f.result.best), "c7-d8");
+  EXPECT_EQ(f.first_depth, 1);
+  EXPECT_EQ(f.result.score, kWin - 1);
+  const auto after = play(g, f.result.best);
+  ASSERT_TRUE(after && after->over());
+  EXPECT_EQ(after->result()->winner, Side::First);
+}
+
 // Classic K2/K3: c3-d4 gives a man; white must take e5xc3, and b2xd4xb6 takes two back.
 TEST(Tactics, Classic_TwoForOneShot) {
   const Game g = position(VariantId::Classic, "black:a1,b2,c3,e3:c5,e5,g7,h8");
