@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs everything bombcheckers needs to build, test and run, from Debian's packages and npm.
 # Idempotent: each step is skipped when its tool or header is already there.
-# Usage: scripts/install-deps.sh [--no-browser]
+# Usage: scripts/install-deps.sh [--no-browser] [--container]
+#   --container: also the container tools for tests/docker/run.sh (podman, runc, podman-compose,
+#                debootstrap and podman's network helpers). Off by default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want_browser=1
+want_container=0
 for arg in "$@"; do
   case "$arg" in
     --no-browser) want_browser=0 ;;
+    --container) want_container=1 ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -31,6 +35,16 @@ if [ "$want_browser" = 1 ]; then
   pkgs[chromium]=/usr/bin/chromium
   pkgs[nodejs]=/usr/bin/node
   pkgs[npm]=/usr/bin/npm
+fi
+if [ "$want_container" = 1 ]; then
+  pkgs[podman]=/usr/bin/podman
+  pkgs[runc]=/usr/sbin/runc
+  pkgs[podman-compose]=/usr/bin/podman-compose
+  pkgs[debootstrap]=/usr/sbin/debootstrap
+  pkgs[netavark]=/usr/lib/podman/netavark
+  pkgs[aardvark-dns]=/usr/lib/podman/aardvark-dns
+  pkgs[iptables]=/usr/sbin/iptables
+  pkgs[slirp4netns]=/usr/bin/slirp4netns
 fi
 
 missing=()

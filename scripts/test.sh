@@ -3,6 +3,8 @@
 # browser tests in headless Chromium, then the whole C++ suite again under ASan+UBSan.
 # Installs whatever is missing first (Debian packages as root, npm ci).
 # Usage: scripts/test.sh [--fast]   (--fast: skip the sanitizer build)
+# Last, the container image is built and run with podman (tests/docker/run.sh; BC_SKIP_CONTAINER=1
+# skips it, and it reports SKIPPED where no container engine can run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,5 +46,8 @@ if [ "$fast" = 0 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$JOBS" --timeout 900
 fi
+
+# The container image (tests/docker/run.sh): exit 77 means no container engine can run here.
+if [ "${BC_SKIP_CONTAINER:-0}" != 1 ]; then step "container image"; tests/docker/run.sh || { rc=$?; [ $rc = 77 ] || exit $rc; }; fi
 
 step "all tests passed"
