@@ -426,7 +426,10 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
     std::optional<Position> position;
   } s{default_options(*v), std::nullopt};
   auto specs = option_specs(*v);
-  for (const auto& [name, value] : m.options) {
+  for (const auto& option : m.options) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::string& name = option.first;
+    const OptionValue& value = option.second;
     auto spec = std::find_if(specs.begin(), specs.end(),
                              [&](const OptionSpec& o) { return o.name == name; });
     if (spec == specs.end()) {
