@@ -102,6 +102,29 @@ int latent_blast(const CheckersState& s, int side) {
   return sum;
 }
 
+// Ahead in material: the stronger side's kings are drawn toward the enemy pieces, since an
+// endgame that is only shuffled ends drawn by the no-progress rule (C6). Measured: 2 kings v 1
+// (classic, 20k nodes a turn) converted 16/16 instead of 10/16.
+int hunt(const CheckersState& s, const std::array<int, 2>& material, int me) {
+  const int diff = material[0] - material[1];
+  if (diff > -90 && diff < 90) return 0;
+  const int strong = diff > 0 ? 0 : 1;
+  const Bits prey = s.occ[static_cast<std::size_t>(1 - strong)];
+  int bonus = 0;
+  for (Bits k = s.occ[static_cast<std::size_t>(strong)] & s.kings; k != 0; k &= k - 1) {
+    const Square a = sq_square(std::countr_zero(k));
+    int nearest = 7;
+    for (Bits e = prey; e != 0; e &= e - 1) {
+      const Square b = sq_square(std::countr_zero(e));
+      const int dx = a.x > b.x ? a.x - b.x : b.x - a.x;
+      const int dy = a.y > b.y ? a.y - b.y : b.y - a.y;
+      nearest = std::min(nearest, std::max(dx, dy));
+    }
+    bonus += 8 * (7 - nearest);
+  }
+  return strong == me ? bonus : -bonus;
+}
+
 int evaluate_checkers(const Game& g, const CheckersState& s) {
   const VariantId v = g.variant();
   const CheckersWeights& w = weights(v);
@@ -132,8 +155,10 @@ int evaluate_checkers(const Game& g, const CheckersState& s) {
   const int total = material[0] + material[1];
   int score = material[static_cast<std::size_t>(me)] - material[static_cast<std::size_t>(1 - me)];
   // Ahead in material: trading down helps (the same lead weighs more with fewer pieces left).
-  score += score * 600 / (total + 600) / 4;
+  // With the hunt below it turned 3 kings v 2 (classic) from 4/16 wins to 11/16.
+  score += score * 600 / (total + 600) / 2;
   score += positional[static_cast<std::size_t>(me)] - positional[static_cast<std::size_t>(1 - me)];
+  score += hunt(s, material, me);
   if (v == VariantId::Bomb) score -= best_bomb_shot(w, s, 1 - me) / w.threat_div;
   return score;
 }

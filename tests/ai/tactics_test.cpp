@@ -113,6 +113,21 @@ TEST(Tactics, TripleKing_FlyingCaptureLandsSafely) {
   EXPECT_GT(r.score, 0);
 }
 
+// C6: a won king endgame must be converted before the no-progress rule draws it.
+TEST(Endgame, Classic_TwoKingsBeatOne) {
+  for (const char* text : {"black:Kc3,Ke3:Kf6", "black:Ka1,Kh2:Kd6", "white:Kb2:Kd6,Kf4"}) {
+    Game g = position(VariantId::Classic, text);
+    const Side strong = count(g, Side::First) == 2 ? Side::First : Side::Second;
+    int turns = 0;
+    for (; turns < 160 && !g.over(); ++turns) {
+      const auto r = choose_turn(g, node_limits(kMaxLevel, 20'000, static_cast<std::uint64_t>(turns)));
+      g = *play(g, r.best);
+    }
+    ASSERT_TRUE(g.over()) << text;
+    EXPECT_EQ(g.result()->winner, strong) << text << " after " << turns << " turns";
+  }
+}
+
 // X4: x completes four in a row on d1.
 TEST(Tactics, Kaboom_ImmediateWin) {
   const Game g = position(VariantId::Kaboom, "x:a1,b1,c1:a2,b2,g1:1,1",
