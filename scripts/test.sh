@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs every test: core and server unit tests, server integration tests on loopback,
-# browser tests in headless Chromium, then the whole C++ suite again under ASan+UBSan.
+# browser tests in headless Chromium, then the whole C++ suite again under ASan+UBSan, the server
+# tests under TSan, and each libFuzzer target for a bounded time.
 # Installs whatever is missing first (Debian packages as root, npm ci).
-# Usage: scripts/test.sh [--fast]   (--fast: skip the sanitizer build)
+# Usage: scripts/test.sh [--fast]   (--fast: skip the sanitizer builds and the fuzzers)
 # Last, the container image is built and run with podman (tests/docker/run.sh; BC_SKIP_CONTAINER=1
 # skips it, and it reports SKIPPED where no container engine can run).
 set -euo pipefail
@@ -45,6 +46,16 @@ if [ "$fast" = 0 ]; then
   step "unit and integration tests (ASan+UBSan)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$JOBS" --timeout 900
+
+  step "TSan build (server)"
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBC_SANITIZE=thread >/dev/null
+  cmake --build build-tsan --target server_unit_tests server_integration_tests -j"$JOBS"
+  step "server tests (TSan)"
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest --test-dir build-tsan -L server --output-on-failure -j"$JOBS" --timeout 900
+
+  step "fuzzers (bounded)"
+  tests/fuzz/run.sh "${BC_FUZZ_SECONDS:-20}"
 fi
 
 # The container image (tests/docker/run.sh): exit 77 means no container engine can run here.
