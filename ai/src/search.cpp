@@ -80,7 +80,7 @@ class Searcher {
       deadline_ = start_ + *limits.time;
       has_deadline_ = true;
     }
-    node_limit_ = limits.nodes ? *limits.nodes : params_.default_nodes;
+    node_limit_ = limits.nodes ? std::max<std::uint64_t>(*limits.nodes, 1) : params_.default_nodes;
     if (!limits.time && !limits.nodes && params_.default_nodes == 0) {
       deadline_ = start_ + kDefaultTime;
       has_deadline_ = true;
