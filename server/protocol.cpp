@@ -20,7 +20,7 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
     "bad_message",   "unknown_type",   "unknown_room",  "unknown_variant", "bad_options",
     "bad_position",  "seat_taken",     "not_a_player",  "not_your_turn",   "illegal_action",
     "stale_version", "game_over",      "bad_token",     "rate_limited",    "too_large",
-    "not_started",   "no_draw_offer",  "game_not_over", "server_full"};
+    "not_started",   "no_draw_offer",  "game_not_over", "server_full",     "server_error"};
 
 std::string dump(const ojson& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -781,6 +781,10 @@ std::string record_json(const RecordView& r) {
   }
   j["actions"] = std::move(actions);
   j["result"] = result_json(v, r.game->result());
+  // Extensions: the rematch series and the times (docs/PERSISTENCE.md).
+  j["games"] = std::max(r.games, r.game_number);
+  j["started_ms"] = r.started_ms > 0 ? ojson(r.started_ms) : ojson(nullptr);
+  j["ended_ms"] = r.ended_ms > 0 ? ojson(r.ended_ms) : ojson(nullptr);
   return dump(j);
 }
 
@@ -814,6 +818,171 @@ std::string http_error_json(std::string_view code, std::string_view message) {
 }
 
 std::string action_json(const Action& a) { return dump(action_obj(a)); }
+
+// ---------------------------------------------------------------------------------------------
+// Persistence
+
+std::string setup_json(const GameSetup& s) {
+  const VariantId v = s.variant;
+  ojson j;
+  j["variant"] = variant_key(v);
+  j["options"] = options_json(v, s.options);
+  if (s.position) {
+    ojson p;
+    p["pieces"] = pieces_json(v, s.position->pieces);
+    p["turn"] = side_name(v, s.position->turn);
+    if (v == VariantId::Kaboom) p["bombs"] = bombs_json(v, s.position->bombs);
+    j["position"] = std::move(p);
+  }
+  return dump(j);
+}
+
+namespace {
+
+// A setup object ({"variant", "options", "position"}) through the create request's checks.
+std::variant<GameSetup, Error> setup_from(const json& j) {
+  if (!j.is_object()) return Error{ErrorCode::BadMessage, "a setup must be a JSON object"};
+  json create = json::object();
+  create["type"] = "create";
+  for (const char* key : {"variant", "options", "position"}) {
+    if (auto it = j.find(key); it != j.end()) create[key] = *it;
+  }
+  auto parsed = parse_client_message(create.dump());
+  if (auto* e = std::get_if<ParseError>(&parsed)) return e->error;
+  return resolve_create(std::get<CreateMsg>(std::get<ClientMessage>(parsed).body));
+}
+
+std::optional<std::optional<Result>> result_from(VariantId v, const json& j) {
+  if (j.is_null()) return std::optional<Result>{};
+  if (!j.is_object()) return std::nullopt;
+  auto reason = j.find("reason");
+  if (reason == j.end() || !reason->is_string()) return std::nullopt;
+  auto r = reason_from_name(reason->get<std::string>());
+  if (!r) return std::nullopt;
+  Result out;
+  out.reason = *r;
+  if (auto w = j.find("winner"); w != j.end() && !w->is_null()) {
+    if (!w->is_string()) return std::nullopt;
+    auto side = side_from_name(v, w->get<std::string>());
+    if (!side) return std::nullopt;
+    out.winner = *side;
+  }
+  return std::optional<Result>(out);
+}
+
+std::int64_t int_or(const json& j, const char* key, std::int64_t def) {
+  auto it = j.find(key);
+  if (it == j.end()) return def;
+  return as_int(*it).value_or(def);
+}
+
+}  // namespace
+
+std::variant<GameSetup, Error> parse_setup_json(std::string_view text) {
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded()) return Error{ErrorCode::BadMessage, "the setup is not valid JSON"};
+  return setup_from(j);
+}
+
+std::string result_text(VariantId v, const std::optional<Result>& r) {
+  return r ? dump(result_json(v, r)) : std::string();
+}
+
+std::optional<std::optional<Result>> parse_result_text(VariantId v, std::string_view text) {
+  if (text.empty()) return std::optional<Result>{};
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded()) return std::nullopt;
+  return result_from(v, j);
+}
+
+std::string names_json(VariantId v, const SeatNames& names) {
+  ojson j = ojson::object();
+  for (Side s : {Side::First, Side::Second}) {
+    const auto& n = names[static_cast<std::size_t>(index(s))];
+    j[std::string(side_name(v, s))] = n ? ojson(*n) : ojson(nullptr);
+  }
+  return dump(j);
+}
+
+SeatNames parse_names_json(VariantId v, std::string_view text) {
+  SeatNames out;
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (!j.is_object()) return out;
+  for (Side s : {Side::First, Side::Second}) {
+    auto it = j.find(std::string(side_name(v, s)));
+    if (it == j.end()) continue;
+    if (it->is_string()) {
+      out[static_cast<std::size_t>(index(s))] = it->get<std::string>();
+    } else if (it->is_object() && it->contains("name") && (*it)["name"].is_string()) {
+      out[static_cast<std::size_t>(index(s))] = (*it)["name"].get<std::string>();
+    }
+  }
+  return out;
+}
+
+std::variant<ParsedRecord, std::string> parse_record_json(std::string_view text) {
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded()) return std::string("the record is not valid JSON");
+  if (!j.is_object()) return std::string("a record must be a JSON object");
+  ParsedRecord out;
+  if (auto r = j.find("room"); r != j.end() && r->is_string()) out.room = r->get<std::string>();
+  json setup = json::object();
+  if (auto it = j.find("variant"); it != j.end()) setup["variant"] = *it;
+  if (auto it = j.find("options"); it != j.end()) setup["options"] = *it;
+  auto custom = j.find("custom_start");
+  if (custom != j.end() && custom->is_boolean() && custom->get<bool>()) {
+    auto start = j.find("start");
+    if (start == j.end()) return std::string("`custom_start` is true but there is no `start`");
+    setup["position"] = *start;
+  }
+  auto s = setup_from(setup);
+  if (auto* e = std::get_if<Error>(&s)) return "the record's setup is refused: " + e->message;
+  out.setup = std::get<GameSetup>(std::move(s));
+  const VariantId v = out.setup.variant;
+  out.game_number = static_cast<int>(int_or(j, "game", 1));
+  out.version = int_or(j, "version", -1);
+  out.started_ms = int_or(j, "started_ms", 0);
+  out.ended_ms = int_or(j, "ended_ms", 0);
+  if (auto p = j.find("players"); p != j.end()) out.names = parse_names_json(v, p->dump());
+  if (auto r = j.find("result"); r != j.end()) {
+    auto res = result_from(v, *r);
+    if (!res) return std::string("`result` is not {\"winner\":..,\"reason\":..} or null");
+    out.result = *res;
+  }
+  auto actions = j.find("actions");
+  if (actions == j.end() || !actions->is_array()) return std::string("`actions` must be a list");
+  std::int64_t expected = 1;
+  for (const auto& e : *actions) {
+    const std::int64_t version = e.is_object() ? int_or(e, "version", expected) : expected;
+    auto fail = [&](std::string why) { out.malformed = std::make_pair(version, std::move(why)); };
+    if (!e.is_object()) {
+      fail("the entry is not an object");
+      break;
+    }
+    auto side_it = e.find("side");
+    auto side = side_it != e.end() && side_it->is_string()
+                    ? side_from_name(v, side_it->get<std::string>())
+                    : std::nullopt;
+    if (!side) {
+      fail("`side` is not a side of " + std::string(variant_key(v)));
+      break;
+    }
+    auto a = e.find("action");
+    if (a == e.end()) {
+      fail("`action` is missing");
+      break;
+    }
+    auto r = read_action(*a);
+    auto* act = std::get_if<std::optional<Action>>(&r);
+    if (!act || !*act) {
+      fail(act ? std::string("the action names no known kind") : std::get<std::string>(r));
+      break;
+    }
+    out.actions.push_back(LoggedAction{version, *side, **act});
+    expected = version + 1;
+  }
+  return out;
+}
 
 std::optional<Action> parse_action_text(std::string_view text) {
   json j = json::parse(text.begin(), text.end(), nullptr, false);

@@ -44,8 +44,9 @@ enum class ErrorCode : std::uint8_t {
   NoDrawOffer,  // answer_draw without an offer from the opponent
   GameNotOver,  // rematch while the game is still on
   ServerFull,   // create when the server holds its maximum of rooms
+  ServerError,  // the server could not store an accepted request (docs/PERSISTENCE.md)
 };
-inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::ServerFull) + 1;
+inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::ServerError) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {
@@ -207,6 +208,9 @@ struct RecordView {
   int game_number = 1;
   std::array<std::optional<PlayerView>, 2> players;
   const std::vector<LoggedAction>* actions = nullptr;
+  int games = 1;                 // games in the room so far (the last is the current one)
+  std::int64_t started_ms = 0;   // Unix ms; 0: unknown
+  std::int64_t ended_ms = 0;     // 0: not over (or unknown)
 };
 
 struct RoomSummary {
@@ -246,6 +250,37 @@ struct Health {
 };
 std::string health_json(const Health& h);
 std::string http_error_json(std::string_view code, std::string_view message);
+
+// ---------------------------------------------------------------------------------------------
+// Persistence (docs/PERSISTENCE.md): the JSON texts kept in the store's rows, and game records
+// read back from a file.
+
+// {"variant":..,"options":{..},"position":{..}}: the create request's fields that made the room.
+std::string setup_json(const GameSetup& s);
+std::variant<GameSetup, Error> parse_setup_json(std::string_view text);
+// {"winner":S|null,"reason":R}, or "" for no result.
+std::string result_text(VariantId v, const std::optional<Result>& r);
+// nullopt: malformed; otherwise the result ("" gives no result).
+std::optional<std::optional<Result>> parse_result_text(VariantId v, std::string_view text);
+// Player names by side: {"fire":"Ross","water":null}.
+using SeatNames = std::array<std::optional<std::string>, 2>;
+std::string names_json(VariantId v, const SeatNames& names);
+SeatNames parse_names_json(VariantId v, std::string_view text);
+
+// A game record as served by /api/games/{room} (record_json), read back for replay.
+struct ParsedRecord {
+  std::string room;
+  GameSetup setup;
+  int game_number = 1;
+  std::int64_t version = 0;  // the record's own `version` (the last action's)
+  SeatNames names;
+  std::vector<LoggedAction> actions;  // up to (not including) the first malformed entry
+  std::optional<std::pair<std::int64_t, std::string>> malformed;  // that entry: version, why
+  std::optional<Result> result;
+  std::int64_t started_ms = 0;
+  std::int64_t ended_ms = 0;
+};
+std::variant<ParsedRecord, std::string> parse_record_json(std::string_view text);
 
 // Building blocks, exposed for tests.
 std::string action_json(const Action& a);

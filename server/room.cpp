@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
+
+#include "bc/store.hpp"  // sha256_hex: tokens are kept and compared as hashes
 
 namespace bc::server {
 
@@ -39,6 +42,12 @@ std::size_t at(Side s) { return static_cast<std::size_t>(index(s)); }
 
 }  // namespace
 
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 std::string random_token() {
   std::random_device rd;  // getrandom(2) / /dev/urandom on Linux with libstdc++
   std::string out;
@@ -57,7 +66,9 @@ Room::Room(std::string id, GameSetup setup, Limits limits, TokenSource tokens, s
       limits_(limits),
       tokens_(std::move(tokens)),
       rng_(seed),
-      game_(setup_.game) {}
+      game_(setup_.game),
+      created_ms_(unix_ms()),
+      started_ms_(created_ms_) {}
 
 RoomStatus Room::status() const {
   if (game_.over()) return RoomStatus::Finished;
@@ -137,6 +148,9 @@ std::string Room::record_text() const {
     if (const auto& seat = seats_[at(s)]) r.players[at(s)] = PlayerView{seat->name, seat->conn.has_value()};
   }
   r.actions = &log_;
+  r.games = games_;
+  r.started_ms = started_ms_;
+  r.ended_ms = ended_ms_;
   return record_json(r);
 }
 
@@ -157,6 +171,98 @@ RoomSummary Room::summary() const {
   return s;
 }
 
+std::optional<StoredSeat> Room::stored_seat(Side s) const {
+  const auto& seat = seats_[at(s)];
+  if (!seat) return std::nullopt;
+  return StoredSeat{seat->name, seat->token_hash};
+}
+
+SeatNames Room::seat_names() const {
+  SeatNames out;
+  for (Side s : {Side::First, Side::Second}) {
+    if (const auto& seat = seats_[at(s)]) out[at(s)] = seat->name;
+  }
+  return out;
+}
+
+std::vector<MemberId> Room::member_ids() const {
+  std::vector<MemberId> out;
+  for (const auto& kv : members_) out.push_back(kv.first);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Restoring from the store
+
+std::optional<ReplayError> Room::restore(const RoomImage& image) {
+  game_number_ = std::max(1, image.game_number);
+  games_ = std::max(image.games, game_number_);
+  if (image.created_ms > 0) created_ms_ = image.created_ms;
+  if (image.started_ms > 0) started_ms_ = image.started_ms;
+  ended_ms_ = image.ended_ms;
+  for (Side s : {Side::First, Side::Second}) {
+    const auto& stored = image.seats[at(s)];
+    if (stored) {
+      seats_[at(s)] = Seat{stored->name, stored->token_hash, {}, std::nullopt};
+    } else {
+      seats_[at(s)].reset();
+    }
+  }
+  const VariantId v = game_.variant();
+  for (const auto& a : image.actions) {
+    auto fail = [&](std::string why) {
+      return ReplayError{a.version, "game " + std::to_string(game_number_) + ", version " +
+                                        std::to_string(a.version) + ": " + std::move(why)};
+    };
+    if (a.version != version_ + 1) {
+      return fail("expected version " + std::to_string(version_ + 1) + " next");
+    }
+    if (game_.over()) return fail("the game was already over");
+    if (a.side != game_.turn()) {
+      return fail("it was " + std::string(side_name(v, game_.turn())) + "'s turn, not " +
+                  std::string(side_name(v, a.side)) + "'s");
+    }
+    auto applied = game_.apply(a.action);
+    if (!applied) return fail("the action " + action_json(a.action) + " is not legal there");
+    accept(a.side, a.action, std::move(*applied));
+  }
+  if (image.result) {
+    const Result& r = *image.result;
+    if (game_.over()) {
+      if (*game_.result() != r) {
+        return ReplayError{version_, "game " + std::to_string(game_number_) +
+                                         ": the stored result " + result_text(v, r) +
+                                         " is not the one the replay reaches, " +
+                                         result_text(v, game_.result())};
+      }
+    } else if (r.reason == Reason::Resigned && r.winner) {
+      game_ = game_.resigned(other(*r.winner));
+    } else if (r.reason == Reason::DrawAgreed && !r.winner) {
+      game_ = game_.drawn_by_agreement();
+    } else {
+      return ReplayError{version_, "game " + std::to_string(game_number_) + ": the stored result " +
+                                       result_text(v, r) + " is not reached by the replay"};
+    }
+  }
+  return std::nullopt;
+}
+
+void Room::adopt_members(const Room& old) {
+  for (const auto& [m, member] : old.members_) {
+    std::optional<Side> side;
+    if (member.side) {
+      const auto& was = old.seats_[at(*member.side)];
+      auto& seat = seats_[at(*member.side)];
+      if (was && was->conn == m && seat && seat->token_hash == was->token_hash) {
+        seat->conn = m;
+        seat->token = was->token;
+        side = member.side;
+      }
+    }
+    members_[m] = Member{member.name, side};
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Membership
 
@@ -165,8 +271,11 @@ Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, 
   name = clean_name(name, limits_.name_max_chars);
   std::optional<std::string> token;
   if (side) {
-    seats_[at(*side)] = Seat{name, tokens_(), m};
-    token = seats_[at(*side)]->token;
+    std::string t = tokens_();
+    seats_[at(*side)] = Seat{name, store::sha256_hex(t), t, m};
+    token = std::move(t);
+    o.durable.seats[at(*side)] = true;
+    o.durable.game = true;  // the game row keeps the players' names
   }
   members_[m] = Member{std::move(name), side};
   o.sender = Membership::Joined;
@@ -175,13 +284,19 @@ Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, 
   return o;
 }
 
-void Room::remove_member(MemberId m, bool free_seat) {
+void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
   auto it = members_.find(m);
   if (it == members_.end()) return;
   if (it->second.side) {
     auto& seat = seats_[at(*it->second.side)];
     if (seat && seat->conn == m) seat->conn.reset();
-    if (free_seat) seat.reset();
+    if (free_seat && seat) {
+      seat.reset();
+      if (durable) {
+        durable->seats[at(*it->second.side)] = true;
+        durable->game = true;
+      }
+    }
   }
   members_.erase(it);
 }
@@ -199,7 +314,10 @@ Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
     case SeatKind::Spectator:
       break;
   }
-  return take_seat(m, std::string(name), side, id);
+  Outcome o = take_seat(m, std::string(name), side, id);
+  o.durable.room = true;
+  o.durable.game = true;
+  return o;
 }
 
 Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
@@ -210,8 +328,9 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
 
   if (j.token) {
     std::optional<Side> found;
+    const std::string presented = store::sha256_hex(*j.token);
     for (Side s : {Side::First, Side::Second}) {
-      if (seats_[at(s)] && same_secret(seats_[at(s)]->token, *j.token)) found = s;
+      if (seats_[at(s)] && same_secret(seats_[at(s)]->token_hash, presented)) found = s;
     }
     if (!found) {
       return refuse(m, id, "join", ErrorCode::BadToken,
@@ -232,6 +351,7 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
     }
     if (is_member(m) && seat_of(m) != found) remove_member(m, false);
     seat.conn = m;
+    seat.token = *j.token;
     members_[m] = Member{seat.name, found};
     o.sender = Membership::Joined;
     o.messages.push_back(to(m, joined_json(id, id_, side_name(v, *found), seat.token)));
@@ -273,15 +393,19 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
       break;
   }
   // Moving within the room: the old seat is given up only if the game has not started.
-  if (is_member(m)) remove_member(m, !started());
-  return take_seat(m, j.name, side, id);
+  Durable freed;
+  if (is_member(m)) remove_member(m, !started(), &freed);
+  Outcome o = take_seat(m, j.name, side, id);
+  for (std::size_t i = 0; i < 2; ++i) o.durable.seats[i] = o.durable.seats[i] || freed.seats[i];
+  o.durable.game = o.durable.game || freed.game;
+  return o;
 }
 
 Outcome Room::handle_leave(MemberId m, const RequestId& id) {
   Outcome o;
   add_ok(o, m, id, "leave");
   auto side = seat_of(m);
-  remove_member(m, side.has_value() && !started() && !game_.over());
+  remove_member(m, side.has_value() && !started() && !game_.over(), &o.durable);
   o.sender = Membership::Left;
   add_state(o);
   return o;
@@ -379,27 +503,38 @@ Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
                   "that action is not legal now; send one of the `legal` actions of the latest state");
   }
 
-  game_ = std::move(applied->next);
-  ++version_;
-  log_.push_back(LoggedAction{version_, side, *a.action});
-  if (!last_ || last_->complete || last_->side != side) last_ = LastTurn{side, {}, {}, {}, {}, false};
-  const Effects& fx = applied->effects;
-  last_->actions.push_back(*a.action);
-  last_->captured.insert(last_->captured.end(), fx.captured.begin(), fx.captured.end());
-  last_->exploded.insert(last_->exploded.end(), fx.exploded.begin(), fx.exploded.end());
-  last_->promoted.insert(last_->promoted.end(), fx.promoted.begin(), fx.promoted.end());
-  last_->complete = fx.turn_over || game_.over();
-  if (last_->complete) ++moves_;
+  accept(side, *a.action, std::move(*applied));
   // Playing on instead of answering declines the opponent's draw offer.
   if (draw_offer_ && *draw_offer_ != side) draw_offer_.reset();
   if (game_.over()) draw_offer_.reset();
 
   Outcome o;
   o.action_accepted = true;
+  o.durable.action = true;
   o.finished = game_.over();
+  if (o.finished) mark_ended(o);
   add_ok(o, m, id, "act");
   add_state(o);
   return o;
+}
+
+void Room::accept(Side side, const Action& action, Applied applied) {
+  game_ = std::move(applied.next);
+  ++version_;
+  log_.push_back(LoggedAction{version_, side, action});
+  if (!last_ || last_->complete || last_->side != side) last_ = LastTurn{side, {}, {}, {}, {}, false};
+  const Effects& fx = applied.effects;
+  last_->actions.push_back(action);
+  last_->captured.insert(last_->captured.end(), fx.captured.begin(), fx.captured.end());
+  last_->exploded.insert(last_->exploded.end(), fx.exploded.begin(), fx.exploded.end());
+  last_->promoted.insert(last_->promoted.end(), fx.promoted.begin(), fx.promoted.end());
+  last_->complete = fx.turn_over || game_.over();
+  if (last_->complete) ++moves_;
+}
+
+void Room::mark_ended(Outcome& o) {
+  ended_ms_ = unix_ms();
+  o.durable.game = true;
 }
 
 Outcome Room::handle_resign(MemberId m, const RequestId& id) {
@@ -408,6 +543,7 @@ Outcome Room::handle_resign(MemberId m, const RequestId& id) {
   draw_offer_.reset();
   Outcome o;
   o.finished = true;
+  mark_ended(o);
   add_ok(o, m, id, "resign");
   add_state(o);
   return o;
@@ -422,6 +558,7 @@ Outcome Room::handle_offer_draw(MemberId m, const RequestId& id) {
     game_ = game_.drawn_by_agreement();
     draw_offer_.reset();
     o.finished = true;
+    mark_ended(o);
     add_state(o);
   } else if (draw_offer_ != side) {
     draw_offer_ = side;
@@ -444,6 +581,7 @@ Outcome Room::handle_answer_draw(MemberId m, const RequestId& id, const AnswerDr
   if (a.accept) {
     game_ = game_.drawn_by_agreement();
     o.finished = true;
+    mark_ended(o);
   } else {
     o.messages.push_back(everyone(draw_declined_json(game_.variant(), side)));
   }
@@ -478,6 +616,11 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   version_ = 0;
   moves_ = 0;
   ++game_number_;
+  games_ = game_number_;
+  started_ms_ = unix_ms();
+  ended_ms_ = 0;
+  o.durable.game = true;
+  o.durable.seats = {true, true};
   last_.reset();
   log_.clear();
   draw_offer_.reset();

@@ -3,6 +3,7 @@
 // the messages to send, so the whole of the room's judgement is testable without a network.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -27,8 +28,19 @@ struct Outgoing {
 
 enum class Membership : std::uint8_t { Unchanged, Joined, Left };
 
+// What an outcome changed of the room's durable record (docs/PERSISTENCE.md). RoomHost turns these
+// into store rows right after the call, and holds the messages until they are committed.
+struct Durable {
+  bool room = false;                        // the room was made
+  std::array<bool, 2> seats{false, false};  // these sides' seats were taken, freed or swapped
+  bool game = false;                        // the current game's row: started, players, result
+  bool action = false;                      // log().back() was accepted
+  bool any() const { return room || seats[0] || seats[1] || game || action; }
+};
+
 struct Outcome {
   std::vector<Outgoing> messages;
+  Durable durable;
   std::optional<ErrorCode> refused;  // the request was refused (and nothing changed)
   bool action_accepted = false;      // an `act` was applied
   bool finished = false;             // the game ended with this request
@@ -37,6 +49,33 @@ struct Outcome {
 
 // 128 random bits as 32 hex digits, from the operating system's CSPRNG.
 std::string random_token();
+
+// A seat as the store keeps it: the token only as its SHA-256.
+struct StoredSeat {
+  std::string name;
+  std::string token_hash;
+};
+
+// What the store keeps of a room, enough to rebuild it by replaying its log through core.
+struct RoomImage {
+  GameSetup setup;
+  int game_number = 1;
+  std::array<std::optional<StoredSeat>, 2> seats;  // by side, as of the current game
+  std::vector<LoggedAction> actions;               // the current game's, in order
+  std::optional<Result> result;  // the game row's result (resignations and agreed draws live here)
+  std::int64_t created_ms = 0;
+  std::int64_t started_ms = 0;
+  std::int64_t ended_ms = 0;
+  int games = 1;
+};
+
+// Why a log does not replay: the first bad version and what is wrong with it.
+struct ReplayError {
+  std::int64_t version = 0;
+  std::string message;
+};
+
+std::int64_t unix_ms();  // the wall clock, for the store's times
 
 class Room {
  public:
@@ -54,6 +93,14 @@ class Room {
   // The room is being retired: everyone gets a notice and is detached.
   Outcome close(std::string_view why);
 
+  // Rebuilds a fresh room (made with image.setup) from what the store kept: seats, game number,
+  // and the current game's actions replayed through core in order with their versions. On an
+  // error the room is unusable.
+  std::optional<ReplayError> restore(const RoomImage& image);
+  // After a failed commit: takes over the connections of `old` (the same room, ahead of the
+  // store). A player keeps its seat if the store has it with the same token; anyone else watches.
+  void adopt_members(const Room& old);
+
   const std::string& id() const { return id_; }
   const Game& game() const { return game_; }
   RoomStatus status() const;
@@ -69,10 +116,21 @@ class Room {
   std::string record_text() const;
   RoomSummary summary() const;
 
+  // The durable parts, for the store's rows.
+  const GameSetup& setup() const { return setup_; }
+  std::optional<StoredSeat> stored_seat(Side s) const;
+  SeatNames seat_names() const;
+  std::int64_t created_ms() const { return created_ms_; }
+  std::int64_t started_ms() const { return started_ms_; }
+  std::int64_t ended_ms() const { return ended_ms_; }
+  std::vector<MemberId> member_ids() const;
+
  private:
   struct Seat {
     std::string name;
-    std::string token;
+    std::string token_hash;        // sha256_hex of the token: what is stored and compared
+    std::string token;             // the token itself, while this process knows it ("" after a restart
+                                   // until its holder presents it again); never stored or logged
     std::optional<MemberId> conn;  // the live connection holding the seat, if any
   };
   struct Member {
@@ -92,7 +150,7 @@ class Room {
   // Seats member m on side s (a fresh token) or as a spectator; replies joined + state.
   Outcome take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id);
   // Drops m's membership; a seat keeps its token (free_seat: clears it too).
-  void remove_member(MemberId m, bool free_seat);
+  void remove_member(MemberId m, bool free_seat, Durable* durable = nullptr);
   // A check that only players pass, and that the game is on: not_a_player / game_over /
   // not_started, in that order.
   std::optional<Error> check_player_in_game(MemberId m) const;
@@ -106,6 +164,9 @@ class Room {
                  std::string message) const;
   void add_ok(Outcome& o, MemberId m, const RequestId& id, std::string_view request) const;
   void add_state(Outcome& o) const;
+  // Applies an accepted action and keeps version, log, last turn and move count.
+  void accept(Side side, const Action& action, Applied applied);
+  void mark_ended(Outcome& o);
 
   std::string id_;
   GameSetup setup_;
@@ -121,6 +182,10 @@ class Room {
   std::vector<LoggedAction> log_;
   std::optional<Side> draw_offer_;
   std::array<bool, 2> rematch_{false, false};
+  std::int64_t created_ms_ = 0;
+  std::int64_t started_ms_ = 0;
+  std::int64_t ended_ms_ = 0;
+  int games_ = 1;
 
   std::array<std::optional<Seat>, 2> seats_;
   std::map<MemberId, Member> members_;

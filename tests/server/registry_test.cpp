@@ -1,0 +1,180 @@
+// The registry and RoomHost without sockets: a fake Peer records what a connection would be told;
+// the io_context is polled by hand, and time is passed to sweep() explicitly.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <nlohmann/json.hpp>
+
+#include "server/registry.hpp"
+
+namespace bc::server {
+namespace {
+
+using json = nlohmann::json;
+
+class FakePeer : public Peer {
+ public:
+  explicit FakePeer(MemberId id) : id_(id) {}
+  MemberId member_id() const override { return id_; }
+  void deliver(std::shared_ptr<const std::string> text) override { got.push_back(json::parse(*text)); }
+  void join_answered(std::shared_ptr<RoomHost> r) override { room = std::move(r); ++answers; }
+  void handled() override { ++handled_count; }
+  void detached(const RoomHost* r) override {
+    if (room.get() == r) room.reset();
+    ++detaches;
+  }
+  std::vector<json> of(const std::string& type) const {
+    std::vector<json> out;
+    for (const auto& j : got) {
+      if (j["type"] == type) out.push_back(j);
+    }
+    return out;
+  }
+
+  std::vector<json> got;
+  std::shared_ptr<RoomHost> room;
+  int answers = 0, handled_count = 0, detaches = 0;
+
+ private:
+  MemberId id_;
+};
+
+GameSetup bomb_setup() {
+  CreateMsg c;
+  c.variant = "bomb";
+  return std::get<GameSetup>(resolve_create(c));
+}
+
+ClientMessage msg(const json& j) { return std::get<ClientMessage>(parse_client_message(j.dump())); }
+
+class RegistryTest : public ::testing::Test {
+ protected:
+  void poll() {
+    ioc_.restart();
+    ioc_.poll();
+  }
+  net::io_context ioc_;
+  Limits limits_;
+  Metrics metrics_;
+};
+
+TEST_F(RegistryTest, CreateFindList) {
+  Registry reg(ioc_, limits_, metrics_);
+  auto a = reg.create(bomb_setup());
+  auto b = reg.create(bomb_setup());
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(a->id(), b->id());
+  std::string lower = a->id();
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  EXPECT_EQ(reg.find(lower), a);
+  EXPECT_EQ(reg.find("ZZZZZZ"), nullptr);
+  EXPECT_EQ(reg.find("../x"), nullptr);
+  EXPECT_EQ(reg.list().size(), 2u);
+  EXPECT_EQ(reg.counts().by_status[0], 2u);
+  EXPECT_EQ(metrics_.rooms_created.load(), 2u);
+}
+
+TEST_F(RegistryTest, MaxRooms) {
+  limits_.max_rooms = 2;
+  Registry reg(ioc_, limits_, metrics_);
+  EXPECT_TRUE(reg.create(bomb_setup()));
+  EXPECT_TRUE(reg.create(bomb_setup()));
+  EXPECT_EQ(reg.create(bomb_setup()), nullptr);
+}
+
+TEST_F(RegistryTest, HostDeliversToMembersAndCountsRefusals) {
+  Registry reg(ioc_, limits_, metrics_);
+  auto host = reg.create(bomb_setup());
+  auto a = std::make_shared<FakePeer>(1);
+  auto b = std::make_shared<FakePeer>(2);
+  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
+  poll();
+  EXPECT_EQ(a->room, host);
+  EXPECT_EQ(a->of("joined").size(), 1u);
+  host->request(b, msg({{"type", "join"}, {"room", host->id()}, {"seat", "any"}}), Clock::now());
+  poll();
+  EXPECT_EQ(b->room, host);
+  EXPECT_EQ(a->of("state").back()["status"], "playing");
+  EXPECT_EQ(host->summary().status, RoomStatus::Playing);
+  EXPECT_EQ(host->summary().seats[1]->name, "Anonymous");
+
+  json s = a->of("state").back();
+  host->request(b, msg({{"type", "act"}, {"action", s["legal"][0]}, {"version", 0}}), Clock::now());
+  host->request(a, msg({{"type", "act"}, {"action", s["legal"][0]}, {"version", 0}}), Clock::now());
+  poll();
+  EXPECT_EQ(b->of("error").back()["code"], "not_your_turn");
+  EXPECT_EQ(metrics_.refusals(ErrorCode::NotYourTurn), 1u);
+  EXPECT_EQ(metrics_.actions_accepted.load(), 1u);
+  EXPECT_EQ(metrics_.move_to_broadcast.count(), 1u);
+  EXPECT_EQ(a->handled_count, 1);
+  EXPECT_EQ(b->handled_count, 1);
+  EXPECT_EQ(b->of("state").back()["version"], 1);
+
+  std::string record;
+  host->record([&](std::string r) { record = std::move(r); });
+  poll();
+  EXPECT_EQ(json::parse(record)["actions"].size(), 1u);
+
+  host->disconnect(2);
+  poll();
+  EXPECT_EQ(a->of("state").back()["players"]["water"]["connected"], false);
+}
+
+TEST_F(RegistryTest, SweepRetiresEmptyRoomsAfterTheirTtl) {
+  Registry reg(ioc_, limits_, metrics_);
+  auto host = reg.create(bomb_setup());
+  const auto t0 = Clock::now();
+  EXPECT_EQ(reg.sweep(t0), 0u);
+  EXPECT_EQ(reg.sweep(t0 + limits_.empty_room_ttl - std::chrono::seconds(5)), 0u);
+  EXPECT_EQ(reg.sweep(t0 + limits_.empty_room_ttl + std::chrono::seconds(5)), 1u);
+  EXPECT_EQ(reg.find(host->id()), nullptr);
+  EXPECT_EQ(metrics_.rooms_retired.load(), 1u);
+  // A request that still reaches the retired room is refused.
+  auto late = std::make_shared<FakePeer>(9);
+  poll();
+  host->request(late, msg({{"type", "join"}, {"room", host->id()}}), Clock::now());
+  poll();
+  EXPECT_EQ(late->of("error").back()["code"], "unknown_room");
+  EXPECT_EQ(late->room, nullptr);
+}
+
+TEST_F(RegistryTest, SweepKeepsOccupiedRoomsAndRetiresFinishedOnes) {
+  Registry reg(ioc_, limits_, metrics_);
+  auto host = reg.create(bomb_setup());
+  auto a = std::make_shared<FakePeer>(1);
+  auto b = std::make_shared<FakePeer>(2);
+  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
+  host->request(b, msg({{"type", "join"}, {"room", host->id()}}), Clock::now());
+  poll();
+  const auto t0 = Clock::now();
+  EXPECT_EQ(reg.sweep(t0 + std::chrono::hours(10)), 0u) << "a game under way with people in it stays";
+  host->request(a, msg({{"type", "resign"}}), Clock::now());
+  poll();
+  const auto t1 = Clock::now();
+  EXPECT_EQ(reg.sweep(t1 + limits_.finished_room_ttl - std::chrono::seconds(5)), 0u);
+  EXPECT_EQ(reg.sweep(t1 + limits_.finished_room_ttl + std::chrono::seconds(5)), 1u);
+  poll();
+  EXPECT_EQ(a->of("notice").back()["code"], "room_closed");
+  EXPECT_EQ(b->of("notice").back()["code"], "room_closed");
+  EXPECT_EQ(a->room, nullptr);
+  EXPECT_EQ(b->room, nullptr);
+}
+
+TEST_F(RegistryTest, FinishedAndEmptyGoesSooner) {
+  Registry reg(ioc_, limits_, metrics_);
+  auto host = reg.create(bomb_setup());
+  auto a = std::make_shared<FakePeer>(1);
+  auto b = std::make_shared<FakePeer>(2);
+  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
+  host->request(b, msg({{"type", "join"}, {"room", host->id()}}), Clock::now());
+  host->request(a, msg({{"type", "resign"}}), Clock::now());
+  host->disconnect(1);
+  host->disconnect(2);
+  poll();
+  const auto t = Clock::now();
+  EXPECT_EQ(reg.sweep(t + limits_.finished_empty_room_ttl - std::chrono::seconds(5)), 0u);
+  EXPECT_EQ(reg.sweep(t + limits_.finished_empty_room_ttl + std::chrono::seconds(5)), 1u);
+}
+
+}  // namespace
+}  // namespace bc::server
