@@ -98,7 +98,7 @@ struct SolvedValue {
 };
 
 struct SolveBudget {
-  std::uint64_t max_positions = 4'000'000;  // memo size limit; exceeded: no answer
+  std::uint64_t max_positions = 2'000'000;  // memo size limit (16 B each); exceeded: no answer
   const std::atomic<bool>* stop = nullptr;
   std::optional<std::chrono::milliseconds> time;
 };
