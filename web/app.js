@@ -6,8 +6,11 @@ import { Net } from './net.js';
 import { BoardView } from './board.js';
 import {
   $, h, toast, confirmDialog, copyText, sideChip, sideName, variantName, variantBlurb, humanize,
-  resultText, turnText, icon, DEFAULT_SIDES,
+  resultText, turnText, icon, DEFAULT_SIDES, aiLevels, aiName,
 } from './ui.js';
+import {
+  snapshot, parsePositions, fetchPositions, fetchRecord, movesFromRecord, recordUrl, pdnUrl, kaboomText, download,
+} from './replay.js';
 
 // ---- persistence ------------------------------------------------------------------------------
 
@@ -17,6 +20,17 @@ const store = {
   },
   set name(v) {
     localStorage.setItem('bc.name', v);
+  },
+  get ai() {
+    try {
+      const v = JSON.parse(localStorage.getItem('bc.ai') ?? 'null');
+      return v && typeof v === 'object' ? v : { on: false, level: null };
+    } catch {
+      return { on: false, level: null };
+    }
+  },
+  set ai(v) {
+    localStorage.setItem('bc.ai', JSON.stringify(v));
   },
   seat(room) {
     try {
@@ -55,6 +69,14 @@ const app = {
   overlayClosed: false,
   everConnected: false,
   hover: null,
+  welcome: null, // the server's welcome message
+  ai: aiLevels(null), // computer opponents, from welcome (else levels 1..8, not advertised)
+  aiRequested: null, // the level asked for in our `create`, while that game waits to start
+  gameNo: 1, // the room's game number (state.game; it goes up with each rematch)
+  games: new Map(), // game number -> Map(version -> snapshot): every position this tab has seen
+  replay: null, // {game, version, moves, record} while looking at a past position
+  positionsTried: new Set(), // "game" keys whose positions were already asked of the server
+  pastMoves: new Map(), // game number -> the move list of an earlier game of the room
 };
 
 const canvas = $('#board');
@@ -82,7 +104,7 @@ function isPlayer() {
 
 function myLegal() {
   const s = app.state;
-  if (!s || app.pending || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
+  if (!s || app.replay || app.pending || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
   return Array.isArray(s.legal) ? s.legal : [];
 }
 
@@ -107,6 +129,14 @@ function hint(text) {
   el.classList.add('show');
   clearTimeout(hintTimer);
   hintTimer = setTimeout(() => el.classList.remove('show'), 2600);
+}
+
+/** A hint is about the position it was given for: a new position (or the end) clears it. */
+function clearHint() {
+  const el = $('#hint');
+  clearTimeout(hintTimer);
+  el.classList.remove('show');
+  el.textContent = '';
 }
 
 function send(msg, meta) {
@@ -172,6 +202,9 @@ function onMessage(msg) {
 }
 
 function onWelcome(msg) {
+  app.welcome = msg;
+  app.ai = aiLevels(msg);
+  renderOpponentPicker();
   if (Array.isArray(msg.variants) && msg.variants.length) {
     const first = app.variants.length === 0;
     app.variants = msg.variants;
@@ -191,6 +224,7 @@ function onJoined(msg) {
   const room = msg.room ?? req?.room;
   if (!room) return;
   if (room !== app.room) resetGameView();
+  if (req?.kind === 'create') app.aiRequested = req.ai ?? null;
   app.room = room;
   app.seat = msg.seat ?? req?.seat ?? 'spectator';
   app.url = msg.url ?? `/r/${room}`;
@@ -267,11 +301,17 @@ function onState(s) {
   if (prev && s.version < prev.version && s.status === prev.status && s.version !== 0) return;
   const newGame = prev && (s.version < prev.version || (s.version === 0 && prev.version !== 0));
   if (newGame) {
+    app.pastMoves.set(app.gameNo, app.moves);
     app.moves = [];
     app.movesPartial = false;
     app.rematchAsked = false;
     app.overlayClosed = false;
   }
+  if (Number.isInteger(s.game)) app.gameNo = s.game;
+  else if (newGame) app.gameNo += 1;
+  remember(s);
+  if (newGame || (prev && (s.version !== prev.version || s.status !== prev.status))) clearHint();
+  if (s.status !== 'waiting' || newGame) app.aiRequested = null;
   const needHistory = s.version > 0 && (!prev || newGame || s.version > prev.version + 1);
   if (!needHistory) recordMove(newGame ? null : prev, s);
   app.finishedLive = !!prev && prev.status === 'playing' && s.status === 'finished';
@@ -291,12 +331,30 @@ function onState(s) {
   // Keep a selection only while it still leads somewhere.
   if (app.selected && !myLegal().some((a) => same(a.from, app.selected))) app.selected = null;
   if (!prev || s.version !== prev.version) app.selected = sequencePiece() ?? app.selected;
-  const geometryChanged = board.setState(s);
-  board.setFlipped(flipped());
-  if (geometryChanged || !prev) layoutBoard();
+  if (!app.replay) {
+    const geometryChanged = board.setState(s);
+    board.setFlipped(flipped());
+    if (geometryChanged || !prev) layoutBoard();
+  }
   showScreen('game');
   renderGame();
   if (needHistory) loadHistory(s);
+}
+
+/** Keeps every position this tab sees, by game, for the replay view. */
+function remember(s) {
+  if (!Number.isInteger(s.version) || !s.board) return;
+  let m = app.games.get(app.gameNo);
+  if (!m) app.games.set(app.gameNo, (m = new Map()));
+  if (m.size < 5000 || m.has(s.version)) m.set(s.version, snapshot(s));
+}
+
+/** Adds positions the server sent (never replacing one this tab saw live). */
+function mergePositions(game, positions) {
+  if (!positions) return;
+  let m = app.games.get(game);
+  if (!m) app.games.set(game, (m = new Map()));
+  for (const [v, snap] of positions) if (!m.has(v)) m.set(v, snap);
 }
 
 /** Joining a game under way: the move list comes from the game record (GET /api/games/{room}). */
@@ -307,16 +365,10 @@ async function loadHistory(s) {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const rec = await res.json();
     if (app.state?.room !== s.room || !Array.isArray(rec.actions)) return;
-    const moves = [];
-    for (const item of rec.actions) {
-      const action = item.action ?? item;
-      const side = item.side;
-      const prevTurn = moves[moves.length - 1];
-      // Consecutive actions of one side are the hops of one turn.
-      if (prevTurn && prevTurn.side === side && !prevTurn.closed) prevTurn.actions.push(action);
-      else moves.push({ side, actions: [action], exploded: [], promoted: [] });
-      if (action.kind === 'end_turn' && moves.length) moves[moves.length - 1].closed = true;
-    }
+    // A server that puts the positions in the record gives the replay what this tab missed.
+    if (!Number.isInteger(rec.game) || rec.game === app.gameNo) mergePositions(app.gameNo, parsePositions(rec, rec.game));
+    const moves = movesFromRecord(rec);
+    enrichMoves(moves, app.gameNo);
     // The latest turn keeps what the live state says about it (explosions, promotions).
     const cur = app.state;
     const lastEntry = moves[moves.length - 1];
@@ -362,13 +414,27 @@ function recordMove(prev, s) {
     entry.actions = cumulative ? last.actions.slice() : entry.actions.concat(last.actions);
     entry.exploded = [...entry.exploded, ...(last.exploded ?? [])];
     entry.promoted = [...entry.promoted, ...(last.promoted ?? [])];
+    entry.versions.push(s.version);
     return;
   }
   if (prev && s.version !== prev.version + 1) app.movesPartial = true;
   app.moves.push({
     side: last.side, actions: last.actions.slice(), exploded: [...(last.exploded ?? [])],
-    promoted: [...(last.promoted ?? [])],
+    promoted: [...(last.promoted ?? [])], versions: [s.version],
   });
+}
+
+/** Explosions and crownings of each turn, from the positions known after it. */
+function enrichMoves(moves, game) {
+  const known = app.games.get(game);
+  if (!known) return;
+  for (const m of moves) {
+    if (!m.versions?.length) continue;
+    const snap = known.get(Math.max(...m.versions));
+    if (!snap?.last || snap.last.side !== m.side) continue;
+    m.exploded = [...(snap.last.exploded ?? [])];
+    m.promoted = [...(snap.last.promoted ?? [])];
+  }
 }
 
 function resetGameView() {
@@ -383,7 +449,15 @@ function resetGameView() {
   app.drawOffer = null;
   app.rematchAsked = false;
   app.overlayClosed = false;
+  app.aiRequested = null;
+  app.gameNo = 1;
+  app.games = new Map();
+  app.replay = null;
+  app.positionsTried = new Set();
+  app.pastMoves = new Map();
   $('#chat-log').replaceChildren();
+  $('#replay-bar').hidden = true;
+  delete document.body.dataset.replay;
   board.effects = [];
 }
 
@@ -401,6 +475,9 @@ function updateDataAttrs() {
   canvas.dataset.cols = String(s?.board?.width ?? 8);
   canvas.dataset.rows = String(s?.board?.height ?? 8);
   canvas.dataset.selected = app.selected ? app.selected.join(',') : '';
+  canvas.dataset.replayVersion = app.replay ? String(app.replay.version) : '';
+  canvas.dataset.replayGame = app.replay ? String(app.replay.game) : '';
+  canvas.dataset.game = s ? String(app.gameNo) : '';
 }
 
 function renderGame() {
@@ -430,13 +507,15 @@ function renderGame() {
     }
   }
   board.setFlipped(flipped());
-  board.setUi({ selected: app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal) });
+  board.setUi({ selected: app.replay ? null : app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal) });
 
-  // Players: the side at the bottom of the screen goes below the board.
+  // Players: the side at the bottom of the screen goes below the board. In a replay the cards
+  // follow the position shown (who was to move, bombs left), and that game's players.
+  const view = viewState() ?? s;
   const bottom = flipped() ? sides[1] : sides[0];
   const top = bottom === sides[0] ? sides[1] : sides[0];
-  renderPlayer($('#player-top'), top, s);
-  renderPlayer($('#player-bottom'), bottom, s);
+  renderPlayer($('#player-top'), top, view);
+  renderPlayer($('#player-bottom'), bottom, view);
 
   // Status line.
   const line = $('#status-line');
@@ -478,6 +557,8 @@ function renderGame() {
   $('#rematch').disabled = app.rematchAsked;
   $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
   $('#flip').hidden = kaboom;
+  $('#replay').hidden = !(s.status === 'finished' && s.version > 0) || !!app.replay;
+  $('#export-menu').hidden = !(s.version > 0 || s.status === 'finished' || app.gameNo > 1);
 
   // A draw offer from the other side.
   const offer = $('#draw-offer');
@@ -495,7 +576,10 @@ function renderGame() {
   renderOverlay(s, sides);
   renderDrops(s, legal);
   renderMoves();
-  canvas.setAttribute('aria-label', `${variantName(s.variant, app.variants)} board. ${text}`);
+  renderReplayBar();
+  canvas.setAttribute('aria-label', app.replay ?
+    `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}` :
+    `${variantName(s.variant, app.variants)} board. ${text}`);
 }
 
 function renderPlayer(el, side, s) {
@@ -504,6 +588,8 @@ function renderPlayer(el, side, s) {
   const turn = s.status === 'playing' && s.turn === side;
   const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
   if (you) kids.push(h('span.tag', {}, 'you'));
+  const ai = p && (p.ai ?? p.bot ?? p.computer);
+  if (ai) kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
   kids.push(h('span.pside', {}, sideName(side)));
   if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
     kids.push(h('span.bombs', { title: 'Bombs left to drop', 'aria-label': `${s.bombs[side]} bombs left` },
@@ -524,12 +610,24 @@ let overlayKey = '';
 function renderOverlay(s, sides) {
   const ov = $('#board-overlay');
   // Rebuilt only when what it says changes, so its entrance animation plays once.
-  const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.rematchAsked, app.rematchFrom, app.overlayClosed]);
+  const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.rematchAsked, app.rematchFrom,
+    app.overlayClosed, !!app.replay, app.aiRequested]);
   if (k === overlayKey) return;
   overlayKey = k;
+  if (app.replay) {
+    ov.hidden = true;
+    return;
+  }
   const closeBtn = () => h('button.icon-btn.close', {
     type: 'button', 'aria-label': 'Close and look at the board', onclick: () => { app.overlayClosed = true; renderGame(); },
   }, '×');
+  if (s.status === 'waiting' && isPlayer() && app.aiRequested && app.ai.advertised && !app.overlayClosed) {
+    ov.replaceChildren(h('div.overlay-card', {},
+      h('h2', {}, h('span.spinner', { 'aria-hidden': 'true' }), ' The computer is taking its seat…'),
+      h('p.muted', {}, `${aiLevelName(app.aiRequested)} level.`)));
+    ov.hidden = false;
+    return;
+  }
   if (s.status === 'waiting' && isPlayer() && !app.overlayClosed) {
     const link = location.origin + (app.url ?? `/r/${s.room}`);
     const input = h('input.link', { readonly: true, value: link, 'aria-label': 'Link to this game' });
@@ -537,7 +635,9 @@ function renderOverlay(s, sides) {
     ov.replaceChildren(h('div.overlay-card', {},
       closeBtn(),
       h('h2', {}, 'Waiting for an opponent'),
-      h('p', {}, 'Send this link to a friend. The game starts when they open it.'),
+      h('p', {}, app.aiRequested ?
+        'This server has no computer opponent. Send this link to a friend instead: the game starts when they open it.' :
+        'Send this link to a friend. The game starts when they open it.'),
       h('div.link-row', {}, input, h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy')),
       h('p.muted.small', {}, 'Room code ', h('strong', {}, s.room))));
     ov.hidden = false;
@@ -555,7 +655,9 @@ function renderOverlay(s, sides) {
       h('h2', {}, title),
       h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere)),
       app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,
-      isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null));
+      h('div.overlay-buttons', {},
+        s.version > 0 ? h('button.btn', { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' }, icon('play'), 'Replay') : null,
+        isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null)));
     ov.hidden = false;
     return;
   }
@@ -604,16 +706,339 @@ function renderDrops(s, legal) {
   if (wasHidden) layoutBoard();
 }
 
+/** The turns shown in the move list: the current game's, or those of the game being replayed. */
+function shownMoves() {
+  const r = app.replay;
+  return r && r.game !== app.gameNo ? r.moves ?? [] : app.moves;
+}
+
+let movesKey = '';
 function renderMoves() {
   const list = $('#move-list');
-  const items = app.moves.map((m, i) => h('li', {},
-    h('span.num', {}, `${i + 1}.`), sideChip(m.side), h('span.mv', {}, turnText(m)),
-    m.exploded.length ? icon('boom', 'explosion') : null, m.promoted.length ? icon('crown', 'crowned') : null));
-  if (app.movesPartial) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
+  const r = app.replay;
+  const moves = shownMoves();
+  const current = r ? moveIndexOf(r.version, moves) : -1;
+  const k = JSON.stringify([moves.map((m) => [m.side, m.actions.length, m.versions, m.exploded.length, m.promoted.length]),
+    app.movesPartial, r?.game, current]);
+  if (k === movesKey && list.children.length) return;
+  movesKey = k;
+  const items = moves.map((m, i) => {
+    const v = m.versions?.length ? Math.max(...m.versions) : null;
+    const body = [h('span.num', {}, `${i + 1}.`), sideChip(m.side), h('span.mv', {}, turnText(m)),
+      m.exploded.length ? icon('boom', 'explosion') : null, m.promoted.length ? icon('crown', 'crowned') : null];
+    const cls = `li${i === current ? '.current' : ''}`;
+    if (v === null) return h(cls, {}, ...body);
+    return h(cls, { dataset: { version: v }, 'aria-current': i === current ? 'step' : null },
+      h('button.move', {
+        type: 'button', title: 'Show the board after this move', 'aria-label': `Move ${i + 1}, ${sideName(m.side)} ${turnText(m)}: show the board after it`,
+        onclick: () => openReplay(v, r?.game ?? app.gameNo),
+      }, ...body));
+  });
+  if (app.movesPartial && !(r && r.game !== app.gameNo)) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
   if (!items.length) items.push(h('li.muted', {}, 'No moves yet'));
   list.replaceChildren(...items);
-  list.scrollTop = list.scrollHeight;
+  list.classList.toggle('replaying', !!r);
+  const cur = list.querySelector('li.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  else if (!r) list.scrollTop = list.scrollHeight;
 }
+
+// ---- replay -----------------------------------------------------------------------------------
+// Only positions the server sent are shown: those this tab saw live, and the server's list of
+// positions (GET /api/games/{room}/positions) for what it missed.
+
+function positionsOf(game) {
+  return app.games.get(game) ?? new Map();
+}
+
+function replayVersions(game) {
+  return [...positionsOf(game).keys()].sort((a, b) => a - b);
+}
+
+/** Whether this tab has every position of a game (the current game: 0 .. its version). */
+function haveAll(game) {
+  const m = positionsOf(game);
+  if (game !== app.gameNo) {
+    const vs = replayVersions(game);
+    const lastV = vs[vs.length - 1];
+    return vs.length > 0 && vs.length === lastV + 1 && m.get(lastV).status === 'finished';
+  }
+  const top = app.state?.version ?? 0;
+  for (let v = 0; v <= top; v++) if (!m.has(v)) return false;
+  return true;
+}
+
+/** The state shown on the board: the live one, or the past position being replayed. */
+function viewState() {
+  const s = app.state;
+  const r = app.replay;
+  if (!s || !r) return s;
+  const snap = positionsOf(r.game).get(r.version);
+  if (!snap) return s;
+  const players = r.game === app.gameNo ? s.players : snap.players ?? r.record?.players ?? s.players;
+  const status = snap.status ?? (snap.result ? 'finished' : 'playing');
+  return { ...s, ...snap, status, players, legal: [], draw_offer: null };
+}
+
+function moveIndexOf(version, moves = shownMoves()) {
+  return moves.findIndex((m) => m.versions?.includes(version));
+}
+
+/** ["Move 3 of 12", "hop 2 of 3"] and the like, for the replay bar. */
+function replayLabel() {
+  const r = app.replay;
+  if (!r) return [];
+  if (r.version === 0) return ['Start position'];
+  const moves = shownMoves();
+  const i = moveIndexOf(r.version, moves);
+  if (i < 0) return [`Position ${r.version}`];
+  const m = moves[i];
+  const parts = [`Move ${i + 1} of ${moves.length}`];
+  const vs = m.versions ?? [];
+  if (vs.length > 1) parts.push(`step ${vs.indexOf(r.version) + 1} of ${vs.length}`);
+  return parts;
+}
+
+/** Asks the server for the positions of a game this tab has not seen whole (once per game). */
+async function loadPositions(game) {
+  const key = `${app.room}#${game}`;
+  if (app.positionsTried.has(key)) return;
+  app.positionsTried.add(key);
+  const room = app.room;
+  const q = Number.isInteger(app.state?.game) ? game : undefined;
+  const positions = await fetchPositions(room, q);
+  if (app.room !== room) return;
+  mergePositions(game, positions);
+  if (positions && game === app.gameNo) enrichMoves(app.moves, game);
+}
+
+/** Opens the replay at a version (the nearest position this tab has), of this game or an earlier one. */
+async function openReplay(version, game = app.gameNo) {
+  const s = app.state;
+  if (!s || !app.room) return;
+  const room = app.room;
+  let record = app.replay?.game === game ? app.replay.record : null;
+  let moves = app.replay?.game === game ? app.replay.moves : app.pastMoves.get(game) ?? null;
+  if (!haveAll(game)) await loadPositions(game);
+  if (game !== app.gameNo && !record) {
+    try {
+      record = await fetchRecord(room, game);
+    } catch {
+      record = null;
+    }
+    if (record) {
+      mergePositions(game, parsePositions(record, game));
+      if (!moves?.length) {
+        moves = movesFromRecord(record);
+        enrichMoves(moves, game);
+      }
+    }
+  }
+  if (app.room !== room || !app.state) return;
+  const vs = replayVersions(game);
+  if (!vs.length) {
+    toast(game === app.gameNo ? 'The positions of this game are not available.' :
+      `Game ${game} is not available on this server any more.`, 'error');
+    renderGame();
+    return;
+  }
+  // The nearest position at or before the one asked for, else the first one there is.
+  const target = [...vs].reverse().find((v) => v <= version) ?? vs[0];
+  if (vs[0] > 0 && target === vs[0] && version < vs[0]) {
+    toast('Positions before this tab joined the game are not available from this server.', 'info', 5000);
+  }
+  const wasReplay = !!app.replay;
+  app.replay = { game, version: target, moves, record };
+  app.selected = null;
+  document.body.dataset.replay = 'true';
+  showReplayBoard();
+  if (!wasReplay) requestAnimationFrame(layoutBoard);
+  $('#replay-bar').hidden = false;
+  renderGame();
+}
+
+function showReplayBoard() {
+  const v = viewState();
+  if (v && board.setState(v)) layoutBoard();
+  board.setFlipped(flipped());
+}
+
+function replayGo(where) {
+  const r = app.replay;
+  if (!r) return;
+  const vs = replayVersions(r.game);
+  let i = vs.indexOf(r.version);
+  if (where === 'first') i = 0;
+  else if (where === 'last') i = vs.length - 1;
+  else i = Math.max(0, Math.min(vs.length - 1, i + where));
+  if (vs[i] === undefined || vs[i] === r.version) return;
+  r.version = vs[i];
+  showReplayBoard();
+  renderGame();
+}
+
+function closeReplay() {
+  if (!app.replay) return;
+  app.replay = null;
+  delete document.body.dataset.replay;
+  $('#replay-bar').hidden = true;
+  $('#replay-game').replaceChildren();
+  if (app.state) {
+    if (board.setState(app.state)) layoutBoard();
+    board.setFlipped(flipped());
+  }
+  requestAnimationFrame(layoutBoard);
+  overlayKey = '';
+  // After a finished game's replay the result card stays away (the status line still says it).
+  if (app.state?.status === 'finished') app.overlayClosed = true;
+  renderGame();
+}
+
+function renderReplayBar() {
+  const r = app.replay;
+  const bar = $('#replay-bar');
+  bar.hidden = !r;
+  if (!r) return;
+  const vs = replayVersions(r.game);
+  const i = vs.indexOf(r.version);
+  const snap = positionsOf(r.game).get(r.version);
+  $('#replay-first').disabled = i <= 0;
+  $('#replay-prev').disabled = i <= 0;
+  $('#replay-next').disabled = i >= vs.length - 1;
+  $('#replay-last').disabled = i >= vs.length - 1;
+  const range = $('#replay-range');
+  range.max = String(Math.max(0, vs.length - 1));
+  range.value = String(Math.max(0, i));
+  range.disabled = vs.length < 2;
+  const [main, sub] = replayLabel();
+  range.setAttribute('aria-valuetext', [main, sub].filter(Boolean).join(', '));
+  $('#replay-pos').textContent = main ?? '';
+  const detail = $('#replay-move');
+  const s = app.state;
+  const sides = sidesOf(s.variant);
+  if (snap?.result && i === vs.length - 1) {
+    const o = s.options ?? {};
+    detail.replaceChildren(resultText(snap.result, sides, snap.connect ?? o.connect ?? 4, !!o.misere));
+  } else if (snap?.last && r.version > 0) {
+    detail.replaceChildren(sideChip(snap.last.side), ` ${sideName(snap.last.side)} ${turnText(snap.last)}`,
+      snap.last.exploded?.length ? icon('boom', 'explosion') : '', snap.last.promoted?.length ? icon('crown', 'crowned') : '');
+  } else {
+    detail.replaceChildren(snap?.turn ? `${sideName(snap.turn)} to move` : '');
+  }
+  if (sub) detail.append(h('span.muted', {}, ` · ${sub}`));
+  // Live (a game still going on) or Close (a finished one), and which game of the series.
+  const running = r.game === app.gameNo && s.status !== 'finished';
+  const live = $('#replay-live');
+  live.replaceChildren(running ? h('span.live-dot', { 'aria-hidden': 'true' }) : '×', running ? ' Live' : ' Close');
+  live.setAttribute('aria-label', running ? 'Back to the live game' : 'Close the replay');
+  live.classList.toggle('primary', running && isPlayer() && s.status === 'playing' && s.turn === app.seat);
+  const sel = $('#replay-game');
+  sel.hidden = app.gameNo < 2;
+  if (app.gameNo > 1 && sel.options.length !== app.gameNo) {
+    sel.replaceChildren(...Array.from({ length: app.gameNo }, (_, k) =>
+      h('option', { value: k + 1 }, k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`)));
+  }
+  sel.value = String(r.game);
+}
+
+$('#replay').addEventListener('click', () => openReplay(0));
+$('#replay-first').addEventListener('click', () => replayGo('first'));
+$('#replay-prev').addEventListener('click', () => replayGo(-1));
+$('#replay-next').addEventListener('click', () => replayGo(1));
+$('#replay-last').addEventListener('click', () => replayGo('last'));
+$('#replay-live').addEventListener('click', closeReplay);
+$('#replay-range').addEventListener('input', (e) => {
+  const r = app.replay;
+  if (!r) return;
+  const v = replayVersions(r.game)[Number(e.target.value)];
+  if (v === undefined || v === r.version) return;
+  r.version = v;
+  showReplayBoard();
+  renderGame();
+});
+$('#replay-game').addEventListener('change', (e) => openReplay(0, Number(e.target.value)));
+
+// ---- export -----------------------------------------------------------------------------------
+
+const CHECKERS = new Set(['bomb', 'classic', 'triple_king']);
+
+/** The game the Export menu is about: the one being replayed, else the current one. */
+function exportGame() {
+  return app.replay?.game ?? app.gameNo;
+}
+
+async function renderExportMenu() {
+  const s = app.state;
+  const list = $('#export-list');
+  if (!s || !app.room) return;
+  const room = app.room;
+  const game = exportGame();
+  // `?game=N` only for an earlier game; the record of the current game needs no query.
+  const q = game !== app.gameNo ? game : undefined;
+  const base = `bombcheckers-${room}-game${game}`;
+  const items = [h('a.menu-item', {
+    id: 'export-json', href: recordUrl(room, q), download: `${base}.json`, role: 'menuitem',
+  }, h('strong', {}, 'Game record'), h('small', {}, 'JSON: variant, options, players, every action'))];
+  if (CHECKERS.has(s.variant)) {
+    const pdn = h('a.menu-item', { id: 'export-pdn', href: pdnUrl(room, q), download: `${base}.pdn`, role: 'menuitem', 'aria-disabled': 'true' },
+      h('strong', {}, 'PDN'), h('small', {}, 'Portable Draughts Notation, for checkers programs'));
+    pdn.classList.add('checking');
+    items.push(pdn);
+    checkPdn(pdn);
+  }
+  if (s.variant === 'kaboom') {
+    items.push(h('button.menu-item', { type: 'button', id: 'export-text', role: 'menuitem', onclick: () => exportKaboomText(room, game, q) },
+      h('strong', {}, 'Text record'), h('small', {}, 'Plain text: players, options, every drop and detonation')));
+  }
+  list.replaceChildren(...items);
+}
+
+/** Offers the PDN only if this server makes one. */
+async function checkPdn(link) {
+  let ok = false;
+  try {
+    const res = await fetch(link.href, { method: 'HEAD', cache: 'no-store' });
+    ok = res.ok;
+  } catch {
+    ok = false;
+  }
+  link.classList.remove('checking');
+  if (ok) {
+    link.removeAttribute('aria-disabled');
+  } else {
+    link.classList.add('unavailable');
+    link.removeAttribute('href');
+    link.querySelector('small').textContent = 'Not offered by this server';
+  }
+}
+
+async function exportKaboomText(room, game, q) {
+  try {
+    const rec = await fetchRecord(room, q);
+    if (!rec) throw new Error('no record');
+    download(`kaboom-${room}-game${game}.txt`, kaboomText(rec, app.variants));
+    $('#export-menu').open = false;
+  } catch {
+    toast('The game record could not be loaded.', 'error');
+  }
+}
+
+$('#export-menu').addEventListener('toggle', () => {
+  if ($('#export-menu').open) renderExportMenu();
+});
+document.addEventListener('click', (e) => {
+  const menu = $('#export-menu');
+  if (menu.open && !menu.contains(e.target)) menu.open = false;
+});
+$('#export-list').addEventListener('click', (e) => {
+  const a = e.target.closest('a.menu-item');
+  if (!a) return;
+  if (!a.getAttribute('href')) {
+    e.preventDefault();
+    return;
+  }
+  setTimeout(() => { $('#export-menu').open = false; }, 0);
+});
 
 // ---- playing ----------------------------------------------------------------------------------
 
@@ -635,6 +1060,12 @@ function endTurn() {
 function clickSquare(sq) {
   const s = app.state;
   if (!s || !sq) return;
+  if (app.replay) {
+    const running = app.replay.game === app.gameNo && s.status !== 'finished';
+    hint(running ? 'This is an earlier position. Press Live to get back to the game.' :
+      'Replay: step with ← and →, or the buttons below the board.');
+    return;
+  }
   if (!isPlayer()) {
     hint('You are watching this game.');
     return;
@@ -740,9 +1171,23 @@ document.addEventListener('keydown', (e) => {
       if (isPlayer() && app.state?.status === 'playing') hint('Space ends your turn during an optional capture sequence.');
     }
   } else if (e.key === 'Escape') {
-    if (app.selected) {
+    if ($('#export-menu').open) {
+      $('#export-menu').open = false;
+    } else if (app.replay) {
+      closeReplay();
+    } else if (app.selected) {
       app.selected = null;
       renderGame();
+    }
+  } else if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    if (!app.state || document.querySelector('dialog[open]')) return;
+    if (app.replay) {
+      e.preventDefault();
+      replayGo({ ArrowLeft: -1, ArrowRight: 1, Home: 'first', End: 'last' }[e.key]);
+    } else if ((e.key === 'ArrowLeft' || e.key === 'Home') && app.state.version > 0) {
+      // Looking back starts a replay of this game.
+      e.preventDefault();
+      openReplay(e.key === 'Home' ? 0 : app.state.version - 1);
     }
   }
 });
@@ -898,7 +1343,57 @@ function renderVariantDetails() {
       h('span', {}, s === 'random' ? 'Random' : sideName(s))));
   }
   $('#side-list').replaceChildren(...sideKids);
+  updateOpponent();
 }
+
+// The computer opponent: a switch and a strength slider. The server seats the computer in the
+// other seat; the page then plays as against anyone.
+function aiLevelName(level) {
+  return aiName(level, app.ai.names);
+}
+
+function aiOffered(variant) {
+  const v = app.variants.find((x) => x.id === variant);
+  return v?.ai !== false;
+}
+
+function renderOpponentPicker() {
+  const { levels } = app.ai;
+  const range = $('#ai-level');
+  const saved = store.ai;
+  const prevLevel = range.dataset.ready ? levels[Number(range.value)] : saved.level;
+  let idx = levels.indexOf(prevLevel);
+  if (idx < 0) idx = Math.min(levels.length - 1, Math.max(0, levels.indexOf(3)));
+  range.min = '0';
+  range.max = String(levels.length - 1);
+  range.value = String(idx);
+  range.dataset.ready = '1';
+  if (!$('#vs-ai').dataset.ready) {
+    $('#vs-ai').checked = !!saved.on;
+    $('#vs-ai').dataset.ready = '1';
+  }
+  $('#ai-min').textContent = aiLevelName(levels[0]);
+  $('#ai-max').textContent = aiLevelName(levels[levels.length - 1]);
+  updateOpponent();
+}
+
+function updateOpponent() {
+  const { levels } = app.ai;
+  const on = $('#vs-ai').checked;
+  const offered = aiOffered(selectedVariant()?.id);
+  $('#opponent').hidden = !offered;
+  const range = $('#ai-level');
+  const level = levels[Number(range.value)] ?? levels[0];
+  $('#ai-level-box').hidden = !on;
+  $('#ai-level-name').textContent = aiLevelName(level);
+  $('#ai-level-num').textContent = `${level}`;
+  range.setAttribute('aria-valuetext', `${aiLevelName(level)} (level ${level})`);
+  $('#create-btn').textContent = on && offered ? 'Play the computer' : 'Create game';
+  store.ai = { on, level };
+}
+
+$('#vs-ai').addEventListener('change', updateOpponent);
+$('#ai-level').addEventListener('input', updateOpponent);
 
 $('#create-form').addEventListener('submit', (e) => {
   e.preventDefault();
@@ -922,6 +1417,8 @@ $('#create-form').addEventListener('submit', (e) => {
   store.name = name;
   const seat = form.querySelector('input[name=seat]:checked')?.value ?? 'random';
   const msg = { type: 'create', variant: v.id, options, name, seat };
+  const vsAi = $('#vs-ai').checked && aiOffered(v.id);
+  if (vsAi) msg.opponent = { ai: app.ai.levels[Number($('#ai-level').value)] ?? app.ai.levels[0] };
   const posText = $('#create-position')?.value.trim();
   if (posText) {
     try {
@@ -932,7 +1429,7 @@ $('#create-form').addEventListener('submit', (e) => {
     }
   }
   resetGameView();
-  const id = send(msg, { kind: 'create', name });
+  const id = send(msg, { kind: 'create', name, ai: msg.opponent?.ai ?? null });
   if (id !== null) app.joinReq = null;
 });
 

@@ -397,6 +397,25 @@ export class BoardView {
         ctx.fillRect(rx, ry, rw, rh);
       }
     }
+    // Pieces taken (and not blown up): a faint cross where each stood.
+    const blasted = new Set((last.exploded ?? []).map(asSquare).filter(Boolean).map(key));
+    for (const s of last.captured ?? []) {
+      const sq = asSquare(s);
+      if (!sq || blasted.has(key(sq)) || this.kaboom) continue;
+      const [cx, cy] = this.center(sq);
+      const d = m * 0.12;
+      ctx.save();
+      ctx.strokeStyle = 'rgba(255, 140, 120, 0.6)';
+      ctx.lineWidth = m * 0.045;
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      ctx.moveTo(cx - d, cy - d);
+      ctx.lineTo(cx + d, cy + d);
+      ctx.moveTo(cx + d, cy - d);
+      ctx.lineTo(cx - d, cy + d);
+      ctx.stroke();
+      ctx.restore();
+    }
     for (const s of last.exploded ?? []) {
       const sq = asSquare(s);
       if (!sq) continue;

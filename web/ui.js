@@ -46,6 +46,47 @@ export const DEFAULT_SIDES = {
   kaboom: ['x', 'o'],
 };
 
+// ---- computer opponents ------------------------------------------------------------------------
+
+const AI_NAMES = ['Beginner', 'Novice', 'Casual', 'Club player', 'Strong', 'Expert', 'Champion', 'Master'];
+
+/** The name of a computer level: the server's, else a word for levels 1..8. */
+export function aiName(level, names = {}) {
+  return names[level] ?? AI_NAMES[level - 1] ?? `Level ${level}`;
+}
+
+/**
+ * The computer levels a server offers, from its welcome: `ai` as {min_level, max_level}, or
+ * `ai_levels` / `ai.levels` as a list of numbers or of {level, name}, or {min, max}. Without any,
+ * levels 1..8 (advertised: false).
+ */
+export function aiLevels(welcome) {
+  const raw = welcome?.ai_levels ?? welcome?.ai?.levels ?? (Array.isArray(welcome?.ai) ? welcome.ai : null);
+  const names = {};
+  let levels = [];
+  if (Array.isArray(raw)) {
+    for (const x of raw) {
+      const n = Number.isInteger(x) ? x : x?.level ?? x?.id ?? x?.value;
+      if (!Number.isInteger(n)) continue;
+      levels.push(n);
+      const name = x?.name ?? x?.label;
+      if (typeof name === 'string' && name) names[n] = name;
+    }
+  } else {
+    // {min, max} or {min_level, max_level}, under ai_levels or ai.
+    const r = raw ?? welcome?.ai;
+    const lo = r?.min_level ?? r?.min;
+    const hi = r?.max_level ?? r?.max;
+    if (Number.isInteger(lo) && Number.isInteger(hi) && hi >= lo && hi - lo < 100) {
+      for (let n = lo; n <= hi; n++) levels.push(n);
+    }
+  }
+  levels = [...new Set(levels)].sort((a, b) => a - b);
+  const advertised = levels.length > 0 || welcome?.ai === true;
+  if (!levels.length) levels = [1, 2, 3, 4, 5, 6, 7, 8];
+  return { advertised, levels, names };
+}
+
 export function variantBlurb(id) {
   return VARIANT_BLURB[id] ?? '';
 }

@@ -187,6 +187,8 @@ test('a whole game from a set position: multi-capture, end turn with Space, expl
   await fire.locator('.overlay-card', { hasText: 'You win!' }).waitFor();
   await water.locator('.overlay-card', { hasText: 'You lose' }).waitFor();
   await watcher.locator('#status-line', { hasText: 'Fire wins: Water has no pieces left.' }).waitFor();
+  // The hint about the capture sequence is about a position long gone: the end clears it.
+  assert.equal(await fire.locator('#hint').textContent(), '');
   await fire.waitForTimeout(1200);
   await shot(fire, 'bomb-end');
   await shot(water, 'bomb-end-water');

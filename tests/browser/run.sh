@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Browser tests: starts the real server on 127.0.0.1 (a free port), runs the tests in headless
 # Chromium against it, and always stops the server.
-#   tests/browser/run.sh [path/to/bombcheckers]     (default: build/bombcheckers)
+#   tests/browser/run.sh [path/to/bombcheckers] [test files...]
+#   (default: build/bombcheckers and every *.test.mjs here)
 # Env: SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 bin="${1:-$root/build/bombcheckers}"
+shift || true
+files=("$@")
 if [[ ! -x "$bin" ]]; then
   echo "run.sh: no server binary at $bin (build it, or pass its path)" >&2
   exit 2
@@ -55,10 +58,11 @@ echo "server: $url (pid $pid)"
 export BC_URL="$url"
 
 cd "$here"
+if [[ ${#files[@]} -eq 0 ]]; then files=(*.test.mjs); fi
 if [[ ! -d node_modules/playwright-core ]]; then npm ci --no-audit --no-fund; fi
 status=0
 timeout --kill-after=10 600 node --test --test-concurrency=1 --test-timeout=180000 \
-  bomb.test.mjs kaboom.test.mjs || status=$?
+  "${files[@]}" || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- server log (last 40 lines) ---" >&2
   tail -n 40 "$log" >&2
