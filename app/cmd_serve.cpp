@@ -39,6 +39,10 @@ constexpr Flag kFlags[] = {
     {"--threads", "BOMBCHECKERS_THREADS", "N", "I/O threads, 1..256 (default: the number of cores)"},
 };
 
+// A switch without a value: --memory (or BOMBCHECKERS_MEMORY=1).
+constexpr Flag kMemoryFlag{"--memory", "BOMBCHECKERS_MEMORY", "",
+                           "keep games in memory only, not in the data directory (lost on restart)"};
+
 void serve_usage(std::FILE* out) {
   std::fprintf(out, "usage: bombcheckers serve [options]\n\n"
                     "Runs the game server: the web client, the JSON API and the game WebSocket on one\n"
@@ -48,6 +52,9 @@ void serve_usage(std::FILE* out) {
     std::fprintf(out, "  %-18s %.*s\n  %-18s   env %.*s\n", left.c_str(), static_cast<int>(f.help.size()),
                  f.help.data(), "", static_cast<int>(f.env.size()), f.env.data());
   }
+  std::fprintf(out, "  %-18s %.*s\n  %-18s   env %.*s=1\n", kMemoryFlag.name.data(),
+               static_cast<int>(kMemoryFlag.help.size()), kMemoryFlag.help.data(), "",
+               static_cast<int>(kMemoryFlag.env.size()), kMemoryFlag.env.data());
   std::fprintf(out, "  %-18s this help\n", "--help");
 }
 
@@ -106,11 +113,24 @@ int cmd_serve(Args args) {
       given[i] = true;
     }
   }
+  bool memory = false;
+  if (const char* e = std::getenv("BOMBCHECKERS_MEMORY"); e && *e) {
+    const std::string_view v = e;
+    if (v == "1" || v == "true" || v == "yes") {
+      memory = true;
+    } else if (v != "0" && v != "false" && v != "no") {
+      return bad("BOMBCHECKERS_MEMORY=" + std::string(v) + ": use 1 or 0");
+    }
+  }
   for (std::size_t a = 0; a < args.size(); ++a) {
     std::string_view arg = args[a];
     if (arg == "--help" || arg == "-h") {
       serve_usage(stdout);
       return 0;
+    }
+    if (arg == kMemoryFlag.name) {
+      memory = true;
+      continue;
     }
     std::string_view name = arg;
     std::optional<std::string_view> value;
@@ -149,6 +169,7 @@ int cmd_serve(Args args) {
   if (given[2] && !fs::is_directory(cfg.web_root)) return bad(sources[2] + ": no such directory");
   cfg.data_dir = given[3] ? fs::path(values[3]) : fs::path("data");
   if (given[3] && values[3].empty()) return bad(sources[3] + ": empty path");
+  cfg.memory = memory;
   if (given[4]) {
     auto l = parse_level(values[4]);
     if (!l) return bad(sources[4] + ": the level must be trace, debug, info, warn, error, critical or off");

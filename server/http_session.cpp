@@ -4,6 +4,8 @@
 #include <cctype>
 #include <spdlog/spdlog.h>
 
+#include "server/notation.hpp"
+#include "server/persist.hpp"
 #include "server/static_files.hpp"
 #include "server/websocket_session.hpp"
 
@@ -151,19 +153,7 @@ void HttpSession::handle(Request req) {
   if (path == "/api/rooms") {
     return send(text_response(req, http::status::ok, kJson, rooms_json(state_->registry.list())));
   }
-  if (path.rfind("/api/games/", 0) == 0) {
-    const std::string id(path.substr(11));
-    auto host = state_->registry.find(id);
-    if (!host) return send(json_error(req, http::status::not_found, "unknown_room", "there is no room '" + id + "'"));
-    // The record is read on the room's strand, then answered from this session's strand.
-    host->record([self = shared_from_this(), req = std::move(req)](std::string body) mutable {
-      net::post(self->stream_.get_executor(),
-                [self, req = std::move(req), body = std::move(body)]() mutable {
-                  self->send(text_response(req, http::status::ok, kJson, std::move(body)));
-                });
-    });
-    return;
-  }
+  if (path.rfind("/api/games/", 0) == 0) return handle_game(std::move(req), path.substr(11), target);
   if (is_api) return send(json_error(req, http::status::not_found, "not_found", "no such API path"));
 
   // A shareable room link is the web client, which reads the room from its address.
@@ -187,6 +177,75 @@ void HttpSession::handle(Request req) {
       break;
   }
   return send(text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n"));
+}
+
+// GET /api/games/{room}[.pdn][?game=N]: the current game from memory; a room that is not loaded, or
+// an earlier game of a rematch series, from the store.
+void HttpSession::handle_game(Request req, std::string_view rest, const std::string& target) {
+  std::string id(rest);
+  const bool notation = id.size() > 4 && id.compare(id.size() - 4, 4, ".pdn") == 0;
+  if (notation) id.resize(id.size() - 4);
+  int game_no = 0;
+  if (auto q = target.find('?'); q != std::string::npos) {
+    std::string_view query = std::string_view(target).substr(q + 1);
+    while (!query.empty()) {
+      const auto amp = query.find('&');
+      std::string_view param = query.substr(0, amp);
+      query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+      if (param.rfind("game=", 0) != 0) continue;
+      std::string_view v = param.substr(5);
+      int n = 0;
+      bool ok = !v.empty() && v.size() <= 6;
+      for (char c : v) {
+        if (c < '0' || c > '9') ok = false;
+        n = ok ? n * 10 + (c - '0') : 0;
+      }
+      if (!ok || n < 1) {
+        return send(json_error(req, http::status::bad_request, "bad_request",
+                               "`game` must be a game number: 1 for the room's first game"));
+      }
+      game_no = n;
+    }
+  }
+  const auto type = notation ? std::string_view(kNotationContentType) : kJson;
+  auto host = state_->registry.find(id);
+  if (host && game_no != 0) {
+    // An earlier game comes from the store; the current one from memory.
+    if (game_no == host->summary().game_number) game_no = 0;
+  }
+  if (host && game_no == 0) {
+    // The record is read on the room's strand, then answered from this session's strand.
+    auto reply = [self = shared_from_this(), req = std::move(req), type](std::string body) mutable {
+      net::post(self->stream_.get_executor(),
+                [self, req = std::move(req), body = std::move(body), type]() mutable {
+                  self->send(text_response(req, http::status::ok, type, std::move(body)));
+                });
+    };
+    if (notation) {
+      host->notation(std::move(reply));
+    } else {
+      host->record(std::move(reply));
+    }
+    return;
+  }
+  auto key = normalize_room_id(id);
+  StoredRecord r;
+  if (key && state_->store) {
+    r = stored_record(*state_->store, *key, game_no, notation ? RecordFormat::Notation : RecordFormat::Json);
+  }
+  if (!r.found) {
+    if (game_no != 0 && (host || (key && state_->store && state_->store->load_room(*key)))) {
+      return send(json_error(req, http::status::not_found, "unknown_game",
+                             "room " + id + " has no game " + std::to_string(game_no)));
+    }
+    return send(json_error(req, http::status::not_found, "unknown_room", "there is no room '" + id + "'"));
+  }
+  if (!r.error.empty()) {
+    spdlog::error("room {}: the stored game does not replay: {}", *key, r.error);
+    return send(json_error(req, http::status::internal_server_error, "server_error",
+                           "the stored game does not replay: " + r.error));
+  }
+  return send(text_response(req, http::status::ok, type, std::move(r.body)));
 }
 
 void HttpSession::send(http::message_generator msg) {

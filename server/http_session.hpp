@@ -22,6 +22,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
   void handle(Request req);
+  void handle_game(Request req, std::string_view rest, const std::string& target);
   void send(http::message_generator msg);
   void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
   void do_close();

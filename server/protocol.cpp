@@ -122,6 +122,7 @@ ojson players_json(VariantId v, const std::array<std::optional<PlayerView>, 2>& 
     const auto& p = players[static_cast<std::size_t>(index(s))];
     if (p) {
       j[std::string(side_name(v, s))] = ojson{{"name", p->name}, {"connected", p->connected}};
+      if (p->ai) j[std::string(side_name(v, s))]["ai"] = *p->ai;
     } else {
       j[std::string(side_name(v, s))] = nullptr;
     }
@@ -335,6 +336,28 @@ std::variant<ClientMessage, ParseError> parse_client_message(std::string_view te
           m.options.emplace_back(it.key(), v);
         }
       }
+    }
+    if (const json* op = f.find("opponent"); op && !op->is_null()) {
+      auto level = [&](const char* key, int& level_out) {
+        auto it = op->find(key);
+        if (it == op->end() || it->is_null()) return;
+        auto n = as_int(*it);
+        if (!n || *n < kComputerMinLevel || *n > kComputerMaxLevel) {
+          return f.fail(std::string("`opponent.") + key + "` must be a level from " +
+                        std::to_string(kComputerMinLevel) + " to " +
+                        std::to_string(kComputerMaxLevel));
+        }
+        level_out = static_cast<int>(*n);
+      };
+      Opponent opp;
+      if (!op->is_object()) {
+        f.fail("`opponent` must be an object like {\"ai\":4}");
+      } else {
+        level("ai", opp.ai);
+        level("ai2", opp.ai2);
+        if (opp.ai == 0) f.fail("`opponent` needs `ai`, the computer's level");
+      }
+      m.opponent = opp;
     }
     if (const json* p = f.find("position"); p && !p->is_null()) {
       auto r = read_position(*p);
@@ -641,6 +664,7 @@ std::string welcome_json(const Limits& limits) {
                              {"options", std::move(opts)}});
   }
   j["variants"] = std::move(variants);
+  j["ai"] = ojson{{"min_level", kComputerMinLevel}, {"max_level", kComputerMaxLevel}};
   j["limits"] = ojson{{"max_message_bytes", limits.max_message_bytes},
                       {"rate_per_second", limits.rate_per_second},
                       {"rate_burst", limits.rate_burst},
@@ -853,7 +877,7 @@ std::variant<GameSetup, Error> setup_from(const json& j) {
 }
 
 std::optional<std::optional<Result>> result_from(VariantId v, const json& j) {
-  if (j.is_null()) return std::optional<Result>{};
+  if (j.is_null()) return std::optional<std::optional<Result>>(std::in_place);  // a game still on
   if (!j.is_object()) return std::nullopt;
   auto reason = j.find("reason");
   if (reason == j.end() || !reason->is_string()) return std::nullopt;
@@ -924,8 +948,6 @@ std::variant<ParsedRecord, std::string> parse_record_json(std::string_view text)
   json j = json::parse(text.begin(), text.end(), nullptr, false);
   if (j.is_discarded()) return std::string("the record is not valid JSON");
   if (!j.is_object()) return std::string("a record must be a JSON object");
-  ParsedRecord out;
-  if (auto r = j.find("room"); r != j.end() && r->is_string()) out.room = r->get<std::string>();
   json setup = json::object();
   if (auto it = j.find("variant"); it != j.end()) setup["variant"] = *it;
   if (auto it = j.find("options"); it != j.end()) setup["options"] = *it;
@@ -937,7 +959,8 @@ std::variant<ParsedRecord, std::string> parse_record_json(std::string_view text)
   }
   auto s = setup_from(setup);
   if (auto* e = std::get_if<Error>(&s)) return "the record's setup is refused: " + e->message;
-  out.setup = std::get<GameSetup>(std::move(s));
+  ParsedRecord out(std::get<GameSetup>(std::move(s)));
+  if (auto r = j.find("room"); r != j.end() && r->is_string()) out.room = r->get<std::string>();
   const VariantId v = out.setup.variant;
   out.game_number = static_cast<int>(int_or(j, "game", 1));
   out.version = int_or(j, "version", -1);

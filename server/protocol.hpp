@@ -77,8 +77,18 @@ struct RawPosition {
   bool has_bombs = false;
 };
 
+// Extension: `"opponent":{"ai":L}` seats the computer (level L) in the seat the creator does not
+// take; with `"seat":"spectator"` the computer takes both seats (`"ai2"`: the second side's level).
+struct Opponent {
+  int ai = 0;   // 0: none
+  int ai2 = 0;  // 0: same as ai
+};
+inline constexpr int kComputerMinLevel = 1;
+inline constexpr int kComputerMaxLevel = 8;
+
 struct CreateMsg {
   std::string variant;
+  std::optional<Opponent> opponent;
   std::vector<std::pair<std::string, OptionValue>> options;
   std::string name;
   std::string seat = "random";
@@ -167,6 +177,7 @@ std::string_view status_name(RoomStatus s);
 struct PlayerView {
   std::string name;
   bool connected = false;
+  std::optional<int> ai;  // the computer's level, for a computer seat
 };
 
 // Everything that happened in the last turn (or the turn so far, when mid-turn).
@@ -269,6 +280,7 @@ SeatNames parse_names_json(VariantId v, std::string_view text);
 
 // A game record as served by /api/games/{room} (record_json), read back for replay.
 struct ParsedRecord {
+  explicit ParsedRecord(GameSetup s) : setup(std::move(s)) {}
   std::string room;
   GameSetup setup;
   int game_number = 1;

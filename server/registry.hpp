@@ -5,7 +5,9 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
+#include <atomic>
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -14,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bc/store.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/protocol.hpp"
@@ -57,26 +60,54 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
     Clock::time_point empty_since{};
   };
 
+  // With a store, every outcome that changes the room's durable record is written before its
+  // messages go out (docs/PERSISTENCE.md); without one (tests), messages go out at once.
   RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
-           Metrics& metrics);
+           Metrics& metrics, store::Store* store = nullptr);
+  // A room rebuilt from the store.
+  RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
+           store::Store* store);
 
   const std::string& id() const { return id_; }
 
   // Each posts to the room's strand.
-  void create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat, RequestId id);
+  void create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat, RequestId id,
+                   std::optional<Opponent> opponent = std::nullopt);
   void request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::time_point received);
   void disconnect(MemberId m);
   // Calls done with the JSON game record (from the strand).
   void record(std::function<void(std::string)> done);
-  void retire(std::string why);
+  // Calls done with the game's notation (PDN, or the Kaboom text record).
+  void notation(std::function<void(std::string)> done);
+  // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.
+  void retire(std::string why, bool durable = true);
 
   // Thread-safe snapshots, refreshed after every change.
   RoomSummary summary() const;
   Activity activity() const;
 
  private:
+  // Every outcome goes through the outbox, in order: one with durable changes waits for its commit,
+  // and everything queued behind it waits too, so the room's messages keep their order.
+  struct Entry {
+    Outcome outcome;
+    std::shared_ptr<Peer> sender;
+    std::function<void(const Outcome&)> after;  // runs once the messages are out
+    std::vector<store::Write> writes;
+    enum class Stage : std::uint8_t { Ready, Waiting, InFlight } stage = Stage::Ready;
+    bool failed = false;  // its commit failed: the sender got server_error instead
+  };
+  void complete(Outcome o, std::shared_ptr<Peer> sender, std::function<void(const Outcome&)> after,
+                std::vector<store::Write> extra_writes = {});
+  void pump();
+  void committed(bool ok);
+  void roll_back();
   void dispatch(Outcome& o, const std::shared_ptr<Peer>& sender);
   void publish();
+  // Starts the search for a computer seat to move, off the I/O threads; its turn comes back to the
+  // strand and is played like anyone's (from the strand).
+  void maybe_start_computer();
+  void play_computer_turn(const Room::ComputerTurn& turn, const std::vector<Action>& actions);
 
   std::string id_;
   net::strand<net::io_context::executor_type> strand_;
@@ -85,6 +116,12 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   Metrics& metrics_;
   std::unordered_map<MemberId, std::weak_ptr<Peer>> peers_;
   bool retired_ = false;
+  bool computer_busy_ = false;  // a search or a computer turn is under way
+  std::shared_ptr<std::atomic<bool>> computer_stop_ = std::make_shared<std::atomic<bool>>(false);
+  store::Store* store_ = nullptr;
+  std::deque<Entry> outbox_;
+  bool committing_ = false;  // one submission of this room at a time: the log never has holes
+  bool broken_ = false;      // the store failed and the room could not be rebuilt from it
 
   mutable std::mutex snapshot_mu_;
   RoomSummary summary_;
@@ -94,6 +131,13 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
 class Registry {
  public:
   Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics);
+
+  // From now on rooms write to `store`. Call before any room is made.
+  void set_store(store::Store* store) { store_ = store; }
+  // Rebuilds every unfinished room of the store by replaying its log. A room whose log does not
+  // replay is logged (room id, first bad version) and left in the store untouched; the others
+  // load. Returns the rooms loaded and the rooms that failed.
+  std::pair<std::size_t, std::size_t> restore_all();
 
   // A new room with a fresh id; null when the server holds max_rooms.
   std::shared_ptr<RoomHost> create(GameSetup setup);
@@ -113,6 +157,7 @@ class Registry {
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<RoomHost>> rooms_;
   std::mt19937_64 rng_;
+  store::Store* store_ = nullptr;
 };
 
 }  // namespace bc::server

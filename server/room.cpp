@@ -40,6 +40,15 @@ std::string upper(std::string_view s) {
 
 std::size_t at(Side s) { return static_cast<std::size_t>(index(s)); }
 
+// A computer seat is stored with the token hash "ai:L"; a SHA-256 hex digest never has a colon.
+std::string computer_marker(int level) { return "ai:" + std::to_string(level); }
+std::optional<int> computer_level(std::string_view token_hash) {
+  if (token_hash.size() != 4 || token_hash.substr(0, 3) != "ai:") return std::nullopt;
+  const int level = token_hash[3] - '0';
+  if (level < kComputerMinLevel || level > kComputerMaxLevel) return std::nullopt;
+  return level;
+}
+
 }  // namespace
 
 std::int64_t unix_ms() {
@@ -125,7 +134,7 @@ std::string Room::state_text() const {
   v.status = status();
   v.last = &last_;
   for (Side s : {Side::First, Side::Second}) {
-    if (const auto& seat = seats_[at(s)]) v.players[at(s)] = PlayerView{seat->name, seat->conn.has_value()};
+    if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
   }
   v.spectators = static_cast<int>(std::count_if(
       members_.begin(), members_.end(), [](const auto& kv) { return !kv.second.side; }));
@@ -145,7 +154,7 @@ std::string Room::record_text() const {
   r.version = version_;
   r.game_number = game_number_;
   for (Side s : {Side::First, Side::Second}) {
-    if (const auto& seat = seats_[at(s)]) r.players[at(s)] = PlayerView{seat->name, seat->conn.has_value()};
+    if (const auto& seat = seats_[at(s)]) r.players[at(s)] = player_view(*seat);
   }
   r.actions = &log_;
   r.games = games_;
@@ -161,7 +170,7 @@ RoomSummary Room::summary() const {
   s.status = status();
   for (Side side : {Side::First, Side::Second}) {
     if (const auto& seat = seats_[at(side)]) {
-      s.seats[at(side)] = PlayerView{seat->name, seat->conn.has_value()};
+      s.seats[at(side)] = player_view(*seat);
     }
   }
   s.spectators = static_cast<int>(std::count_if(
@@ -203,7 +212,7 @@ std::optional<ReplayError> Room::restore(const RoomImage& image) {
   for (Side s : {Side::First, Side::Second}) {
     const auto& stored = image.seats[at(s)];
     if (stored) {
-      seats_[at(s)] = Seat{stored->name, stored->token_hash, {}, std::nullopt};
+      seats_[at(s)] = Seat{stored->name, stored->token_hash, {}, std::nullopt, computer_level(stored->token_hash)};
     } else {
       seats_[at(s)].reset();
     }
@@ -272,7 +281,7 @@ Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, 
   std::optional<std::string> token;
   if (side) {
     std::string t = tokens_();
-    seats_[at(*side)] = Seat{name, store::sha256_hex(t), t, m};
+    seats_[at(*side)] = Seat{name, store::sha256_hex(t), t, m, std::nullopt};
     token = std::move(t);
     o.durable.seats[at(*side)] = true;
     o.durable.game = true;  // the game row keeps the players' names
@@ -503,7 +512,12 @@ Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
                   "that action is not legal now; send one of the `legal` actions of the latest state");
   }
 
-  accept(side, *a.action, std::move(*applied));
+  return played(side, *a.action, std::move(*applied), m, id);
+}
+
+Outcome Room::played(Side side, const Action& action, Applied applied, std::optional<MemberId> m,
+                     const RequestId& id) {
+  accept(side, action, std::move(applied));
   // Playing on instead of answering declines the opponent's draw offer.
   if (draw_offer_ && *draw_offer_ != side) draw_offer_.reset();
   if (game_.over()) draw_offer_.reset();
@@ -513,9 +527,50 @@ Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
   o.durable.action = true;
   o.finished = game_.over();
   if (o.finished) mark_ended(o);
-  add_ok(o, m, id, "act");
+  if (m) add_ok(o, *m, id, "act");
   add_state(o);
   return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Computer seats
+
+PlayerView Room::player_view(const Seat& seat) {
+  return PlayerView{seat.name, seat.conn.has_value() || seat.ai.has_value(), seat.ai};
+}
+
+Outcome Room::seat_computers(const Opponent& opponent) {
+  Outcome o;
+  if (opponent.ai == 0) return o;
+  const bool both = !seated(Side::First) && !seated(Side::Second);
+  for (Side s : {Side::First, Side::Second}) {
+    if (seated(s)) continue;
+    const int level = (both && s == Side::Second && opponent.ai2 != 0) ? opponent.ai2 : opponent.ai;
+    seats_[at(s)] = Seat{"Computer (level " + std::to_string(level) + ")", computer_marker(level),
+                         "", std::nullopt, level};
+    o.durable.seats[at(s)] = true;
+    o.durable.game = true;
+  }
+  add_state(o);
+  return o;
+}
+
+std::optional<Room::ComputerTurn> Room::computer_to_move() const {
+  if (members_.empty() || status() != RoomStatus::Playing) return std::nullopt;
+  const Side s = game_.turn();
+  const auto& seat = seats_[at(s)];
+  if (!seat || !seat->ai) return std::nullopt;
+  return ComputerTurn{s, *seat->ai, version_, game_number_};
+}
+
+Outcome Room::act_for_computer(Side side, const Action& action) {
+  Outcome refused;
+  refused.refused = ErrorCode::IllegalAction;
+  const auto& seat = seats_[at(side)];
+  if (!seat || !seat->ai || status() != RoomStatus::Playing || game_.turn() != side) return refused;
+  std::optional<Applied> applied = game_.apply(action);
+  if (!applied) return refused;
+  return played(side, action, std::move(*applied), std::nullopt, RequestId{});
 }
 
 void Room::accept(Side side, const Action& action, Applied applied) {
@@ -602,6 +657,9 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   add_ok(o, m, id, "rematch");
   if (rematch_[at(*side)]) return o;
   rematch_[at(*side)] = true;
+  for (Side s : {Side::First, Side::Second}) {
+    if (seats_[at(s)] && seats_[at(s)]->ai) rematch_[at(s)] = true;  // the computer always agrees
+  }
   if (!(rematch_[0] && rematch_[1])) {
     o.messages.push_back(everyone(rematch_offer_json(game_.variant(), *side)));
     add_state(o);

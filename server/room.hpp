@@ -58,6 +58,7 @@ struct StoredSeat {
 
 // What the store keeps of a room, enough to rebuild it by replaying its log through core.
 struct RoomImage {
+  explicit RoomImage(GameSetup s) : setup(std::move(s)) {}
   GameSetup setup;
   int game_number = 1;
   std::array<std::optional<StoredSeat>, 2> seats;  // by side, as of the current game
@@ -86,6 +87,19 @@ class Room {
 
   // The creator takes a seat (or watches) in the room just made for them.
   Outcome seat_creator(MemberId m, std::string_view name, SeatChoice seat, const RequestId& id);
+  // The computer takes the empty seat, or both when the creator watches (create's `opponent`).
+  Outcome seat_computers(const Opponent& opponent);
+
+  // A computer seat to move: what its search needs. Only while someone is in the room to watch.
+  struct ComputerTurn {
+    Side side = Side::First;
+    int level = 1;
+    std::int64_t version = 0;
+    int game_number = 1;
+  };
+  std::optional<ComputerTurn> computer_to_move() const;
+  // Plays one action for a computer seat, through the same checks as a player's `act`.
+  Outcome act_for_computer(Side side, const Action& action);
   // Every request after create: join, act, resign, draws, rematch, chat, leave, sync.
   Outcome handle(MemberId m, const ClientMessage& msg);
   // The connection is gone: a player's seat stays theirs, shown as disconnected.
@@ -132,7 +146,9 @@ class Room {
     std::string token;             // the token itself, while this process knows it ("" after a restart
                                    // until its holder presents it again); never stored or logged
     std::optional<MemberId> conn;  // the live connection holding the seat, if any
+    std::optional<int> ai;         // a computer seat's level (stored as the token hash "ai:L")
   };
+  static PlayerView player_view(const Seat& seat);
   struct Member {
     std::string name;
     std::optional<Side> side;  // nullopt: a spectator
@@ -166,6 +182,9 @@ class Room {
   void add_state(Outcome& o) const;
   // Applies an accepted action and keeps version, log, last turn and move count.
   void accept(Side side, const Action& action, Applied applied);
+  // accept() plus what every accepted action brings: draw offers, the end, the state broadcast.
+  Outcome played(Side side, const Action& action, Applied applied, std::optional<MemberId> m,
+                 const RequestId& id);
   void mark_ended(Outcome& o);
 
   std::string id_;

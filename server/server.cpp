@@ -51,6 +51,9 @@ void SharedState::close_all_sessions() {
 
 // ---------------------------------------------------------------------------------------------
 
+// The database file in a data directory.
+constexpr const char* kDatabaseFile = "bombcheckers.db";
+
 struct Server::Impl {
   explicit Impl(ServerConfig cfg)
       : ioc(std::max(1, cfg.threads)),
@@ -80,6 +83,9 @@ struct Server::Impl {
     shutdown_timer.async_wait([this, deadline](beast::error_code) { wait_for_quiet(deadline); });
   }
 
+  // Declared before the io_context: destroyed after it, once run() has flushed every write.
+  std::unique_ptr<store::Store> store;
+  std::pair<std::size_t, std::size_t> restored{0, 0};
   net::io_context ioc;
   net::strand<net::io_context::executor_type> control;
   std::shared_ptr<SharedState> state;
@@ -102,6 +108,34 @@ std::optional<std::string> Server::start() {
   const std::string host = cfg.host == "localhost" ? "127.0.0.1" : cfg.host;
   auto address = net::ip::make_address(host, ec);
   if (ec) return "'" + cfg.host + "' is not an IP address to listen on";
+
+  // The store first: a server that cannot keep games does not start (no silent fallback).
+  if (!impl_->store) {
+    std::string path = ":memory:";
+    if (!cfg.memory) {
+      std::error_code fec;
+      std::filesystem::create_directories(cfg.data_dir, fec);
+      if (fec || !std::filesystem::is_directory(cfg.data_dir)) {
+        return "cannot create the data directory " + cfg.data_dir.string() + ": " +
+               (fec ? fec.message() : std::string("it is not a directory"));
+      }
+      path = (cfg.data_dir / kDatabaseFile).string();
+    }
+    std::string why;
+    impl_->store = store::Store::open(path, why);
+    if (!impl_->store) return why;
+    s.store = impl_->store.get();
+    s.registry.set_store(s.store);
+    impl_->restored = s.registry.restore_all();
+    if (cfg.memory) {
+      spdlog::warn("games are kept in memory only (--memory): a restart loses them");
+    } else {
+      spdlog::info("games are kept in {} ({} rooms restored{})", path, impl_->restored.first,
+                   impl_->restored.second
+                       ? ", " + std::to_string(impl_->restored.second) + " could not be restored"
+                       : std::string());
+    }
+  }
   impl_->listener = std::make_shared<Listener>(impl_->ioc, impl_->state);
   if (!impl_->listener->open(tcp::endpoint(address, cfg.port), ec)) {
     return "cannot listen on " + cfg.host + ":" + std::to_string(cfg.port) + ": " + ec.message();
@@ -126,7 +160,6 @@ std::optional<std::string> Server::start() {
   } else {
     spdlog::info("serving the web client from {}", s.web_root.string());
   }
-  spdlog::info("data directory {} (persistence comes in a later version)", cfg.data_dir.string());
   const auto port = std::to_string(impl_->port);
   if (address.is_unspecified()) {
     spdlog::info("open http://localhost:{}/ on this machine", port);
@@ -147,6 +180,8 @@ void Server::run() {
   for (int i = 1; i < n; ++i) extra.emplace_back([this] { impl_->ioc.run(); });
   impl_->ioc.run();
   for (auto& t : extra) t.join();
+  // Every accepted write is committed before the server is gone.
+  if (impl_->store) impl_->store->flush();
 }
 
 void Server::stop() {
@@ -166,6 +201,8 @@ void Server::stop() {
 const Metrics& Server::metrics() const { return impl_->state->metrics; }
 
 std::size_t Server::room_count() const { return impl_->state->registry.size(); }
+
+std::pair<std::size_t, std::size_t> Server::restored() const { return impl_->restored; }
 
 std::vector<std::string> lan_addresses() {
   std::vector<std::string> out;

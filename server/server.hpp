@@ -19,7 +19,8 @@ struct ServerConfig {
   std::string host = "0.0.0.0";
   std::uint16_t port = 8080;  // 0: any free port (see Server::port)
   std::filesystem::path web_root = "web";
-  std::filesystem::path data_dir = "data";
+  std::filesystem::path data_dir = "data";  // the store: data_dir/bombcheckers.db (created if needed)
+  bool memory = false;                      // a throwaway in-memory store instead (tests, benchmarks)
   int threads = 1;
   bool handle_signals = false;  // SIGINT / SIGTERM stop the server
   Limits limits;
@@ -42,6 +43,8 @@ class Server {
 
   const Metrics& metrics() const;
   std::size_t room_count() const;
+  // Rooms rebuilt from the store at start, and rooms whose logs did not replay.
+  std::pair<std::size_t, std::size_t> restored() const;
 
  private:
   struct Impl;

@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "bc/store.hpp"
 #include "server/metrics.hpp"
 #include "server/registry.hpp"
 #include "server/server.hpp"
@@ -24,6 +25,7 @@ struct SharedState {
   const Limits& limits;
   Metrics metrics;
   Registry registry;
+  store::Store* store = nullptr;  // owned by the Server; set before listening
   std::filesystem::path web_root;  // canonical
   std::shared_ptr<const std::string> welcome;
   std::atomic<MemberId> next_member{1};

@@ -116,7 +116,7 @@ void WebSocketSession::on_message(std::string_view text) {
     }
     pending_ = host;
     paused_ = true;
-    host->create_seat(self, std::move(c->name), std::get<SeatChoice>(seat), msg.id);
+    host->create_seat(self, std::move(c->name), std::get<SeatChoice>(seat), msg.id, c->opponent);
     return;
   }
   if (auto* j = std::get_if<JoinMsg>(&msg.body)) {

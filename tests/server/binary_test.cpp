@@ -160,7 +160,7 @@ std::uint16_t port_of(const std::string& line) {
 
 void serves_and_stops_on(int sig) {
   Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--log-level", "warn",
-             "--threads", "2"});
+             "--threads", "2", "--memory"});
   const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
   ASSERT_FALSE(line.empty()) << "no 'listening on' line; stderr: " << p.stderr_text();
   const auto port = port_of(line);
@@ -184,7 +184,7 @@ TEST(Binary, ServesAndStopsCleanlyOnSigint) { serves_and_stops_on(SIGINT); }
 
 TEST(Binary, EnvironmentVariablesConfigureIt) {
   Process p({"serve"}, {"BOMBCHECKERS_HOST=127.0.0.1", "BOMBCHECKERS_PORT=0", "BOMBCHECKERS_WEB_ROOT=" + web_root(),
-                        "BOMBCHECKERS_LOG_LEVEL=info", "BOMBCHECKERS_THREADS=1", "BOMBCHECKERS_DATA_DIR=/tmp/bc-data"});
+                        "BOMBCHECKERS_LOG_LEVEL=info", "BOMBCHECKERS_THREADS=1", "BOMBCHECKERS_MEMORY=1"});
   const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
   ASSERT_FALSE(line.empty()) << p.stderr_text();
   EXPECT_EQ(http_get(port_of(line), "/healthz").status, 200);
@@ -194,7 +194,7 @@ TEST(Binary, EnvironmentVariablesConfigureIt) {
 }
 
 TEST(Binary, FlagsWinOverEnvironment) {
-  Process p({"serve", "--port", "0", "--host", "127.0.0.1", "--web-root", web_root()},
+  Process p({"serve", "--port", "0", "--host", "127.0.0.1", "--web-root", web_root(), "--memory"},
             {"BOMBCHECKERS_PORT=not-a-port-but-overridden"});
   // A flag replaces its environment twin before anything is checked, so this starts.
   const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));

@@ -651,5 +651,101 @@ TEST(RandomToken, Is128BitsOfHex) {
   EXPECT_EQ(seen.size(), 100u);
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Computer seats (create's `opponent`, docs/PROTOCOL.md)
+
+TEST_F(RoomTest, Computer_TakesTheEmptySeatAndIsShownAsTheComputer) {
+  create("fire");
+  deliver(A, room_->seat_computers(Opponent{3, 0}));
+  json s = state();
+  EXPECT_EQ(s["status"], "playing");
+  EXPECT_EQ(s["players"]["water"]["ai"], 3);
+  EXPECT_EQ(s["players"]["water"]["connected"], true);
+  EXPECT_FALSE(s["players"]["fire"].contains("ai"));
+  EXPECT_FALSE(room_->computer_to_move()) << "fire, the person, moves first";
+}
+
+TEST_F(RoomTest, Computer_MovesOnlyOnItsTurnAndThroughTheSameChecks) {
+  create("water");
+  deliver(A, room_->seat_computers(Opponent{1, 0}));
+  auto turn = room_->computer_to_move();
+  ASSERT_TRUE(turn);
+  EXPECT_EQ(turn->side, Side::First);
+  EXPECT_EQ(turn->level, 1);
+  // An action that is not legal is refused and changes nothing.
+  const std::string before = room_->state_text();
+  EXPECT_TRUE(room_->act_for_computer(Side::First, Action::step({0, 0}, {4, 4})).refused);
+  EXPECT_EQ(room_->state_text(), before);
+  // The person's side cannot be played by the computer.
+  const Action first = room_->game().legal().front();
+  EXPECT_TRUE(room_->act_for_computer(Side::Second, first).refused);
+  Outcome o = room_->act_for_computer(Side::First, first);
+  deliver(A, o);
+  EXPECT_FALSE(o.refused);
+  EXPECT_TRUE(o.action_accepted);
+  EXPECT_TRUE(o.durable.action);
+  EXPECT_EQ(state()["version"], 1);
+  EXPECT_FALSE(room_->computer_to_move()) << "now it is the person's turn";
+}
+
+TEST_F(RoomTest, Computer_BothSeatsWhenTheCreatorWatches) {
+  create("spectator");
+  deliver(A, room_->seat_computers(Opponent{2, 5}));
+  json s = state();
+  EXPECT_EQ(s["players"]["fire"]["ai"], 2);
+  EXPECT_EQ(s["players"]["water"]["ai"], 5);
+  ASSERT_TRUE(room_->computer_to_move());
+  EXPECT_EQ(room_->computer_to_move()->level, 2);
+}
+
+TEST_F(RoomTest, Computer_DoesNotPlayToAnEmptyRoom) {
+  create("spectator");
+  deliver(A, room_->seat_computers(Opponent{1, 1}));
+  ASSERT_TRUE(room_->computer_to_move());
+  send(A, {{"type", "leave"}});
+  EXPECT_FALSE(room_->computer_to_move());
+}
+
+TEST_F(RoomTest, Computer_AlwaysAgreesToARematch) {
+  create("fire", {{"type", "create"}, {"variant", "bomb"}});
+  deliver(A, room_->seat_computers(Opponent{1, 0}));
+  send(A, {{"type", "resign"}});
+  ASSERT_EQ(state()["status"], "finished");
+  send(A, {{"type", "rematch"}});
+  json s = state();
+  EXPECT_EQ(s["status"], "playing");
+  EXPECT_EQ(s["game"], 2);
+  EXPECT_EQ(s["players"]["fire"]["ai"], 1) << "sides swap: the computer now moves first";
+  EXPECT_EQ(last_of(A, "joined")["seat"], "water");
+}
+
+TEST_F(RoomTest, Computer_SeatCannotBeTakenOrResumed) {
+  create("fire");
+  deliver(A, room_->seat_computers(Opponent{1, 0}));
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}, {"name", "Bob"}});
+  EXPECT_EQ(error_code(B), "seat_taken");
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", "ai:1"}, {"name", "Eve"}});
+  EXPECT_EQ(error_code(C), "bad_token");
+}
+
+TEST(RoomProtocol, Computer_OpponentLevelsAreChecked) {
+  for (const char* bad : {R"({"type":"create","variant":"bomb","opponent":{"ai":9}})",
+                          R"({"type":"create","variant":"bomb","opponent":{"ai":0}})",
+                          R"({"type":"create","variant":"bomb","opponent":{"ai":"strong"}})",
+                          R"({"type":"create","variant":"bomb","opponent":4})",
+                          R"({"type":"create","variant":"bomb","opponent":{}})"}) {
+    auto parsed = parse_client_message(bad);
+    ASSERT_TRUE(std::holds_alternative<ParseError>(parsed)) << bad;
+    EXPECT_EQ(std::get<ParseError>(parsed).error.code, ErrorCode::BadMessage) << bad;
+  }
+  auto ok = parse_client_message(R"({"type":"create","variant":"bomb","opponent":{"ai":8,"ai2":1}})");
+  ASSERT_TRUE(std::holds_alternative<ClientMessage>(ok));
+  const auto& create = std::get<CreateMsg>(std::get<ClientMessage>(ok).body);
+  ASSERT_TRUE(create.opponent);
+  EXPECT_EQ(create.opponent->ai, 8);
+  EXPECT_EQ(create.opponent->ai2, 1);
+}
+
 }  // namespace
 }  // namespace bc::server

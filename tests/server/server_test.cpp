@@ -71,6 +71,7 @@ class ServerTest : public ::testing::Test {
     cfg.web_root = make_web_root();
     cfg.threads = threads;
     cfg.limits = limits;
+    cfg.memory = true;
     server_ = std::make_unique<Server>(cfg);
     auto err = server_->start();
     ASSERT_FALSE(err) << *err;
@@ -645,6 +646,84 @@ TEST_F(ServerTest, Http_Metrics) {
   EXPECT_NE(m.find("bc_refusals_total{code=\"not_your_turn\"} 1"), std::string::npos);
   EXPECT_NE(m.find("bc_move_broadcast_seconds_count 1"), std::string::npos);
   EXPECT_NE(m.find("bc_move_broadcast_seconds_bucket{le=\"+Inf\"} 1"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The computer opponent over the wire
+
+namespace {
+
+// Plays `side`'s turns with the first legal action until the game ends; returns the final state.
+json play_against_computer(WsClient& c, const std::string& side) {
+  for (int i = 0; i < 400; ++i) {
+    json s = c.expect("state", 10s);
+    if (s["status"] == "finished") return s;
+    if (s["status"] == "playing" && s["turn"] == side && !s["legal"].empty()) {
+      c.send({{"type", "act"}, {"action", s["legal"][0]}, {"version", s["version"]}});
+    }
+  }
+  throw std::runtime_error("the game did not end");
+}
+
+const json kSmallKaboom = {{"width", 4}, {"height", 4}, {"connect", 3}, {"bombs", 1}};
+
+}  // namespace
+
+TEST_F(ServerTest, Computer_WelcomeAdvertisesItsLevels) {
+  WsClient c(port_);
+  json w = c.expect("welcome");
+  EXPECT_EQ(w["ai"]["min_level"], 1);
+  EXPECT_EQ(w["ai"]["max_level"], 8);
+}
+
+TEST_F(ServerTest, Computer_PlaysAWholeGameOverTheWire) {
+  auto c = connect();
+  c->send({{"type", "create"}, {"variant", "kaboom"}, {"seat", "o"}, {"name", "Ann"},
+           {"options", kSmallKaboom}, {"opponent", {{"ai", 2}}}});
+  c->expect("joined");
+  json end = play_against_computer(*c, "o");
+  EXPECT_EQ(end["status"], "finished");
+  EXPECT_EQ(end["players"]["x"]["ai"], 2);
+  EXPECT_GT(end["version"].get<int>(), 2);
+}
+
+TEST_F(ServerTest, Computer_PlaysBombCheckersMovesOverTheWire) {
+  auto c = connect();
+  c->send({{"type", "create"}, {"variant", "bomb"}, {"seat", "fire"}, {"name", "Ann"},
+           {"opponent", {{"ai", 1}}}});
+  c->expect("joined");
+  json s = c->expect("state");
+  for (int turn = 0; turn < 3; ++turn) {
+    while (s["turn"] != "fire" || s["status"] != "playing") s = c->expect("state", 10s);
+    const auto version = s["version"].get<int>();
+    c->send({{"type", "act"}, {"action", s["legal"][0]}, {"version", version}});
+    // The computer answers with a turn of its own: the version moves past ours.
+    do {
+      s = c->expect("state", 10s);
+    } while (s["turn"] != "fire" && s["status"] == "playing");
+    EXPECT_GT(s["version"].get<int>(), version + 1);
+    EXPECT_EQ(s["last"]["side"], "water");
+  }
+}
+
+TEST_F(ServerTest, Computer_TwoComputersPlayForSpectators) {
+  auto host = connect();
+  host->send({{"type", "create"}, {"variant", "kaboom"}, {"seat", "spectator"}, {"name", "Ann"},
+              {"options", kSmallKaboom}, {"opponent", {{"ai", 1}, {"ai2", 3}}}});
+  const std::string room = host->expect("joined")["room"];
+  auto watcher = connect();
+  join(*watcher, room, "spectator");
+  std::int64_t seen = -1;
+  for (int i = 0; i < 200; ++i) {
+    json s = watcher->expect("state", 10s);
+    const auto v = s["version"].get<std::int64_t>();
+    if (v != seen) {
+      EXPECT_TRUE(seen < 0 || v == seen + 1) << "a spectator sees every state";
+      seen = v;
+    }
+    if (s["status"] == "finished") break;
+  }
+  EXPECT_GT(seen, 4);
 }
 
 }  // namespace
