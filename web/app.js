@@ -582,9 +582,16 @@ function renderGame() {
     `${variantName(s.variant, app.variants)} board. ${text}`);
 }
 
+/** Our side in a game of the room: the players change sides with every rematch. */
+function seatIn(game) {
+  if (!isPlayer() || (app.gameNo - game) % 2 === 0) return app.seat;
+  const sides = sidesOf(app.state.variant);
+  return sides[0] === app.seat ? sides[1] : sides[0];
+}
+
 function renderPlayer(el, side, s) {
   const p = s.players?.[side] ?? null;
-  const you = isPlayer() && app.seat === side;
+  const you = isPlayer() && seatIn(app.replay?.game ?? app.gameNo) === side;
   const turn = s.status === 'playing' && s.turn === side;
   const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
   if (you) kids.push(h('span.tag', {}, 'you'));
@@ -719,7 +726,7 @@ function renderMoves() {
   const moves = shownMoves();
   const current = r ? moveIndexOf(r.version, moves) : -1;
   const k = JSON.stringify([moves.map((m) => [m.side, m.actions.length, m.versions, m.exploded.length, m.promoted.length]),
-    app.movesPartial, r?.game, current]);
+    app.movesPartial, r?.game, current, app.gameNo]);
   if (k === movesKey && list.children.length) return;
   movesKey = k;
   const items = moves.map((m, i) => {
@@ -736,6 +743,15 @@ function renderMoves() {
   });
   if (app.movesPartial && !(r && r.game !== app.gameNo)) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
   if (!items.length) items.push(h('li.muted', {}, 'No moves yet'));
+  if (app.gameNo > 1 && !r) {
+    // The earlier games of a rematch series, newest first.
+    const earlier = [];
+    for (let g = app.gameNo - 1; g >= Math.max(1, app.gameNo - 3); g--) {
+      earlier.push(h('button.btn.small.ghost', { type: 'button', onclick: () => openReplay(0, g), 'aria-label': `Replay game ${g}` },
+        icon('play'), `Game ${g}`));
+    }
+    items.push(h('li.earlier', {}, h('span.muted', {}, 'Replay'), ...earlier));
+  }
   list.replaceChildren(...items);
   list.classList.toggle('replaying', !!r);
   const cur = list.querySelector('li.current');
@@ -837,8 +853,9 @@ async function openReplay(version, game = app.gameNo) {
   if (app.room !== room || !app.state) return;
   const vs = replayVersions(game);
   if (!vs.length) {
-    toast(game === app.gameNo ? 'The positions of this game are not available.' :
-      `Game ${game} is not available on this server any more.`, 'error');
+    toast(game === app.gameNo ? 'The positions of this game are not available.' : record ?
+      `This server does not send the positions of earlier games, so game ${game} cannot be replayed here. Its record is in the Export menu.` :
+      `Game ${game} is not available on this server any more.`, 'error', 6000);
     renderGame();
     return;
   }
@@ -962,9 +979,11 @@ $('#replay-game').addEventListener('change', (e) => openReplay(0, Number(e.targe
 
 const CHECKERS = new Set(['bomb', 'classic', 'triple_king']);
 
-/** The game the Export menu is about: the one being replayed, else the current one. */
+/** The game the Export menu is about: the one picked in it, else the one replayed, else this one. */
+let exportPick = null;
 function exportGame() {
-  return app.replay?.game ?? app.gameNo;
+  const g = exportPick ?? app.replay?.game ?? app.gameNo;
+  return g >= 1 && g <= app.gameNo ? g : app.gameNo;
 }
 
 async function renderExportMenu() {
@@ -979,6 +998,16 @@ async function renderExportMenu() {
   const items = [h('a.menu-item', {
     id: 'export-json', href: recordUrl(room, q), download: `${base}.json`, role: 'menuitem',
   }, h('strong', {}, 'Game record'), h('small', {}, 'JSON: variant, options, players, every action'))];
+  if (app.gameNo > 1) {
+    const sel = h('select', { id: 'export-game', 'aria-label': 'Which game to export' },
+      ...Array.from({ length: app.gameNo }, (_, k) => h('option', { value: k + 1, selected: k + 1 === game },
+        k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`)));
+    sel.addEventListener('change', () => {
+      exportPick = Number(sel.value);
+      renderExportMenu();
+    });
+    items.unshift(h('label.menu-game', {}, h('span', {}, 'Game'), sel));
+  }
   if (CHECKERS.has(s.variant)) {
     const pdn = h('a.menu-item', { id: 'export-pdn', href: pdnUrl(room, q), download: `${base}.pdn`, role: 'menuitem', 'aria-disabled': 'true' },
       h('strong', {}, 'PDN'), h('small', {}, 'Portable Draughts Notation, for checkers programs'));
@@ -1012,11 +1041,23 @@ async function checkPdn(link) {
   }
 }
 
+/** Kaboom's text record: the server's (GET /api/games/{room}.pdn serves it for Kaboom), else one
+ *  written here from the JSON record. */
 async function exportKaboomText(room, game, q) {
   try {
-    const rec = await fetchRecord(room, q);
-    if (!rec) throw new Error('no record');
-    download(`kaboom-${room}-game${game}.txt`, kaboomText(rec, app.variants));
+    let text = null;
+    try {
+      const res = await fetch(pdnUrl(room, q), { cache: 'no-store' });
+      if (res.ok && /^text\/plain/.test(res.headers.get('content-type') ?? '')) text = await res.text();
+    } catch {
+      text = null;
+    }
+    if (text === null) {
+      const rec = await fetchRecord(room, q);
+      if (!rec) throw new Error('no record');
+      text = kaboomText(rec, app.variants);
+    }
+    download(`kaboom-${room}-game${game}.txt`, text);
     $('#export-menu').open = false;
   } catch {
     toast('The game record could not be loaded.', 'error');
@@ -1025,6 +1066,7 @@ async function exportKaboomText(room, game, q) {
 
 $('#export-menu').addEventListener('toggle', () => {
   if ($('#export-menu').open) renderExportMenu();
+  else exportPick = null;
 });
 document.addEventListener('click', (e) => {
   const menu = $('#export-menu');

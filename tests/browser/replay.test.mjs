@@ -18,17 +18,17 @@ after(async () => {
 const shownPieces = (page) => page.evaluate(() => JSON.stringify(
   [...window.bombcheckers.board.state.board.pieces].map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort()));
 
-/** The pieces of a live state this page received, by version. */
-const livePieces = (page, version) => page.evaluate((v) => {
+/** The pieces of a live state this page received, by version (and game of the room). */
+const livePieces = (page, version, game) => page.evaluate(([v, g]) => {
   const app = window.bombcheckers.app;
-  const snap = app.games.get(app.gameNo)?.get(v);
+  const snap = app.games.get(g ?? app.gameNo)?.get(v);
   return snap ? JSON.stringify(snap.board.pieces.map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort()) : null;
-}, version);
+}, [version, game]);
 
-async function replayAt(page, version) {
+async function replayAt(page, version, game) {
   await waitBoard(page, { replayVersion: String(version) });
   // The board shows exactly the position the server sent for that version.
-  assert.equal(await shownPieces(page), await livePieces(page, version), `board at version ${version}`);
+  assert.equal(await shownPieces(page), await livePieces(page, version, game), `board at version ${version}`);
 }
 
 /** Two players in a bomb game; fire has played c3-d4, water f6-e5, fire's bomb d4xf6 (it explodes). */
@@ -130,10 +130,33 @@ test('replay: step through a running game by the move list, buttons and arrow ke
   await fire.locator('#replay').waitFor();
   await fire.click('#replay');
   await replayAt(fire, 0);
+
+  // A rematch: the first game stays replayable from the second one's move list.
+  await fire.getByRole('button', { name: 'Close the replay' }).click();
+  await fire.click('#rematch');
+  await water.click('#rematch');
+  await waitBoard(fire, { seat: 'water', version: '0', status: 'playing', game: '2' });
+  await fire.getByRole('button', { name: 'Replay game 1' }).click();
+  await waitBoard(fire, { replayGame: '1' });
+  await replayAt(fire, 0, 1);
+  await fire.keyboard.press('End');
+  await replayAt(fire, 5, 1);
+  await fire.locator('#replay-pos', { hasText: 'Move 5 of 5' }).waitFor();
+  await fire.locator('#move-list li.current', { hasText: 'a3–b4' }).waitFor();
+  await fire.locator('#player-bottom .tag', { hasText: 'you' }).waitFor({ state: 'detached' });
+  await fire.locator('#player-top .tag', { hasText: 'you' }).waitFor(); // Ross played fire in game 1
+  await fire.waitForTimeout(600);
+  await shot(fire, 'replay-earlier-game');
+  await fire.getByRole('button', { name: 'Close the replay' }).click();
+  await waitBoard(fire, { replayVersion: '', replayGame: '' });
+  await fire.locator('#move-list li', { hasText: 'No moves yet' }).waitFor();
+
+  await fire.getByRole('button', { name: 'Replay game 1' }).click();
+  await replayAt(fire, 0, 1);
   await fire.keyboard.press('ArrowRight');
   await fire.keyboard.press('ArrowRight');
   await fire.keyboard.press('ArrowRight');
-  await replayAt(fire, 3);
+  await replayAt(fire, 3, 1);
   await fire.setViewportSize({ width: 390, height: 844 });
   await fire.waitForTimeout(600);
   await shot(fire, 'replay-phone');
@@ -228,11 +251,18 @@ test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text
   const chunks = [];
   for await (const c of await txt.createReadStream()) chunks.push(c);
   const text = Buffer.concat(chunks).toString('utf8');
-  assert.match(text, /Kaboom/);
-  assert.match(text, /X: Xena/);
-  assert.match(text, /1\. X column 4/);
-  assert.match(text, /2\. O bomb in column 3/);
-  assert.match(text, /Result: Game not over\./);
+  const served = await x.request.get(`${BASE}/api/games/${await board(x).then((d) => d.room)}.pdn`);
+  if (served.status() === 200) {
+    // The server writes Kaboom's text record itself: the download is that text.
+    assert.equal(text, await served.text());
+    t.diagnostic('Kaboom text record: the server\'s');
+  } else {
+    assert.match(text, /Kaboom/);
+    assert.match(text, /X: Xena/);
+    assert.match(text, /1\. X column 4/);
+    assert.match(text, /2\. O bomb in column 3/);
+    assert.match(text, /Result: Game not over\./);
+  }
   for (const p of [x, o]) assert.deepEqual(p.errors, []);
   await Promise.all([x, o].map((p) => p.context().close()));
 });
