@@ -244,6 +244,15 @@ test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text
   await waitBoard(o, { version: 1, turn: 'o' });
   await o.getByRole('button', { name: 'Drop a bomb in column 3' }).click();
   await waitBoard(x, { version: 2, turn: 'x' });
+  // Kaboom replays too: the bomb drop, then the first drop.
+  await x.keyboard.press('ArrowLeft');
+  await replayAt(x, 1);
+  await x.keyboard.press('ArrowRight');
+  await replayAt(x, 2);
+  await x.waitForTimeout(500);
+  await shot(x, 'replay-kaboom');
+  await x.keyboard.press('Escape');
+  await waitBoard(x, { replayVersion: '' });
   await openExport(x);
   assert.equal(await x.locator('#export-pdn').count(), 0, 'no PDN for Kaboom');
   const [txt] = await Promise.all([x.waitForEvent('download'), x.click('#export-text')]);
