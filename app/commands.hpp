@@ -10,5 +10,6 @@ using Args = std::span<const std::string_view>;
 
 int cmd_perft(Args args);
 int cmd_serve(Args args);
+int cmd_replay(Args args);
 
 }  // namespace bc::app

@@ -1,5 +1,6 @@
 #include "server/notation.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <string>
 
@@ -199,13 +200,12 @@ std::string pdn_fen(const Game& g) {
   std::string out = g.turn() == Side::First ? "B" : "W";
   for (Side s : {Side::Second, Side::First}) {
     out += s == Side::First ? ":B" : ":W";
-    bool first = true;
+    std::vector<std::pair<int, std::string>> tokens;
     for (const auto& p : g.pieces()) {
-      if (p.side != s) continue;
-      if (!first) out += ",";
-      first = false;
-      out += piece_token(p);
+      if (p.side == s) tokens.emplace_back(pdn_square(p.at).value_or(0), piece_token(p));
     }
+    std::sort(tokens.begin(), tokens.end());
+    for (std::size_t i = 0; i < tokens.size(); ++i) out += (i ? "," : "") + tokens[i].second;
   }
   return out;
 }

@@ -1,0 +1,372 @@
+// The real binary with a data directory: SIGKILL at many points of several games, restart on the
+// same directory, resume with the tokens, and compare every room with what its players last saw.
+// Also damaged databases and data directories that cannot be used. Only 127.0.0.1; every wait is
+// bounded.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "process.hpp"
+#include "server/persist.hpp"
+#include "server/protocol.hpp"
+#include "tests/server/test_client.hpp"
+
+namespace bc::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static int n = 0;
+    path = fs::temp_directory_path() / ("bc-kill-test-" + std::to_string(getpid()) + "-" + std::to_string(++n));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+const std::string kListening = "listening on http://127.0.0.1:";
+
+struct Server {
+  std::unique_ptr<Process> proc;
+  std::uint16_t port = 0;
+};
+
+Server start(const fs::path& data, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"serve", "--host", "127.0.0.1", "--port", "0", "--data-dir",
+                                   data.string(), "--log-level", "warn", "--threads", "2",
+                                   "--web-root", fs::temp_directory_path().string()};
+  for (auto& e : extra) args.push_back(e);
+  Server s;
+  s.proc = std::make_unique<Process>(args);
+  const std::string line = s.proc->read_line_starting(kListening, std::chrono::seconds(20));
+  if (line.empty()) throw std::runtime_error("no 'listening on' line: " + s.proc->stderr_text());
+  s.port = static_cast<std::uint16_t>(std::stoi(line.substr(kListening.size())));
+  return s;
+}
+
+// One room and its two players, with what they last saw.
+struct Table {
+  std::string variant;
+  json create_extra = json::object();
+  std::string room;
+  std::array<std::string, 2> tokens;   // by client: 0 the creator, 1 the joiner
+  std::array<std::string, 2> seats;    // the side each client holds
+  std::array<std::unique_ptr<WsClient>, 2> clients;
+  json last;                           // the last state both players received
+  std::vector<json> acked;             // the actions of the current game whose state arrived
+  std::optional<json> pending;         // an act sent whose state was not (yet) seen
+  int game = 1;
+};
+
+json wait_state(WsClient& c, std::int64_t version) {
+  for (;;) {
+    json s = c.expect("state", std::chrono::seconds(10));
+    if (s["version"] == version) return s;
+  }
+}
+
+void open_table(std::uint16_t port, Table& t) {
+  t.clients[0] = std::make_unique<WsClient>(port);
+  t.clients[0]->expect("welcome");
+  json create = {{"type", "create"}, {"variant", t.variant}, {"seat", "random"}, {"name", "Ann"}};
+  create.update(t.create_extra);
+  t.clients[0]->send(create);
+  json j = t.clients[0]->expect("joined");
+  t.room = j["room"];
+  t.tokens[0] = j["token"];
+  t.seats[0] = j["seat"];
+  t.clients[0]->expect("state");
+  t.clients[1] = std::make_unique<WsClient>(port);
+  t.clients[1]->expect("welcome");
+  t.clients[1]->send({{"type", "join"}, {"room", t.room}, {"seat", "any"}, {"name", "Bob"}});
+  json j2 = t.clients[1]->expect("joined");
+  t.tokens[1] = j2["token"];
+  t.seats[1] = j2["seat"];
+  t.last = t.clients[1]->expect("state");
+  t.clients[0]->expect("state");
+}
+
+// The client whose side is to move.
+int mover(const Table& t) { return t.last["turn"] == t.seats[0] ? 0 : 1; }
+
+// Plays one action and waits for both players to see it.
+void play(Table& t, std::mt19937_64& rng) {
+  const auto& legal = t.last["legal"];
+  ASSERT_FALSE(legal.empty());
+  json action = legal[rng() % legal.size()];
+  const std::int64_t v = t.last["version"];
+  t.clients[mover(t)]->send({{"type", "act"}, {"version", v}, {"action", action}});
+  json s0 = wait_state(*t.clients[0], v + 1);
+  json s1 = wait_state(*t.clients[1], v + 1);
+  EXPECT_EQ(s0, s1);
+  t.last = s1;
+  t.acked.push_back(action);
+}
+
+// After a restart: both players come back with their tokens and must see the room as they left it.
+void resume_and_check(std::uint16_t port, Table& t) {
+  SCOPED_TRACE("room " + t.room + " (" + t.variant + ")");
+  for (int i = 0; i < 2; ++i) {
+    t.clients[i] = std::make_unique<WsClient>(port);
+    t.clients[i]->expect("welcome");
+    t.clients[i]->send({{"type", "join"}, {"room", t.room}, {"token", t.tokens[i]}});
+    json j = t.clients[i]->expect("joined");
+    EXPECT_EQ(j["seat"], t.seats[i]) << "the token takes back the same seat";
+  }
+  json s = t.clients[1]->expect("state");
+  for (;;) {  // the state that shows both players back
+    auto more = t.clients[1]->recv(std::chrono::milliseconds(300));
+    if (!more) break;
+    if ((*more)["type"] == "state") s = *more;
+  }
+  t.clients[0]->drain(std::chrono::milliseconds(50));
+  const std::int64_t acked = t.last["version"];
+  const std::int64_t v = s["version"];
+  EXPECT_EQ(s["game"], t.game);
+  // The record on the server: exactly the acknowledged actions, plus perhaps the pending one.
+  auto rec = json::parse(http_get(port, "/api/games/" + t.room).body);
+  std::vector<json> actions;
+  for (const auto& a : rec["actions"]) actions.push_back(a["action"]);
+  if (t.pending && v == acked + 1) {
+    auto expected = t.acked;
+    expected.push_back(*t.pending);
+    EXPECT_EQ(actions, expected) << "the one unacknowledged action, whole";
+    // And its state is what a replay of the record gives, independently of the server.
+    auto parsed = server::parse_record_json(rec.dump());
+    ASSERT_TRUE(std::holds_alternative<server::ParsedRecord>(parsed));
+    auto& pr = std::get<server::ParsedRecord>(parsed);
+    server::RoomImage image(pr.setup);
+    image.actions = pr.actions;
+    image.result = pr.result;
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (pr.names[i]) image.seats[i] = server::StoredSeat{*pr.names[i], {}};
+    }
+    auto r = server::restore_room(t.room, image, server::Limits{});
+    ASSERT_TRUE(r.room);
+    json mine = json::parse(r.room->state_text());
+    EXPECT_EQ(s["board"], mine["board"]);
+    EXPECT_EQ(s["legal"], mine["legal"]);
+    t.acked = expected;
+  } else {
+    EXPECT_EQ(v, acked) << "an acknowledged action is never lost, and nothing else appears";
+    EXPECT_EQ(actions, t.acked);
+    EXPECT_EQ(s["board"], t.last["board"]);
+    EXPECT_EQ(s["legal"], t.last["legal"]);
+    EXPECT_EQ(s["turn"], t.last["turn"]);
+    EXPECT_EQ(s["mid_turn"], t.last["mid_turn"]);
+    EXPECT_EQ(s["last"], t.last["last"]);
+    EXPECT_EQ(s["result"], t.last["result"]);
+  }
+  EXPECT_EQ(s["players"][t.seats[0].c_str()]["name"], "Ann");
+  EXPECT_EQ(s["players"][t.seats[1].c_str()]["name"], "Bob");
+  t.last = s;
+  t.pending.reset();
+}
+
+// Keeps a table going: a finished game becomes a rematch (sides swap).
+void keep_playing(Table& t, std::mt19937_64& rng, int actions) {
+  for (int i = 0; i < actions; ++i) {
+    if (t.last["status"] == "finished") {
+      for (int c = 0; c < 2; ++c) t.clients[c]->send({{"type", "rematch"}});
+      for (int c = 0; c < 2; ++c) {
+        json j = t.clients[c]->expect("joined");
+        t.seats[c] = j["seat"];
+      }
+      ++t.game;
+      t.last = wait_state(*t.clients[0], 0);
+      for (;;) {
+        json s = t.clients[1]->expect("state");
+        if (s["game"] == t.game) break;
+      }
+      t.acked.clear();
+      continue;
+    }
+    play(t, rng);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(KillNine, EveryRoomComesBackAsItsPlayersLastSawIt) {
+  TempDir dir;
+  std::mt19937_64 rng(42);
+  std::vector<Table> tables(4);
+  tables[0].variant = "bomb";
+  tables[1].variant = "classic";
+  tables[2].variant = "kaboom";
+  tables[2].create_extra = {{"options", {{"width", 5}, {"height", 4}, {"connect", 3}}}};
+  tables[3].variant = "triple_king";
+  tables[3].create_extra = {{"position", {{"pieces", {{{"at", {1, 1}}, {"side", "black"}, {"rank", "king"}},
+                                                       {{"at", {2, 2}}, {"side", "white"}},
+                                                       {{"at", {4, 4}}, {"side", "white"}},
+                                                       {{"at", {6, 6}}, {"side", "white"}},
+                                                       {{"at", {7, 1}}, {"side", "white"}}}},
+                                          {"turn", "black"}}}};
+  auto srv = start(dir.path);
+  for (auto& t : tables) {
+    open_table(srv.port, t);
+    if (HasFatalFailure()) return;
+  }
+  // Kill points, one per round: after acknowledged actions; right after an act is sent; after
+  // one player saw the new state but perhaps not the other; with a rematch under way.
+  for (int round = 0; round < 8; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    for (auto& t : tables) {
+      keep_playing(t, rng, 2 + static_cast<int>(rng() % 6));
+      if (HasFatalFailure()) return;
+    }
+    const int kind = round % 4;
+    for (auto& t : tables) {
+      if (kind == 0 || t.last["status"] == "finished") continue;
+      const auto& legal = t.last["legal"];
+      json action = legal[rng() % legal.size()];
+      t.clients[mover(t)]->send({{"type", "act"}, {"version", t.last["version"]}, {"action", action}});
+      t.pending = action;
+      if (kind == 2) {
+        // One player has the new state (so the action is durable); the other may not.
+        json s = wait_state(*t.clients[0], t.last["version"].get<std::int64_t>() + 1);
+        t.last = s;
+        t.acked.push_back(action);
+        t.pending.reset();
+      }
+      if (kind == 3) std::this_thread::sleep_for(std::chrono::microseconds(rng() % 3000));
+    }
+    srv.proc->signal(SIGKILL);
+    EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 128 + SIGKILL);
+    for (auto& t : tables) {
+      for (auto& c : t.clients) c.reset();
+    }
+    srv = start(dir.path);
+    for (auto& t : tables) {
+      resume_and_check(srv.port, t);
+      if (HasFatalFailure()) return;
+    }
+  }
+  // A clean stop keeps everything too.
+  srv.proc->signal(SIGTERM);
+  EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 0) << srv.proc->stderr_text();
+  for (auto& t : tables) {
+    for (auto& c : t.clients) c.reset();
+  }
+  srv = start(dir.path);
+  for (auto& t : tables) resume_and_check(srv.port, t);
+  // Finished games of a rematch series stay readable, in JSON and as PDN.
+  for (auto& t : tables) {
+    for (int g = 1; g <= t.game; ++g) {
+      auto r = http_get(srv.port, "/api/games/" + t.room + "?game=" + std::to_string(g));
+      EXPECT_EQ(r.status, 200) << r.body;
+      EXPECT_EQ(json::parse(r.body)["game"], g);
+      auto p = http_get(srv.port, "/api/games/" + t.room + ".pdn?game=" + std::to_string(g));
+      EXPECT_EQ(p.status, 200);
+      EXPECT_NE(p.body.find(t.variant == "kaboom" ? "Kaboom record" : "[Event"), std::string::npos) << p.body;
+    }
+  }
+  srv.proc->signal(SIGTERM);
+  EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 0);
+  // The replay command agrees: every game of every room replays.
+  for (auto& t : tables) {
+    Process check({"replay", t.room, "--data-dir", dir.path.string()});
+    EXPECT_EQ(check.wait(std::chrono::seconds(30)), 0) << check.all_stdout() << check.stderr_text();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A data directory with a few games in it, cleanly stopped.
+void make_games(const fs::path& dir) {
+  auto srv = start(dir);
+  std::mt19937_64 rng(1);
+  for (const char* v : {"bomb", "classic"}) {
+    Table t;
+    t.variant = v;
+    open_table(srv.port, t);
+    keep_playing(t, rng, 10);
+  }
+  srv.proc->signal(SIGTERM);
+  ASSERT_EQ(srv.proc->wait(std::chrono::seconds(10)), 0);
+}
+
+void expect_refused(const fs::path& dir, const std::string& what, const std::string& fragment) {
+  const fs::path db = dir / "bombcheckers.db";
+  const std::string before = fs::exists(db) ? read_file(db) : std::string();
+  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dir.string(), "--log-level", "warn"});
+  const int code = p.wait(std::chrono::seconds(20));
+  EXPECT_NE(code, 0) << what;
+  EXPECT_NE(code, -1) << what << ": it did not exit";
+  EXPECT_NE(p.stderr_text().find(fragment), std::string::npos) << what << ": " << p.stderr_text();
+  EXPECT_TRUE(p.all_stdout().find("listening") == std::string::npos) << what;
+  if (!before.empty()) {
+    EXPECT_EQ(read_file(db), before) << what << ": the file is left alone";
+  }
+}
+
+TEST(DamagedStore, CorruptAndTruncatedDatabasesStopTheServerWithAClearMessage) {
+  TempDir good;
+  make_games(good.path);
+  const std::string original = read_file(good.path / "bombcheckers.db");
+  ASSERT_GT(original.size(), 8192u);
+  {
+    TempDir d;  // a damaged header
+    std::string bytes = original;
+    for (std::size_t i = 0; i < 100; ++i) bytes[i] = static_cast<char>(0xA5 ^ i);
+    std::ofstream(d.path / "bombcheckers.db", std::ios::binary) << bytes;
+    expect_refused(d.path, "corrupt header", "bombcheckers.db");
+  }
+  {
+    TempDir d;  // damaged pages in the middle
+    std::string bytes = original;
+    for (std::size_t i = 4096; i < bytes.size(); i += 7) bytes[i] = static_cast<char>(i * 131);
+    std::ofstream(d.path / "bombcheckers.db", std::ios::binary) << bytes;
+    expect_refused(d.path, "corrupt pages", "bombcheckers.db");
+  }
+  {
+    TempDir d;  // truncated
+    std::ofstream(d.path / "bombcheckers.db", std::ios::binary) << original.substr(0, original.size() / 2 + 100);
+    expect_refused(d.path, "truncated", "bombcheckers.db");
+  }
+  {
+    TempDir d;  // not a database at all
+    std::ofstream(d.path / "bombcheckers.db", std::ios::binary) << "hello, this is not SQLite\n";
+    expect_refused(d.path, "not a database", "bombcheckers.db");
+  }
+  {
+    TempDir d;  // a data directory that cannot be made: its parent is a file
+    std::ofstream(d.path / "file") << "x";
+    expect_refused(d.path / "file" / "data", "unusable data dir", "data directory");
+  }
+  // The undamaged copy still serves.
+  auto srv = start(good.path);
+  EXPECT_EQ(json::parse(http_get(srv.port, "/api/rooms").body).size(), 2u);
+  srv.proc->signal(SIGTERM);
+  EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 0);
+}
+
+TEST(Memory, TheMemoryStoreKeepsNothingOnDisk) {
+  TempDir d;
+  auto srv = start(d.path / "data", {"--memory"});
+  Table t;
+  t.variant = "bomb";
+  open_table(srv.port, t);
+  std::mt19937_64 rng(3);
+  keep_playing(t, rng, 3);
+  srv.proc->signal(SIGTERM);
+  EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 0);
+  EXPECT_FALSE(fs::exists(d.path / "data" / "bombcheckers.db"));
+}
+
+}  // namespace
+}  // namespace bc::test

@@ -1,0 +1,576 @@
+// Persistence without sockets: replay determinism over thousands of random games, the rows of the
+// store read back, PDN round trips, a failing log that does not stop other rooms, and a commit
+// failure that puts a room back to its last durable state.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <boost/asio/io_context.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+#include <thread>
+
+#include "bc/store.hpp"
+#include "server/notation.hpp"
+#include "server/persist.hpp"
+#include "server/registry.hpp"
+
+namespace bc::server {
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static int n = 0;
+    path = fs::temp_directory_path() /
+           ("bc-persist-test-" + std::to_string(getpid()) + "-" + std::to_string(++n));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+GameSetup setup_of(VariantId v, const std::optional<Position>& p = std::nullopt) {
+  CreateMsg c;
+  c.variant = std::string(variant_key(v));
+  auto s = resolve_create(c);
+  auto setup = std::get<GameSetup>(std::move(s));
+  if (p) {
+    auto g = Game::from_position(v, setup.options, *p);
+    setup.position = *p;
+    setup.game = std::get<Game>(std::move(g));
+  }
+  return setup;
+}
+
+// A random game: legal actions picked at random (end_turn now and then), at most `cap` actions.
+std::vector<LoggedAction> random_log(const Game& start, std::mt19937_64& rng, std::size_t cap,
+                                     Game* final_game = nullptr) {
+  std::vector<LoggedAction> log;
+  Game g = start;
+  while (!g.over() && log.size() < cap) {
+    auto legal = g.legal();
+    const Action a = legal[rng() % legal.size()];
+    const Side side = g.turn();
+    g = g.apply(a)->next;
+    log.push_back(LoggedAction{static_cast<std::int64_t>(log.size()) + 1, side, a});
+  }
+  if (final_game) *final_game = g;
+  return log;
+}
+
+// A custom start: the position a random opening reaches (kings and all), as a Position.
+std::optional<Position> random_position(VariantId v, std::mt19937_64& rng) {
+  Game g = setup_of(v).game;
+  const std::size_t plies = 10 + rng() % 40;
+  for (std::size_t i = 0; i < plies && !g.over(); ++i) {
+    auto legal = g.legal();
+    g = g.apply(legal[rng() % legal.size()])->next;
+  }
+  while (!g.over() && g.mid_turn()) g = g.apply(g.legal().front())->next;
+  if (g.over()) return std::nullopt;
+  Position p;
+  p.pieces = g.pieces();
+  p.turn = g.turn();
+  p.bombs = g.bombs_left();
+  auto check = Game::from_position(v, g.options(), p);
+  if (!std::holds_alternative<Game>(check)) return std::nullopt;
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay determinism: record -> store rows / JSON record -> replay -> the same Game and versions.
+
+TEST(Replay, ThousandsOfRandomGamesReplayIdenticallyInEveryVariant) {
+  std::mt19937_64 rng(20240501);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(40);
+  std::size_t games = 0;
+  for (VariantId v : kAllVariants) {
+    for (int i = 0; i < 800 && std::chrono::steady_clock::now() < deadline; ++i) {
+      std::optional<Position> custom;
+      if (i % 5 == 4) custom = random_position(v, rng);
+      const GameSetup setup = setup_of(v, custom);
+      Game expected = setup.game;
+      auto log = random_log(setup.game, rng, 400, &expected);
+      // Through the store's texts: setup, actions and result as the rows keep them.
+      auto setup2 = parse_setup_json(setup_json(setup));
+      ASSERT_TRUE(std::holds_alternative<GameSetup>(setup2)) << setup_json(setup);
+      RoomImage image(std::get<GameSetup>(std::move(setup2)));
+      for (const auto& a : log) {
+        auto back = parse_action_text(action_json(a.action));
+        ASSERT_TRUE(back && *back == a.action) << action_json(a.action);
+        image.actions.push_back(LoggedAction{a.version, a.side, *back});
+      }
+      image.result = *parse_result_text(v, result_text(v, expected.result()));
+      auto r = restore_room("AAAAAA", image, Limits{});
+      ASSERT_TRUE(r.room) << r.error->message;
+      EXPECT_EQ(r.room->game(), expected) << variant_key(v) << " game " << i;
+      EXPECT_EQ(r.room->version(), static_cast<std::int64_t>(log.size()));
+      // Through the JSON record of /api/games: parse it back, replay, the same game again.
+      auto rec = parse_record_json(r.room->record_text());
+      ASSERT_TRUE(std::holds_alternative<ParsedRecord>(rec)) << std::get<std::string>(rec);
+      auto& pr = std::get<ParsedRecord>(rec);
+      EXPECT_FALSE(pr.malformed);
+      RoomImage image2(pr.setup);
+      image2.actions = pr.actions;
+      image2.result = pr.result;
+      auto r2 = restore_room("AAAAAA", image2, Limits{});
+      ASSERT_TRUE(r2.room) << r2.error->message;
+      EXPECT_EQ(r2.room->game(), expected);
+      EXPECT_EQ(r2.room->state_text(), r.room->state_text());
+      ++games;
+    }
+  }
+  EXPECT_GE(games, 2000u) << "the time budget ran out early";
+}
+
+TEST(Replay, ResignationsAndAgreedDrawsComeBackFromTheResultRow) {
+  const GameSetup setup = setup_of(VariantId::Classic);
+  std::mt19937_64 rng(3);
+  Game g = setup.game;
+  auto log = random_log(setup.game, rng, 7, &g);
+  for (const Result& r : {Result{Side::First, Reason::Resigned}, Result{std::nullopt, Reason::DrawAgreed}}) {
+    RoomImage image(setup);
+    image.actions = log;
+    image.result = r;
+    auto restored = restore_room("AAAAAA", image, Limits{});
+    ASSERT_TRUE(restored.room) << restored.error->message;
+    EXPECT_EQ(restored.room->game().result(), r);
+    EXPECT_EQ(restored.room->version(), 7);
+  }
+}
+
+TEST(Replay, TheFirstBadVersionIsReported) {
+  const GameSetup setup = setup_of(VariantId::Bomb);
+  std::mt19937_64 rng(5);
+  auto log = random_log(setup.game, rng, 20);
+  {
+    RoomImage image(setup);
+    image.actions = log;
+    image.actions[6].action = Action::step({0, 0}, {7, 7});  // not legal anywhere
+    auto r = restore_room("AAAAAA", image, Limits{});
+    ASSERT_FALSE(r.room);
+    EXPECT_EQ(r.error->version, 7);
+  }
+  {
+    RoomImage image(setup);
+    image.actions = log;
+    image.actions.erase(image.actions.begin() + 3);  // a hole: version 5 follows 3
+    auto r = restore_room("AAAAAA", image, Limits{});
+    ASSERT_FALSE(r.room);
+    EXPECT_EQ(r.error->version, 5);
+  }
+  {
+    RoomImage image(setup);
+    image.actions = log;
+    image.actions[2].side = other(image.actions[2].side);
+    auto r = restore_room("AAAAAA", image, Limits{});
+    ASSERT_FALSE(r.room);
+    EXPECT_EQ(r.error->version, 3);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PDN: write it, parse it back with a small independent parser, replay, the same game.
+
+struct ParsedPdn {
+  std::map<std::string, std::string> tags;
+  std::vector<std::string> moves;  // "11-15", "9x18x27"; "{continues}" after an unfinished turn
+};
+
+ParsedPdn parse_pdn(const std::string& text) {
+  ParsedPdn out;
+  std::istringstream in(text);
+  std::string line;
+  std::string movetext;
+  const std::regex tag_re(R"re(^\[(\w+) "((?:[^"\\]|\\.)*)"\]$)re");
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, tag_re)) {
+      out.tags[m[1]] = m[2];
+    } else {
+      movetext += line + " ";
+    }
+  }
+  std::istringstream mt(movetext);
+  std::string tok;
+  while (mt >> tok) {
+    if (std::regex_match(tok, std::regex(R"(\d+\.(\.\.)?)"))) continue;  // move numbers
+    if (tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*") continue;
+    out.moves.push_back(tok);
+  }
+  return out;
+}
+
+// "B:W21,K22:B1,2" -> a Position, with the T prefix and s/b suffixes of bomb and triple king.
+Position parse_fen(const std::string& fen) {
+  Position p;
+  p.turn = fen[0] == 'B' ? Side::First : Side::Second;
+  std::regex section_re(R"(:([WB])([^:]*))");
+  for (std::sregex_iterator it(fen.begin(), fen.end(), section_re), end; it != end; ++it) {
+    const Side side = (*it)[1] == "B" ? Side::First : Side::Second;
+    std::string list = (*it)[2];
+    std::regex piece_re(R"(([KT]?)(\d+)([sb]?))");
+    for (std::sregex_iterator pi(list.begin(), list.end(), piece_re), pend; pi != pend; ++pi) {
+      Piece piece;
+      piece.side = side;
+      piece.at = *pdn_square_at(std::stoi((*pi)[2]));
+      piece.rank = (*pi)[1] == "K" ? Rank::King : (*pi)[1] == "T" ? Rank::TripleKing : Rank::Man;
+      piece.kind = (*pi)[3] == "s" ? Kind::Shield : (*pi)[3] == "b" ? Kind::Bomb : Kind::Normal;
+      p.pieces.push_back(piece);
+    }
+  }
+  return p;
+}
+
+// Replays PDN moves: each token is one turn; a turn whose path ends while the same piece could go
+// on was stopped with end_turn, unless it is marked {continues}.
+std::optional<Game> replay_pdn(const ParsedPdn& pdn, VariantId v, std::size_t* actions) {
+  Options o = default_options(v);
+  std::optional<Game> g;
+  if (pdn.tags.count("FEN")) {
+    auto r = Game::from_position(v, o, parse_fen(pdn.tags.at("FEN")));
+    if (!std::holds_alternative<Game>(r)) return std::nullopt;
+    g = std::get<Game>(r);
+  } else {
+    g = std::get<Game>(Game::create(v, o));
+  }
+  *actions = 0;
+  for (std::size_t i = 0; i < pdn.moves.size(); ++i) {
+    const std::string& tok = pdn.moves[i];
+    if (tok == "{continues}") continue;
+    const bool capture = tok.find('x') != std::string::npos;
+    std::vector<int> squares;
+    std::regex num(R"(\d+)");
+    for (std::sregex_iterator it(tok.begin(), tok.end(), num), end; it != end; ++it) {
+      squares.push_back(std::stoi(it->str()));
+    }
+    if (squares.size() < 2) return std::nullopt;
+    const Side mover = g->turn();
+    for (std::size_t k = 0; k + 1 < squares.size(); ++k) {
+      const Square from = *pdn_square_at(squares[k]);
+      const Square to = *pdn_square_at(squares[k + 1]);
+      auto next = g->apply(capture ? Action::jump(from, to) : Action::step(from, to));
+      if (!next) return std::nullopt;
+      g = next->next;
+      ++*actions;
+    }
+    const bool continues = i + 1 < pdn.moves.size() && pdn.moves[i + 1] == "{continues}";
+    if (!continues && !g->over() && g->turn() == mover) {
+      auto next = g->apply(Action::end_turn());
+      if (!next) return std::nullopt;
+      g = next->next;
+      ++*actions;
+    }
+  }
+  return g;
+}
+
+TEST(Pdn, SquareNumbersFollowEnglishDraughts) {
+  EXPECT_EQ(pdn_square({0, 0}), 4);   // the first side's single corner
+  EXPECT_EQ(pdn_square({6, 0}), 1);
+  EXPECT_EQ(pdn_square({2, 2}), 11);  // "11-15", the most common opening, is [2,2] -> [3,3]
+  EXPECT_EQ(pdn_square({3, 3}), 15);
+  EXPECT_EQ(pdn_square({7, 7}), 29);
+  EXPECT_EQ(pdn_square({1, 7}), 32);
+  EXPECT_EQ(pdn_square({1, 0}), std::nullopt);
+  for (int n = 1; n <= 32; ++n) EXPECT_EQ(pdn_square(*pdn_square_at(n)), n);
+  const GameSetup classic = setup_of(VariantId::Classic);
+  EXPECT_EQ(pdn_fen(classic.game),
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+}
+
+TEST(Pdn, RoundTripsRandomGamesWithCustomStartsAndMultiCaptures) {
+  std::mt19937_64 rng(77);
+  std::size_t multi_captures = 0, stops = 0, customs = 0, games = 0;
+  for (VariantId v : {VariantId::Classic, VariantId::Bomb, VariantId::TripleKing}) {
+    for (int i = 0; i < 150; ++i) {
+      std::optional<Position> custom;
+      if (i % 3 == 2) custom = random_position(v, rng);
+      customs += custom ? 1 : 0;
+      const GameSetup setup = setup_of(v, custom);
+      Game expected = setup.game;
+      // Some games stop mid-turn (an unfinished record), most run to the end.
+      auto log = random_log(setup.game, rng, i % 7 == 0 ? 15 : 400, &expected);
+      for (std::size_t k = 1; k < log.size(); ++k) {
+        if (log[k].action.kind == ActionKind::Jump && log[k - 1].action.kind == ActionKind::Jump &&
+            log[k].side == log[k - 1].side) {
+          ++multi_captures;
+        }
+        if (log[k].action.kind == ActionKind::EndTurn) ++stops;
+      }
+      RoomImage image(setup);
+      image.actions = log;
+      image.seats[0] = StoredSeat{"Ann \"the bomb\"", ""};
+      image.seats[1] = StoredSeat{"Bob", ""};
+      image.started_ms = 1714521600000;  // 2024-05-01
+      auto room = restore_room("K7QF2M", image, Limits{});
+      ASSERT_TRUE(room.room) << room.error->message;
+      const std::string pdn = game_notation(*room.room);
+      ParsedPdn parsed = parse_pdn(pdn);
+      EXPECT_EQ(parsed.tags["Black"], "Ann \\\"the bomb\\\"");
+      EXPECT_EQ(parsed.tags["White"], "Bob");
+      EXPECT_EQ(parsed.tags["Date"], "2024.05.01");
+      EXPECT_EQ(parsed.tags["Variant"], variant_key(v));
+      EXPECT_EQ(parsed.tags.count("FEN"), custom ? 1u : 0u);
+      if (custom) {
+        EXPECT_EQ(parsed.tags["SetUp"], "1");
+      }
+      const auto& res = expected.result();
+      EXPECT_EQ(parsed.tags["Result"], !res ? "*" : !res->winner ? "1/2-1/2"
+                                                  : *res->winner == Side::First ? "0-1" : "1-0");
+      std::size_t actions = 0;
+      auto replayed = replay_pdn(parsed, v, &actions);
+      ASSERT_TRUE(replayed) << pdn;
+      EXPECT_EQ(*replayed, expected) << pdn;
+      EXPECT_EQ(actions, log.size()) << pdn;
+      ++games;
+    }
+  }
+  EXPECT_GT(multi_captures, 20u);
+  EXPECT_GT(stops, 5u) << "bomb games stop capture sequences early now and then";
+  EXPECT_GT(customs, 100u);
+  EXPECT_EQ(games, 450u);
+}
+
+TEST(Pdn, KaboomGetsAPlainTextRecord) {
+  const GameSetup setup = setup_of(VariantId::Kaboom);
+  std::mt19937_64 rng(9);
+  RoomImage image(setup);
+  image.actions = random_log(setup.game, rng, 400);
+  auto room = restore_room("K7QF2M", image, Limits{});
+  ASSERT_TRUE(room.room);
+  const std::string text = game_notation(*room.room);
+  EXPECT_NE(text.find("bombcheckers Kaboom record"), std::string::npos);
+  EXPECT_NE(text.find("1. x drop "), std::string::npos) << text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The store: rooms written through rows_for come back; a failing log stops no other room.
+
+void exec_sql(const fs::path& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open(db.string().c_str(), &h), SQLITE_OK);
+  char* err = nullptr;
+  EXPECT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(h);
+}
+
+// Writes a whole room as RoomHost would: made, two seats, every action.
+void write_room(store::Store& s, const std::string& id, const GameSetup& setup, const std::vector<LoggedAction>& log) {
+  RoomImage image(setup);
+  image.seats[0] = StoredSeat{"Ann", store::sha256_hex("token-a-" + id)};
+  image.seats[1] = StoredSeat{"Bob", store::sha256_hex("token-b-" + id)};
+  Room room(id, setup);
+  ASSERT_FALSE(room.restore(image));
+  Durable made;
+  made.room = true;
+  made.seats = {true, true};
+  made.game = true;
+  std::vector<store::Write> writes = rows_for(room, made);
+  for (const auto& a : log) {
+    writes.push_back(store::AppendAction{store::ActionRow{id, 1, a.version, index(a.side), action_json(a.action), 0}});
+  }
+  s.submit(std::move(writes));
+  s.flush();
+}
+
+TEST(Store, AFailingLogIsReportedAndLeftAloneWhileTheOtherRoomsLoad) {
+  TempDir dir;
+  const fs::path db = dir.path / "bombcheckers.db";
+  std::mt19937_64 rng(11);
+  std::map<std::string, Game> expected;
+  {
+    std::string why;
+    auto s = store::Store::open(db.string(), why);
+    ASSERT_TRUE(s) << why;
+    for (const char* id : {"AAAAAA", "BBBBBB", "CCCCCC"}) {
+      const GameSetup setup = setup_of(VariantId::Bomb);
+      Game g = setup.game;
+      auto log = random_log(setup.game, rng, 30, &g);
+      expected.emplace(id, g);
+      write_room(*s, id, setup, log);
+    }
+  }
+  // Room B's version 12 is damaged by hand.
+  exec_sql(db, "UPDATE actions SET action='{\"kind\":\"step\",\"from\":[0,0],\"to\":[7,7]}' "
+               "WHERE room='BBBBBB' AND version=12");
+  std::string why;
+  auto s = store::Store::open(db.string(), why);
+  ASSERT_TRUE(s) << why;
+  boost::asio::io_context ioc;
+  Limits limits;
+  Metrics metrics;
+  Registry reg(ioc, limits, metrics);
+  reg.set_store(s.get());
+  auto [loaded, failed] = reg.restore_all();
+  EXPECT_EQ(loaded, 2u);
+  EXPECT_EQ(failed, 1u);
+  EXPECT_TRUE(reg.find("AAAAAA"));
+  EXPECT_FALSE(reg.find("BBBBBB"));
+  EXPECT_TRUE(reg.find("CCCCCC"));
+  for (const char* id : {"AAAAAA", "CCCCCC"}) {
+    auto r = stored_record(*s, id, 0, RecordFormat::Json);
+    ASSERT_TRUE(r.found && r.error.empty()) << r.error;
+    EXPECT_EQ(json::parse(r.body)["version"], 30);
+  }
+  // B is still there, untouched, and says where it breaks.
+  auto b = s->load_room("BBBBBB");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->actions.size(), 30u);
+  EXPECT_FALSE(b->room.retired);
+  auto r = stored_record(*s, "BBBBBB", 0, RecordFormat::Json);
+  EXPECT_TRUE(r.found);
+  EXPECT_NE(r.error.find("version 12"), std::string::npos) << r.error;
+}
+
+// ---------------------------------------------------------------------------------------------
+// RoomHost with a store: nothing is announced before its commit, and a failed commit is undone.
+
+class FakePeer : public Peer {
+ public:
+  explicit FakePeer(MemberId id) : id_(id) {}
+  MemberId member_id() const override { return id_; }
+  void deliver(std::shared_ptr<const std::string> text) override {
+    std::lock_guard lock(mu);
+    got.push_back(json::parse(*text));
+  }
+  void join_answered(std::shared_ptr<RoomHost> r) override {
+    std::lock_guard lock(mu);
+    room = std::move(r);
+  }
+  void handled() override {}
+  void detached(const RoomHost*) override {}
+  std::vector<json> of(const std::string& type) {
+    std::lock_guard lock(mu);
+    std::vector<json> out;
+    for (const auto& j : got) {
+      if (j["type"] == type) out.push_back(j);
+    }
+    return out;
+  }
+  std::mutex mu;
+  std::vector<json> got;
+  std::shared_ptr<RoomHost> room;
+
+ private:
+  MemberId id_;
+};
+
+ClientMessage msg(const json& j) { return std::get<ClientMessage>(parse_client_message(j.dump())); }
+
+// Runs the io_context until `done` or 5 s.
+template <class F>
+bool run_until(boost::asio::io_context& ioc, F done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < deadline) {
+    ioc.restart();
+    ioc.poll();
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
+  TempDir dir;
+  const fs::path db = dir.path / "bombcheckers.db";
+  { std::string why; ASSERT_TRUE(store::Store::open(db.string(), why)); }
+  // Version 3 of any game cannot be written (as if the disk were full at that moment).
+  exec_sql(db, "CREATE TRIGGER fail3 BEFORE INSERT ON actions WHEN NEW.version = 3 "
+               "BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
+  std::string why;
+  auto s = store::Store::open(db.string(), why);
+  ASSERT_TRUE(s) << why;
+  boost::asio::io_context ioc;
+  Limits limits;
+  Metrics metrics;
+  Registry reg(ioc, limits, metrics);
+  reg.set_store(s.get());
+  auto host = reg.create(setup_of(VariantId::Classic));
+  auto a = std::make_shared<FakePeer>(1);
+  auto b = std::make_shared<FakePeer>(2);
+  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
+  ASSERT_TRUE(run_until(ioc, [&] { return a->room != nullptr; }));
+  host->request(b, msg({{"type", "join"}, {"room", host->id()}, {"name", "Bob"}}), Clock::now());
+  ASSERT_TRUE(run_until(ioc, [&] { return b->room != nullptr; }));
+  auto last_state = [&](FakePeer& p) { return p.of("state").back(); };
+  auto play = [&](FakePeer& p) {
+    json st = last_state(p);
+    host->request(a.get() == &p ? a : b,
+                  msg({{"type", "act"}, {"version", st["version"]}, {"action", st["legal"][0]}}),
+                  Clock::now());
+  };
+  play(*a);
+  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*b)["version"] == 1; }));
+  play(*b);
+  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*a)["version"] == 2; }));
+  const json before = last_state(*a);
+  play(*a);  // version 3: the commit fails
+  ASSERT_TRUE(run_until(ioc, [&] { return !a->of("error").empty(); }));
+  EXPECT_EQ(a->of("error").back()["code"], "server_error");
+  const auto settle = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  run_until(ioc, [&] { return std::chrono::steady_clock::now() > settle; });
+  for (auto* p : {a.get(), b.get()}) {
+    for (const auto& st : p->of("state")) EXPECT_LE(st["version"].get<int>(), 2) << st.dump();
+    json now = last_state(*p);
+    EXPECT_EQ(now["version"], 2);
+    EXPECT_EQ(now["board"], before["board"]);
+    EXPECT_EQ(now["legal"], before["legal"]);
+    EXPECT_EQ(now["players"]["black"]["name"], "Ann");
+  }
+  // The store has versions 1 and 2 only; with the disk healthy again the game goes on.
+  EXPECT_EQ(s->actions(host->id(), 1).size(), 2u);
+  s->flush();
+  exec_sql(db, "DROP TRIGGER fail3;");
+  play(*a);
+  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*b)["version"] == 3; }));
+  EXPECT_EQ(s->actions(host->id(), 1).size(), 3u);
+}
+
+TEST(Store, MessagesWaitForTheCommitAndKeepTheirOrder) {
+  std::string why;
+  auto s = store::Store::open(":memory:", why);
+  ASSERT_TRUE(s) << why;
+  boost::asio::io_context ioc;
+  Limits limits;
+  Metrics metrics;
+  Registry reg(ioc, limits, metrics);
+  reg.set_store(s.get());
+  auto host = reg.create(setup_of(VariantId::Bomb));
+  auto a = std::make_shared<FakePeer>(1);
+  auto b = std::make_shared<FakePeer>(2);
+  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
+  ASSERT_TRUE(run_until(ioc, [&] { return a->room != nullptr; }));
+  host->request(b, msg({{"type", "join"}, {"room", host->id()}, {"name", "Bob"}}), Clock::now());
+  ASSERT_TRUE(run_until(ioc, [&] { return b->room != nullptr; }));
+  json st = a->of("state").back();
+  // An act, then a chat right behind it: the chat (not durable) must not overtake the state.
+  host->request(a, msg({{"type", "act"}, {"id", 1}, {"version", st["version"]}, {"action", st["legal"][0]}}),
+                Clock::now());
+  host->request(a, msg({{"type", "chat"}, {"text", "hi"}}), Clock::now());
+  ASSERT_TRUE(run_until(ioc, [&] { return !b->of("chat").empty(); }));
+  std::vector<std::string> order;
+  {
+    std::lock_guard lock(b->mu);
+    for (const auto& j : b->got) order.push_back(j["type"].get<std::string>() + (j.contains("version") ? std::to_string(j["version"].get<int>()) : ""));
+  }
+  ASSERT_GE(order.size(), 2u);
+  EXPECT_EQ(order[order.size() - 2], "state1");
+  EXPECT_EQ(order.back(), "chat");
+  auto room = s->load_room(host->id());
+  ASSERT_TRUE(room);
+  EXPECT_EQ(room->actions.size(), 1u);
+  ASSERT_EQ(room->seats.size(), 2u);
+  for (const auto& seat : room->seats) EXPECT_EQ(seat.token_hash.size(), 64u) << "tokens are stored hashed";
+}
+
+}  // namespace
+}  // namespace bc::server
