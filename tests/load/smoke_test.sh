@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# CI smoke test (ctest -L load): a 3-second bc_loadtest run, 5 games plus spectators, against a
+# real server on 127.0.0.1 (in memory), which must finish with exit 0 and no protocol errors; then a
+# 2-second echo run against bc_echo_server.
+# Usage: smoke_test.sh BOMBCHECKERS BC_LOADTEST BC_ECHO_SERVER
+set -euo pipefail
+server_bin=$1 load_bin=$2 echo_bin=$3
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Starts "$@" with stdout in $work/$name.out and waits for its "listening on" line; sets $port.
+start() {
+  local name=$1; shift
+  "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  pids+=($!)
+  for _ in $(seq 1 200); do
+    if grep -q 'listening on' "$work/$name.out"; then
+      port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$work/$name.out" | head -1)
+      return 0
+    fi
+    sleep 0.05
+  done
+  echo "smoke: $name did not start" >&2; cat "$work/$name.err" >&2; exit 1
+}
+
+if "$server_bin" serve --help | grep -q -- --memory; then store=(--memory); else store=(--data-dir "$work/data"); fi
+start server "$server_bin" serve --host 127.0.0.1 --port 0 "${store[@]}" --log-level warn --threads 1
+server_pid=${pids[-1]}
+"$load_bin" --port "$port" --games 5 --spectators 1 --duration 3 --seed 7 --check-scan \
+  --server-pid "$server_pid" --json >"$work/load.json" || { cat "$work/load.json"; echo "smoke: bc_loadtest failed" >&2; exit 1; }
+cat "$work/load.json"
+python3 - "$work/load.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["errors_total"] == 0, r["errors"]
+assert r["games_ready"] == 5, r
+assert r["actions_accepted"] > 0 and r["actions_accepted"] == r["actions_sent"], r
+assert r["latency_others"]["count"] > 0, r
+PY
+
+start echo "$echo_bin" --port 0
+"$load_bin" --port "$port" --echo --games 5 --duration 2 --json >"$work/echo.json" || { cat "$work/echo.json"; exit 1; }
+cat "$work/echo.json"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["errors_total"]==0 and r["round_trips"]>0, r' "$work/echo.json"
+echo "load smoke: ok"
