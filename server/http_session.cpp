@@ -4,7 +4,9 @@
 #include <cctype>
 #include <spdlog/spdlog.h>
 
+#include "server/lan.hpp"
 #include "server/notation.hpp"
+#include "server/origin.hpp"
 #include "server/persist.hpp"
 #include "server/static_files.hpp"
 #include "server/websocket_session.hpp"
@@ -17,8 +19,13 @@ using Request = http::request<http::string_body>;
 constexpr std::string_view kServerHeader = "bombcheckers/0.1.0";
 constexpr std::string_view kJson = "application/json";
 
+// The status of the response being built on this thread, for the status-class counters (every
+// response goes through set_common and is sent on the thread that built it).
+thread_local unsigned t_status = 0;
+
 template <class Body>
 void set_common(http::response<Body>& res, const Request& req, std::string_view type) {
+  t_status = res.result_int();
   res.set(http::field::server, kServerHeader);
   res.set(http::field::content_type, type);
   res.set(http::field::cache_control, "no-cache");
@@ -109,6 +116,16 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   if (websocket::is_upgrade(parser_->get())) {
     auto target = parser_->get().target();
     if (target.substr(0, target.find('?')) == "/ws" && !state_->stopping) {
+      const auto& up = parser_->get();
+      if (!origin_allowed(up[http::field::origin], up[http::field::host], state_->config.allowed_origins)) {
+        state_->metrics.origin_refused.fetch_add(1, std::memory_order_relaxed);
+        spdlog::info("refused a WebSocket upgrade from origin {}", std::string(up[http::field::origin]));
+        Request req;
+        req.version(up.version());
+        req.keep_alive(false);
+        return send(text_response(req, http::status::forbidden, "text/plain; charset=utf-8",
+                                  "this server does not accept games from pages of that origin\n"));
+      }
       // The WebSocket session takes over the socket; its own timeouts replace the HTTP ones.
       stream_.expires_never();
       std::make_shared<WebSocketSession>(stream_.release_socket(), state_)->run(parser_->release());
@@ -152,6 +169,22 @@ void HttpSession::handle(Request req) {
   }
   if (path == "/api/rooms") {
     return send(text_response(req, http::status::ok, kJson, rooms_json(state_->registry.list())));
+  }
+  if (path == "/api/server") {
+    beast::error_code lec;
+    const auto port = stream_.socket().local_endpoint(lec).port();
+    return send(text_response(req, http::status::ok, kJson,
+                              server_info_json(lan_urls(state_->config.host, port))));
+  }
+  if (path == "/api/qr") {
+    auto text = query_param(target, "text");
+    if (!text || text->empty() || text->size() > kQrTextMax) {
+      return send(json_error(req, http::status::bad_request, "bad_request",
+                             "`text` must be 1 to " + std::to_string(kQrTextMax) + " bytes, URL-encoded"));
+    }
+    auto svg = qr_svg(*text);
+    if (!svg) return send(json_error(req, http::status::bad_request, "bad_request", "the text is too long"));
+    return send(text_response(req, http::status::ok, "image/svg+xml", std::move(*svg)));
   }
   if (path.rfind("/api/games/", 0) == 0) return handle_game(std::move(req), path.substr(11), target);
   if (is_api) return send(json_error(req, http::status::not_found, "not_found", "no such API path"));
@@ -250,6 +283,8 @@ void HttpSession::handle_game(Request req, std::string_view rest, const std::str
 
 void HttpSession::send(http::message_generator msg) {
   const bool keep_alive = msg.keep_alive();
+  state_->metrics.http_status(t_status);
+  t_status = 0;
   stream_.expires_after(state_->limits.http_timeout);
   beast::async_write(stream_, std::move(msg),
                      beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));

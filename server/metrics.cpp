@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "server/process_metrics.hpp"
+
 namespace bc::server {
 
 namespace {
@@ -108,6 +110,17 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
           oversized_closed);
   move_to_broadcast.render(out, "bc_move_broadcast_seconds",
                            "From an act frame read to its new state queued for every member.");
+  header(out, "bc_http_responses_total", "counter", "HTTP responses by status class.");
+  for (std::size_t i = 0; i < http_responses.size(); ++i) {
+    value(out, "bc_http_responses_total", "class=\"" + std::to_string(i + 1) + "xx\"",
+          http_responses[i].load(std::memory_order_relaxed));
+  }
+  counter(out, "bc_origin_refused_total", "WebSocket upgrades refused with 403 for their Origin.",
+          origin_refused);
+  counter(out, "bc_shutdown_notices_total", "server_restarting notices sent at shutdown.", shutdown_notices);
+  header(out, "bc_build_info", "gauge", "The server's version (always 1).");
+  value(out, "bc_build_info", "version=\"" + std::string(kServerVersion) + "\"", 1);
+  append_process_metrics(out);
   line(out, "");
   return out;
 }

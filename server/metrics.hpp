@@ -47,6 +47,13 @@ class Metrics {
   std::atomic<std::uint64_t> flooders_closed{0};
   std::atomic<std::uint64_t> oversized_closed{0};
   Histogram move_to_broadcast;
+  std::array<std::atomic<std::uint64_t>, 5> http_responses{};  // by status class 1xx..5xx
+  std::atomic<std::uint64_t> origin_refused{0};                // /ws upgrades refused with 403
+  std::atomic<std::uint64_t> shutdown_notices{0};              // server_restarting notices sent
+
+  void http_status(unsigned status) {
+    if (status >= 100 && status < 600) http_responses[status / 100 - 1].fetch_add(1, std::memory_order_relaxed);
+  }
 
   void refused(ErrorCode c) {
     refusals_[static_cast<std::size_t>(c)].fetch_add(1, std::memory_order_relaxed);

@@ -23,6 +23,9 @@ struct ServerConfig {
   bool memory = false;                      // a throwaway in-memory store instead (tests, benchmarks)
   int threads = 1;
   bool handle_signals = false;  // SIGINT / SIGTERM stop the server
+  // Origins ("https://example.org", normalized by normalize_origin) whose pages may open /ws, besides
+  // the server's own Host; empty: any origin (the default).
+  std::vector<std::string> allowed_origins;
   Limits limits;
 };
 

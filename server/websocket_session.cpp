@@ -19,7 +19,7 @@ WebSocketSession::~WebSocketSession() {
     if (room_) room_->disconnect(id_);
     if (pending_ && pending_ != room_) pending_->disconnect(id_);
   }
-  spdlog::debug("ws #{}: closed", id_);
+  spdlog::info("ws #{}: closed", id_);
 }
 
 void WebSocketSession::run(http::request<http::string_body> req) {
@@ -39,7 +39,7 @@ void WebSocketSession::on_accept(beast::error_code ec) {
   state_->add(id_, weak_from_this());
   beast::error_code ep_ec;
   auto remote = beast::get_lowest_layer(ws_).socket().remote_endpoint(ep_ec);
-  spdlog::debug("ws #{}: connected from {}", id_, ep_ec ? std::string("?") : remote.address().to_string());
+  spdlog::info("ws #{}: connected from {}", id_, ep_ec ? std::string("?") : remote.address().to_string());
   send(state_->welcome);
   do_read();
 }
@@ -181,7 +181,13 @@ void WebSocketSession::detached(const RoomHost* room) {
 
 void WebSocketSession::shutdown() {
   net::post(ws_.get_executor(), [self = shared_from_this()] {
-    self->close_with(websocket::close_code::going_away, "server shutting down");
+    if (!self->open_ || self->close_when_drained_) return;
+    // The notice goes out after what is already queued; the close follows once it is written.
+    self->state_->metrics.shutdown_notices.fetch_add(1, std::memory_order_relaxed);
+    self->send(std::make_shared<const std::string>(notice_json(
+        "server_restarting", "the server is shutting down or restarting; your game is kept: reconnect in a moment")));
+    self->close_when_drained_ = true;
+    if (self->queue_.empty()) self->close_with(websocket::close_code::going_away, "server shutting down");
   });
 }
 
@@ -189,7 +195,7 @@ void WebSocketSession::shutdown() {
 // Writing: a bounded queue, one write in flight.
 
 void WebSocketSession::send(std::shared_ptr<const std::string> text) {
-  if (!open_) return;
+  if (!open_ || close_when_drained_) return;
   const auto now = Clock::now();
   const auto& l = state_->limits;
   if (!queue_.empty() &&
@@ -223,7 +229,11 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   }
   queued_bytes_ -= queue_.front().text->size();
   queue_.pop_front();
-  if (!queue_.empty()) do_write();
+  if (!queue_.empty()) {
+    do_write();
+  } else if (close_when_drained_) {
+    close_with(websocket::close_code::going_away, "server shutting down");
+  }
 }
 
 void WebSocketSession::close_with(websocket::close_code code, std::string_view reason) {

@@ -19,7 +19,7 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   ~WebSocketSession() override;
 
   void run(http::request<http::string_body> req);
-  // Server shutdown: close with 1001 (going away). Any thread.
+  // Server shutdown: a `server_restarting` notice, then close with 1001 (going away). Any thread.
   void shutdown();
 
   // Peer (called from room strands; each posts to this session's strand)
@@ -56,6 +56,7 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   bool open_ = false;       // handshake done, not yet closing
   bool paused_ = false;     // a create/join awaits its answer: the next read waits too
   bool reading_ = false;
+  bool close_when_drained_ = false;  // shutdown: the notice is queued; close once it is written
   std::size_t inflight_ = 0;  // requests handed to the room and not yet handled
   std::shared_ptr<RoomHost> room_;     // the room this connection is a member of
   std::shared_ptr<RoomHost> pending_;  // the room a create/join was sent to

@@ -88,17 +88,25 @@ struct WsClient::Impl {
   }
 };
 
-WsClient::WsClient(std::uint16_t port, const std::string& target, bool read)
+WsClient::WsClient(std::uint16_t port, const std::string& target, bool read, const std::string& origin)
     : impl_(std::make_unique<Impl>()) {
   connect_socket(impl_->ioc, beast::get_lowest_layer(impl_->ws), port, !read);
+  if (!origin.empty()) {
+    impl_->ws.set_option(websocket::stream_base::decorator(
+        [origin](websocket::request_type& req) { req.set(http::field::origin, origin); }));
+  }
   bool done = false;
   beast::error_code result;
-  impl_->ws.async_handshake("127.0.0.1:" + std::to_string(port), target, [&](beast::error_code ec) {
+  websocket::response_type response;
+  impl_->ws.async_handshake(response, "127.0.0.1:" + std::to_string(port), target, [&](beast::error_code ec) {
     result = ec;
     done = true;
   });
   if (!run_until(impl_->ioc, [&] { return done; }, kWait)) throw std::runtime_error("handshake timed out");
-  if (result) throw std::runtime_error("handshake: " + result.message());
+  if (result) {
+    throw std::runtime_error("handshake: " + result.message() + " (HTTP " +
+                             std::to_string(response.result_int()) + ")");
+  }
   if (read) {
     impl_->start_read();
   } else {

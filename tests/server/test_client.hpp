@@ -21,7 +21,10 @@ class WsClient {
   // Connects to ws://127.0.0.1:port/target; throws std::runtime_error on failure or timeout.
   // With read = false the client never reads (a peer that stops reading, for tests of the server's
   // send queue); recv() and expect() then find nothing.
-  explicit WsClient(std::uint16_t port, const std::string& target = "/ws", bool read = true);
+  // A non-empty `origin` is sent as the handshake's Origin header; a refused handshake throws with
+  // "(HTTP <status>)" in the message.
+  explicit WsClient(std::uint16_t port, const std::string& target = "/ws", bool read = true,
+                    const std::string& origin = "");
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;

@@ -1,0 +1,21 @@
+// --allowed-origin: which web pages may open the game WebSocket (a check against cross-site use of
+// the server by pages on other hosts). Free of Boost.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bc::server {
+
+// An origin as a flag gives it, in the form browsers send: "scheme://host[:port]", lower case, no
+// path and no trailing slash ("null" stays "null"); nullopt if it is not of that form.
+std::optional<std::string> normalize_origin(std::string_view origin);
+
+// Whether an upgrade with this Origin header (empty: none sent) and Host header may proceed:
+// always when `allowed` is empty (the default) or the request has no Origin (not a browser);
+// otherwise when the origin is in `allowed` (normalized entries) or names the server's own Host.
+bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowed);
+
+}  // namespace bc::server
