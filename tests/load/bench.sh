@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The load benchmark of issue 8 (NOT part of CI; scripts/test.sh does not call it). Builds Release,
+# then for each configuration starts a fresh `bombcheckers serve` on 127.0.0.1 (port 0) and runs
+# bc_loadtest against it: closed loop at 2, 200 and 2,000 concurrent games, without and with one
+# spectator per game, durability on (a data dir) and off (--memory); a fixed Poisson rate of
+# 1,000 actions/s over 2,000 games; and the bc_echo_server baseline with the same connection counts.
+# Every run is bounded (DURATION seconds of measurement plus setup). Medians over RUNS runs.
+#
+# Usage: tests/load/bench.sh [--runs N] [--duration SEC] [--build DIR] [--only REGEX] [--out DIR]
+#   env JOBS (default 2) for the build.
+# Output: one JSON object per run in OUT/runs.jsonl, and OUT/summary.md (a Markdown table).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+runs=3 duration=10 build=build-load only=. out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs=$2; shift 2 ;;
+    --duration) duration=$2; shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+out=${out:-$build/bench-$(date -u +%Y%m%dT%H%M%S)}
+mkdir -p "$out"
+: >"$out/runs.jsonl"
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBC_TESTS=ON >/dev/null
+cmake --build "$build" --target bombcheckers bc_loadtest bc_echo_server -j"${JOBS:-2}"
+server_bin=$build/bombcheckers
+load_bin=$build/tests/load/bc_loadtest
+echo_bin=$build/tests/load/bc_echo_server
+
+# Room for 2,000 games with spectators: 6,000 sockets on each side.
+hard=$(ulimit -Hn)
+ulimit -n "$hard" 2>/dev/null || true
+echo "bench: ulimit -n $(ulimit -n) (hard $hard); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 6100 ]; then
+  echo "bench: WARNING: ulimit -n $(ulimit -n) is below the 6,000 connections of the largest runs" >&2
+fi
+memory_flag=(--memory)
+if ! "$server_bin" serve --help | grep -q -- --memory; then
+  echo "bench: this server has no --memory; 'memory' runs use a fresh temporary data dir instead" >&2
+  memory_flag=()
+fi
+
+work=$(mktemp -d)
+pid=""
+stop_server() {
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=""; fi
+}
+trap 'stop_server; rm -rf "$work"' EXIT
+
+# start_server memory|disk|echo: starts a fresh server; sets $pid and $port.
+start_server() {
+  : >"$work/server.out"
+  case "$1" in
+    echo) "$echo_bin" --port 0 >"$work/server.out" 2>"$work/server.err" & ;;
+    memory)
+      if [ ${#memory_flag[@]} -gt 0 ]; then
+        "$server_bin" serve --host 127.0.0.1 --port 0 --memory --log-level warn >"$work/server.out" 2>"$work/server.err" &
+      else
+        "$server_bin" serve --host 127.0.0.1 --port 0 --data-dir "$(mktemp -d -p "$work")" --log-level warn >"$work/server.out" 2>"$work/server.err" &
+      fi ;;
+    disk)
+      "$server_bin" serve --host 127.0.0.1 --port 0 --data-dir "$(mktemp -d -p "$work")" --log-level warn >"$work/server.out" 2>"$work/server.err" & ;;
+  esac
+  pid=$!
+  for _ in $(seq 1 200); do
+    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$work/server.out" | head -1)
+    [ -n "$port" ] && return 0
+    sleep 0.05
+  done
+  echo "bench: server ($1) did not start" >&2; cat "$work/server.err" >&2; exit 1
+}
+
+# run LABEL STORE [bc_loadtest options...]
+run() {
+  local label=$1 store=$2; shift 2
+  [[ "$label" =~ $only ]] || return 0
+  for r in $(seq 1 "$runs"); do
+    start_server "$store"
+    local json
+    json=$(timeout $((duration + 240)) "$load_bin" --port "$port" --server-pid "$pid" --duration "$duration" \
+             --seed "$r" --json "$@" || true)
+    stop_server
+    if [ -z "$json" ]; then json='{"errors_total":1,"problems":["bc_loadtest produced no report"]}'; fi
+    python3 -c 'import json,sys; r=json.loads(sys.argv[1]); r["label"]=sys.argv[2]; r["store"]=sys.argv[3]; r["run"]=int(sys.argv[4]); print(json.dumps(r))' \
+      "$json" "$label" "$store" "$r" >>"$out/runs.jsonl"
+    python3 - "$json" "$label" "$r" <<'PY'
+import json, sys
+r = json.loads(sys.argv[1])
+rate = r.get("actions_per_s", r.get("round_trips_per_s", 0))
+lat = r.get("latency_all", r.get("rtt", {}))
+print(f"  {sys.argv[2]:<34} run {sys.argv[3]}: {rate:9.0f}/s  p50 {lat.get('p50_ms', 0):6.2f}  p99 {lat.get('p99_ms', 0):7.2f}  "
+      f"max {lat.get('max_ms', 0):7.2f} ms  tool cpu {r.get('tool_cpu_pct', 0):4.0f}%  server cpu {r.get('server', {}).get('cpu_pct', 0):4.0f}%  "
+      f"errors {r.get('errors_total')}  load {r.get('load_average_end', '')}", flush=True)
+PY
+  done
+}
+
+for games in 2 200 2000; do
+  for spec in 0 1; do
+    run "echo g$games s$spec" echo --echo --games "$games" --spectators "$spec"
+    run "closed memory g$games s$spec" memory --games "$games" --spectators "$spec"
+    run "closed disk g$games s$spec" disk --games "$games" --spectators "$spec"
+  done
+done
+run "rate1000 memory g2000 s0" memory --mode rate --rate 1000 --games 2000
+run "rate1000 disk g2000 s0" disk --mode rate --rate 1000 --games 2000
+
+python3 - "$out/runs.jsonl" >"$out/summary.md" <<'PY'
+import json, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    rows.setdefault(r["label"], []).append(r)
+def med(rs, f):
+    v = [x for x in (f(r) for r in rs) if x is not None]
+    return statistics.median(v) if v else None
+def fmt(v, spec="{:.0f}"):
+    return "-" if v is None else spec.format(v)
+print("| configuration | runs | actions or round trips /s | p50 ms | p99 ms | p99.9 ms | max ms | server B/conn | server CPU % | tool CPU % | errors | load avg (end) |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+echo = {}
+for label, rs in rows.items():
+    lat = lambda r, k: r.get("latency_all", r.get("rtt", {})).get(k)
+    rate = med(rs, lambda r: r.get("actions_per_s", r.get("round_trips_per_s")))
+    if label.startswith("echo"):
+        echo[label.split(" ", 1)[1]] = rate
+    print(f"| {label} | {len(rs)} | {fmt(rate)} | {fmt(med(rs, lambda r: lat(r, 'p50_ms')), '{:.2f}')} | "
+          f"{fmt(med(rs, lambda r: lat(r, 'p99_ms')), '{:.2f}')} | {fmt(med(rs, lambda r: lat(r, 'p999_ms')), '{:.2f}')} | "
+          f"{fmt(med(rs, lambda r: lat(r, 'max_ms')), '{:.2f}')} | "
+          f"{fmt(med(rs, lambda r: r.get('server', {}).get('bytes_per_connection')))} | "
+          f"{fmt(med(rs, lambda r: r.get('server', {}).get('cpu_pct')))} | {fmt(med(rs, lambda r: r.get('tool_cpu_pct')))} | "
+          f"{sum(r.get('errors_total', 0) for r in rs)} | {rs[-1].get('load_average_end', '')} |")
+print()
+print("| closed loop vs echo (same connections) | ours /s | echo /s | ratio |")
+print("| --- | --- | --- | --- |")
+for label, rs in rows.items():
+    if not label.startswith("closed"):
+        continue
+    key = label.split(" ", 2)[2]
+    ours = med(rs, lambda r: r.get("actions_per_s"))
+    base = echo.get(key)
+    ratio = ours / base if ours and base else None
+    print(f"| {label} | {fmt(ours)} | {fmt(base)} | {fmt(ratio, '{:.2f}')} |")
+PY
+cat "$out/summary.md"
+echo "bench: results in $out"
