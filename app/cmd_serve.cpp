@@ -9,11 +9,15 @@
 #include <filesystem>
 #include <optional>
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <string>
 #include <thread>
 
 #include "commands.hpp"
+#include "server/lan.hpp"
+#include "server/log_format.hpp"
+#include "server/origin.hpp"
 #include "server/server.hpp"
 
 namespace bc::app {
@@ -37,7 +41,18 @@ constexpr Flag kFlags[] = {
     {"--log-level", "BOMBCHECKERS_LOG_LEVEL", "LEVEL",
      "trace, debug, info, warn, error, critical or off (default info)"},
     {"--threads", "BOMBCHECKERS_THREADS", "N", "I/O threads, 1..256 (default: the number of cores)"},
+    {"--log-format", "BOMBCHECKERS_LOG_FORMAT", "FORMAT",
+     "text, or json: one {\"ts\",\"level\",\"msg\"} object per line (default text)"},
+    {"--allowed-origin", "BOMBCHECKERS_ALLOWED_ORIGINS", "ORIGIN",
+     "a web origin (https://host[:port]) allowed to open /ws besides the server's own address;\n"
+     "                           repeatable; the variable takes a comma-separated list (default: any origin)"},
 };
+constexpr std::size_t kLogFormat = 6;
+constexpr std::size_t kAllowedOrigin = 7;
+
+// A switch: --qr (or BOMBCHECKERS_QR=1; =0 never). Without either, only when stderr is a terminal.
+constexpr Flag kQrFlag{"--qr", "BOMBCHECKERS_QR", "",
+                       "print a QR code of the first LAN address (default: only when stderr is a terminal)"};
 
 // A switch without a value: --memory (or BOMBCHECKERS_MEMORY=1).
 constexpr Flag kMemoryFlag{"--memory", "BOMBCHECKERS_MEMORY", "",
@@ -49,13 +64,16 @@ void serve_usage(std::FILE* out) {
                     "port. Every option can also be set by its environment variable; a flag wins.\n\n");
   for (const auto& f : kFlags) {
     std::string left = std::string(f.name) + " " + std::string(f.value);
-    std::fprintf(out, "  %-18s %.*s\n  %-18s   env %.*s\n", left.c_str(), static_cast<int>(f.help.size()),
+    std::fprintf(out, "  %-24s %.*s\n  %-24s   env %.*s\n", left.c_str(), static_cast<int>(f.help.size()),
                  f.help.data(), "", static_cast<int>(f.env.size()), f.env.data());
   }
-  std::fprintf(out, "  %-18s %.*s\n  %-18s   env %.*s=1\n", kMemoryFlag.name.data(),
+  std::fprintf(out, "  %-24s %.*s\n  %-24s   env %.*s=1\n", kMemoryFlag.name.data(),
                static_cast<int>(kMemoryFlag.help.size()), kMemoryFlag.help.data(), "",
                static_cast<int>(kMemoryFlag.env.size()), kMemoryFlag.env.data());
-  std::fprintf(out, "  %-18s this help\n", "--help");
+  std::fprintf(out, "  %-24s %.*s\n  %-24s   env %.*s=1 (0: never)\n", kQrFlag.name.data(),
+               static_cast<int>(kQrFlag.help.size()), kQrFlag.help.data(), "",
+               static_cast<int>(kQrFlag.env.size()), kQrFlag.env.data());
+  std::fprintf(out, "  %-24s this help\n", "--help");
 }
 
 int bad(const std::string& message) {
@@ -122,6 +140,18 @@ int cmd_serve(Args args) {
       return bad("BOMBCHECKERS_MEMORY=" + std::string(v) + ": use 1 or 0");
     }
   }
+  int qr = -1;  // -1: when stderr is a terminal
+  if (const char* e = std::getenv("BOMBCHECKERS_QR"); e && *e) {
+    const std::string_view v = e;
+    if (v == "1" || v == "true" || v == "yes") {
+      qr = 1;
+    } else if (v == "0" || v == "false" || v == "no") {
+      qr = 0;
+    } else {
+      return bad("BOMBCHECKERS_QR=" + std::string(v) + ": use 1 or 0");
+    }
+  }
+  bool origin_flag_seen = false;
   for (std::size_t a = 0; a < args.size(); ++a) {
     std::string_view arg = args[a];
     if (arg == "--help" || arg == "-h") {
@@ -130,6 +160,10 @@ int cmd_serve(Args args) {
     }
     if (arg == kMemoryFlag.name) {
       memory = true;
+      continue;
+    }
+    if (arg == kQrFlag.name) {
+      qr = 1;
       continue;
     }
     std::string_view name = arg;
@@ -144,6 +178,15 @@ int cmd_serve(Args args) {
     if (!value) {
       if (a + 1 >= args.size()) return bad(std::string(name) + " needs a value");
       value = args[++a];
+    }
+    if (i == kAllowedOrigin) {
+      // Repeatable: the flags together replace the environment's list.
+      if (!origin_flag_seen) values[i].clear();
+      origin_flag_seen = true;
+      values[i] += (values[i].empty() ? "" : ",") + std::string(*value);
+      sources[i] = std::string(name);
+      given[i] = true;
+      continue;
     }
     values[i] = std::string(*value);
     sources[i] = std::string(name) + " " + values[i];
@@ -181,8 +224,35 @@ int cmd_serve(Args args) {
     cfg.threads = static_cast<int>(*t);
   }
 
+  bool json_logs = false;
+  if (given[kLogFormat]) {
+    if (values[kLogFormat] == "json") {
+      json_logs = true;
+    } else if (values[kLogFormat] != "text") {
+      return bad(sources[kLogFormat] + ": the log format must be text or json");
+    }
+  }
+  if (given[kAllowedOrigin]) {
+    std::string_view list = values[kAllowedOrigin];
+    while (!list.empty()) {
+      const auto comma = list.find(',');
+      std::string_view item = list.substr(0, comma);
+      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+      while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+      while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+      if (item.empty()) continue;
+      auto o = server::normalize_origin(item);
+      if (!o) {
+        return bad(sources[kAllowedOrigin] + " " + std::string(item) +
+                   ": an origin is scheme://host[:port], like https://games.example.org");
+      }
+      cfg.allowed_origins.push_back(*o);
+    }
+  }
+
   // Logs go to stderr; stdout carries only the "listening on" line that scripts and tests read.
-  auto logger = spdlog::stderr_color_mt("bombcheckers");
+  auto logger = json_logs ? spdlog::stderr_logger_mt("bombcheckers") : spdlog::stderr_color_mt("bombcheckers");
+  if (json_logs) logger->set_formatter(server::json_log_formatter());
   spdlog::set_default_logger(logger);
   spdlog::set_level(level);
 
@@ -195,6 +265,24 @@ int cmd_serve(Args args) {
   std::printf("listening on http://%s:%u\n", shown_host.c_str(), static_cast<unsigned>(srv.port()));
   std::fflush(stdout);
   spdlog::info("{} threads; stop with Ctrl-C", cfg.threads);
+  if (!cfg.allowed_origins.empty()) {
+    std::string list;
+    for (const auto& o : cfg.allowed_origins) list += (list.empty() ? "" : ", ") + o;
+    spdlog::info("WebSocket upgrades only from the server's own address and {}", list);
+  }
+  // A QR code of the first LAN address, for a phone on the same network. Not into JSON logs unless
+  // asked for.
+  const bool tty = isatty(STDERR_FILENO) == 1;
+  if (qr == 1 || (qr == -1 && tty && !json_logs)) {
+    const auto urls = server::lan_urls(cfg.host, srv.port());
+    if (urls.empty()) {
+      if (qr == 1) spdlog::info("no LAN address to show a QR code for (listening on {})", cfg.host);
+    } else {
+      const std::string code = server::qr_terminal(urls.front(), tty);
+      std::fprintf(stderr, "\nScan to open %s:\n%s\n", urls.front().c_str(), code.c_str());
+      std::fflush(stderr);
+    }
+  }
   srv.run();
   spdlog::info("stopped");
   return 0;

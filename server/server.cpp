@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "server/beast.hpp"
+#include "server/lan.hpp"
 #include "server/listener.hpp"
 #include "server/shared_state.hpp"
 #include "server/websocket_session.hpp"
@@ -163,7 +164,7 @@ std::optional<std::string> Server::start() {
   const auto port = std::to_string(impl_->port);
   if (address.is_unspecified()) {
     spdlog::info("open http://localhost:{}/ on this machine", port);
-    for (const auto& a : lan_addresses()) spdlog::info("or http://{}:{}/ from another device on the network", a, port);
+    for (const auto& u : lan_urls(cfg.host, impl_->port)) spdlog::info("or {} from another device on the network", u);
   } else {
     const std::string shown = address.is_v6() ? "[" + host + "]" : host;
     spdlog::info("open http://{}:{}/", shown, port);

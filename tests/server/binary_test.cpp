@@ -238,3 +238,68 @@ TEST(Binary, HelpListsEveryFlagWithItsEnvironmentTwin) {
 
 }  // namespace
 }  // namespace bc::test
+
+// ---------------------------------------------------------------------------------------------
+// Issue 7: --log-format, --allowed-origin, --qr.
+
+namespace bc::test {
+namespace {
+
+TEST(Binary, Issue7BadValuesExitWith2) {
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
+      {{"serve", "--log-format", "xml"}, {}},
+      {{"serve", "--allowed-origin", "games.example.org"}, {}},
+      {{"serve", "--allowed-origin", "https://a.example/path"}, {}},
+      {{"serve"}, {"BOMBCHECKERS_LOG_FORMAT=yaml"}},
+      {{"serve"}, {"BOMBCHECKERS_ALLOWED_ORIGINS=https://a.example,nope"}},
+      {{"serve"}, {"BOMBCHECKERS_QR=maybe"}},
+  };
+  for (const auto& [args, env] : cases) {
+    Process p(args, env);
+    std::string what = args.back() + (env.empty() ? "" : " " + env[0]);
+    EXPECT_EQ(p.wait(std::chrono::seconds(10)), 2) << what;
+    EXPECT_NE(p.stderr_text().find("serve:"), std::string::npos) << what << ": " << p.stderr_text();
+  }
+  Process help({"serve", "--help"});
+  EXPECT_EQ(help.wait(std::chrono::seconds(10)), 0);
+  const std::string out = help.all_stdout();
+  for (const char* s : {"--log-format", "BOMBCHECKERS_LOG_FORMAT", "--allowed-origin", "BOMBCHECKERS_ALLOWED_ORIGINS",
+                        "--qr", "BOMBCHECKERS_QR", "--memory", "BOMBCHECKERS_MEMORY"}) {
+    EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
+  }
+}
+
+TEST(Binary, JsonLogsAreOneObjectPerLine) {
+  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--memory", "--qr",
+             "--allowed-origin", "https://a.example"},
+            {"BOMBCHECKERS_LOG_FORMAT=json"});
+  const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
+  ASSERT_FALSE(line.empty()) << p.stderr_text();
+  {
+    WsClient c(port_of(line));
+    c.expect("welcome");
+  }
+  p.signal(SIGTERM);
+  EXPECT_EQ(p.wait(std::chrono::seconds(10)), 0);
+  const std::string& err = p.stderr_text();
+  std::size_t lines = 0;
+  for (std::size_t at = 0; at < err.size();) {
+    const auto nl = err.find('\n', at);
+    ASSERT_NE(nl, std::string::npos) << "a line without its end: " << err.substr(at);
+    const std::string l = err.substr(at, nl - at);
+    at = nl + 1;
+    ++lines;
+    json j;
+    ASSERT_NO_THROW(j = json::parse(l)) << l;
+    EXPECT_TRUE(j["ts"].is_string() && j["level"].is_string() && j["msg"].is_string()) << l;
+  }
+  EXPECT_GE(lines, 4u) << err;
+  EXPECT_NE(err.find("no LAN address to show a QR code for"), std::string::npos) << err;
+  EXPECT_NE(err.find("WebSocket upgrades only from the server's own address and https://a.example"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("ws #1: connected from 127.0.0.1"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace bc::test
