@@ -207,7 +207,7 @@ std::optional<ReplayError> Room::restore(const RoomImage& image) {
   game_number_ = std::max(1, image.game_number);
   games_ = std::max(image.games, game_number_);
   if (image.created_ms > 0) created_ms_ = image.created_ms;
-  if (image.started_ms > 0) started_ms_ = image.started_ms;
+  started_ms_ = image.started_ms;  // 0: unknown (a record file without times)
   ended_ms_ = image.ended_ms;
   for (Side s : {Side::First, Side::Second}) {
     const auto& stored = image.seats[at(s)];
