@@ -100,7 +100,7 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
         peer->handled();
       }
       if (done.refused) {
-        spdlog::debug("room {}: refused {} from #{}: {}", self->id_, type, m,
+        spdlog::info("room {}: refused {} from #{}: {}", self->id_, type, m,
                       error_code_name(*done.refused));
       } else if (is_join) {
         auto side = self->room_.seat_of(m);

@@ -61,7 +61,7 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
       // Beast has already sent the close frame with 1009 (too big).
       state_->metrics.oversized_closed.fetch_add(1, std::memory_order_relaxed);
       state_->metrics.refused(ErrorCode::TooLarge);
-      spdlog::debug("ws #{}: closed with 1009: a frame over {} bytes", id_, state_->limits.max_message_bytes);
+      spdlog::info("ws #{}: closed with 1009: a frame over {} bytes", id_, state_->limits.max_message_bytes);
       return;
     }
     return fail(ec, "ws read");
@@ -141,7 +141,9 @@ void WebSocketSession::on_message(std::string_view text) {
 void WebSocketSession::refuse(const RequestId& id, ErrorCode code, std::string message,
                               std::string_view request) {
   state_->metrics.refused(code);
-  spdlog::debug("ws #{}: refused {}: {}", id_, request.empty() ? "message" : request, error_code_name(code));
+  // One line per refusal; rate-limited messages only at debug (a flooder is closed, and logged, soon).
+  spdlog::log(code == ErrorCode::RateLimited ? spdlog::level::debug : spdlog::level::info, "ws #{}: refused {}: {}",
+              id_, request.empty() ? "message" : request, error_code_name(code));
   send(std::make_shared<const std::string>(error_json(id, Error{code, std::move(message)}, request)));
 }
 
