@@ -250,6 +250,49 @@ TEST(Qr, RenderersDrawEveryModule) {
   EXPECT_NE(svg.find("viewBox=\"0 0 " + std::to_string(c.size + 8)), std::string::npos);
 }
 
+TEST(Qr, TerminalHalfBlocksReadBackToTheSymbol) {
+  // Light-on-dark: a block half is a light module. Read every cell back and compare.
+  for (const std::string& t : std::vector<std::string>{"http://192.168.1.20:8080/", std::string(60, 'k')}) {
+    auto c = *encode(t, Ecc::M);
+    const int q = 2;
+    const std::string out = to_terminal(c, q, true);
+    std::vector<std::string> lines;
+    for (std::size_t at = 0; at < out.size();) {
+      const auto nl = out.find('\n', at);
+      lines.push_back(out.substr(at, nl - at));
+      at = nl + 1;
+    }
+    const int n = c.size + 2 * q;
+    ASSERT_EQ(static_cast<int>(lines.size()), (n + 1) / 2);
+    for (int row = 0; row < static_cast<int>(lines.size()); ++row) {
+      std::string l = lines[static_cast<std::size_t>(row)];
+      const std::string on = "\x1b[40;97m", off = "\x1b[0m";
+      ASSERT_EQ(l.rfind(on, 0), 0u);
+      ASSERT_EQ(l.substr(l.size() - off.size()), off);
+      l = l.substr(on.size(), l.size() - on.size() - off.size());
+      int col = 0;
+      for (std::size_t i = 0; i < l.size(); ++col) {
+        bool top = false, bottom = false;
+        if (l[i] == ' ') {
+          i += 1;
+        } else {
+          const std::string g = l.substr(i, 3);
+          top = g == "\u2588" || g == "\u2580";
+          bottom = g == "\u2588" || g == "\u2584";
+          ASSERT_TRUE(top || bottom) << "unexpected glyph";
+          i += 3;
+        }
+        const int x = col - q, y = 2 * row - q;
+        EXPECT_EQ(top, !c.dark(x, y)) << x << "," << y;
+        if (y + 1 < c.size + q) {
+          EXPECT_EQ(bottom, !c.dark(x, y + 1)) << x << "," << y + 1;
+        }
+      }
+      EXPECT_EQ(col, n);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Against Debian's qrencode (only where /usr/bin/qrencode exists).
 
