@@ -992,11 +992,13 @@ int main(int argc, char** argv) {
   const auto rss1 = opt.server_pid ? vm_rss_bytes(opt.server_pid) : std::nullopt;
 
   // 2. rooms
-  std::atomic<int> complete{0};
-  post_all([&complete](Shard& s) { complete.fetch_add(s.complete_games()); });
-  wait_for([&] { return false; }, 0.05);
-  post_all([](Shard& s) { s.start_setup(); });
-  std::this_thread::sleep_for(10ms);
+  std::atomic<int> complete{0}, counted{0};
+  post_all([&complete, &counted](Shard& s) {
+    complete.fetch_add(s.complete_games());
+    counted.fetch_add(1);
+    s.start_setup();
+  });
+  wait_for([&] { return counted.load() >= opt.threads; }, 60);
   if (!wait_for([&] { return ctl.ready_games.load() >= complete.load(); }, opt.setup_timeout))
     problems.push_back("room setup timed out (" + std::to_string(ctl.ready_games.load()) + " of " +
                        std::to_string(complete.load()) + " games ready)");
