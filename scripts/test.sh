@@ -38,6 +38,10 @@ if [ -x tests/browser/run.sh ]; then
   SCREENSHOT_DIR="$PWD/build/screenshots" tests/browser/run.sh "$PWD/build/bombcheckers"
 fi
 
+# Two network namespaces as two machines on a LAN (tests/lan/run.sh): exit 77 means not root or no
+# network namespaces here.
+step "LAN play across network namespaces"; tests/lan/run.sh "$PWD/build/bombcheckers" || { rc=$?; [ $rc = 77 ] || exit $rc; }
+
 if [ "$fast" = 0 ]; then
   step "ASan+UBSan build"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
