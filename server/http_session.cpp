@@ -212,12 +212,21 @@ void HttpSession::handle(Request req) {
   return send(text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n"));
 }
 
-// GET /api/games/{room}[.pdn][?game=N]: the current game from memory; a room that is not loaded, or
-// an earlier game of a rematch series, from the store.
+// GET /api/games/{room}[.pdn|/positions][?game=N]: the current game from memory; a room that is
+// not loaded, or an earlier game of a rematch series, from the store.
 void HttpSession::handle_game(Request req, std::string_view rest, const std::string& target) {
   std::string id(rest);
-  const bool notation = id.size() > 4 && id.compare(id.size() - 4, 4, ".pdn") == 0;
-  if (notation) id.resize(id.size() - 4);
+  auto strip = [&id](std::string_view suffix) {
+    if (id.size() <= suffix.size() || id.compare(id.size() - suffix.size(), suffix.size(), suffix) != 0) {
+      return false;
+    }
+    id.resize(id.size() - suffix.size());
+    return true;
+  };
+  const bool notation = strip(".pdn");
+  const bool positions = !notation && strip("/positions");
+  const RecordFormat format =
+      notation ? RecordFormat::Notation : positions ? RecordFormat::Positions : RecordFormat::Json;
   int game_no = 0;
   if (auto q = target.find('?'); q != std::string::npos) {
     std::string_view query = std::string_view(target).substr(q + 1);
@@ -254,17 +263,17 @@ void HttpSession::handle_game(Request req, std::string_view rest, const std::str
                   self->send(text_response(req, http::status::ok, type, std::move(body)));
                 });
     };
-    if (notation) {
-      host->notation(std::move(reply));
-    } else {
-      host->record(std::move(reply));
+    switch (format) {
+      case RecordFormat::Json: return host->record(std::move(reply));
+      case RecordFormat::Notation: return host->notation(std::move(reply));
+      case RecordFormat::Positions: return host->positions(std::move(reply));
     }
     return;
   }
   auto key = normalize_room_id(id);
   StoredRecord r;
   if (key && state_->store) {
-    r = stored_record(*state_->store, *key, game_no, notation ? RecordFormat::Notation : RecordFormat::Json);
+    r = stored_record(*state_->store, *key, game_no, format);
   }
   if (!r.found) {
     if (game_no != 0 && (host || (key && state_->store && state_->store->load_room(*key)))) {

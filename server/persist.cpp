@@ -122,7 +122,11 @@ StoredRecord stored_record(store::Store& store, const std::string& id, int game_
     out.error = restored.error->message;
     return out;
   }
-  out.body = f == RecordFormat::Json ? restored.room->record_text() : game_notation(*restored.room);
+  switch (f) {
+    case RecordFormat::Json: out.body = restored.room->record_text(); break;
+    case RecordFormat::Notation: out.body = game_notation(*restored.room); break;
+    case RecordFormat::Positions: out.body = restored.room->positions_text(); break;
+  }
   return out;
 }
 

@@ -27,7 +27,7 @@ struct Restored {
 Restored restore_room(const std::string& id, const RoomImage& image, const Limits& limits);
 
 // What a record endpoint serves.
-enum class RecordFormat : std::uint8_t { Json, Notation };
+enum class RecordFormat : std::uint8_t { Json, Notation, Positions };
 
 // One game of a room from the store: the JSON record or its notation (PDN / Kaboom text).
 // nullopt: no such room or game; an error text if it does not replay.

@@ -738,7 +738,7 @@ std::string state_json(const StateView& s) {
   j["turn"] = side_name(v, g.turn());
   j["board"] = ojson{{"width", g.width()}, {"height", g.height()}, {"pieces", pieces_json(v, g.pieces())}};
   ojson legal = ojson::array();
-  if (s.status == RoomStatus::Playing) {
+  if (s.status == RoomStatus::Playing && s.with_legal) {
     for (const auto& a : g.legal()) legal.push_back(action_obj(a));
   }
   j["legal"] = std::move(legal);
@@ -777,6 +777,26 @@ std::string state_json(const StateView& s) {
   }
   j["rematch"] = std::move(rematch);
   return dump(j);
+}
+
+std::string positions_json(std::string_view room, VariantId v, int game_number,
+                           const std::vector<std::string>& states) {
+  ojson head;
+  head["room"] = room;
+  head["game"] = game_number;
+  head["variant"] = variant_key(v);
+  std::string out = dump(head);
+  out.pop_back();  // the closing brace: the positions follow
+  std::size_t size = out.size() + 16;
+  for (const auto& s : states) size += s.size() + 1;
+  out.reserve(size);
+  out += ",\"positions\":[";
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    if (i) out += ',';
+    out += states[i];
+  }
+  out += "]}";
+  return out;
 }
 
 std::string record_json(const RecordView& r) {

@@ -202,6 +202,7 @@ struct StateView {
   int game_number = 1;    // 1, then 2 after the first rematch, ...
   std::optional<Side> draw_offer;
   std::array<bool, 2> rematch{false, false};
+  bool with_legal = true;  // false for the replay's positions: nobody moves from them
 };
 
 struct LoggedAction {
@@ -248,6 +249,10 @@ std::string draw_declined_json(VariantId v, Side from);
 std::string rematch_offer_json(VariantId v, Side from);
 std::string state_json(const StateView& s);
 std::string record_json(const RecordView& r);
+// GET /api/games/{room}/positions: {"room","game","variant","positions":[state, ...]}, the states
+// (state_json texts, version 0 first) spliced in as they are.
+std::string positions_json(std::string_view room, VariantId v, int game_number,
+                           const std::vector<std::string>& states);
 std::string rooms_json(const std::vector<RoomSummary>& rooms);
 
 std::string room_url(std::string_view room);  // "/r/K7QF2M"

@@ -130,16 +130,23 @@ void RoomHost::disconnect(MemberId m) {
   });
 }
 
-void RoomHost::record(std::function<void(std::string)> done) {
-  net::post(strand_, [self = shared_from_this(), done = std::move(done)] {
-    done(self->room_.record_text());
+void RoomHost::view(std::function<std::string(const Room&)> view,
+                    std::function<void(std::string)> done) {
+  net::post(strand_, [self = shared_from_this(), view = std::move(view), done = std::move(done)] {
+    done(view(self->room_));
   });
 }
 
+void RoomHost::record(std::function<void(std::string)> done) {
+  view([](const Room& r) { return r.record_text(); }, std::move(done));
+}
+
 void RoomHost::notation(std::function<void(std::string)> done) {
-  net::post(strand_, [self = shared_from_this(), done = std::move(done)] {
-    done(game_notation(self->room_));
-  });
+  view([](const Room& r) { return game_notation(r); }, std::move(done));
+}
+
+void RoomHost::positions(std::function<void(std::string)> done) {
+  view([](const Room& r) { return r.positions_text(); }, std::move(done));
 }
 
 void RoomHost::retire(std::string why, bool durable) {

@@ -79,6 +79,10 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void record(std::function<void(std::string)> done);
   // Calls done with the game's notation (PDN, or the Kaboom text record).
   void notation(std::function<void(std::string)> done);
+  // Calls done with every position of the current game (Room::positions_text).
+  void positions(std::function<void(std::string)> done);
+  // Calls done with view(room), computed on the strand.
+  void view(std::function<std::string(const Room&)> view, std::function<void(std::string)> done);
   // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.
   void retire(std::string why, bool durable = true);
 

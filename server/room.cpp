@@ -49,6 +49,19 @@ std::optional<int> computer_level(std::string_view token_hash) {
   return level;
 }
 
+// Adds one accepted action to the turn it belongs to (a new turn when the side changes or the
+// last one was complete). True when that completes the turn.
+bool extend_last_turn(std::optional<LastTurn>& last, Side side, const Action& action,
+                      const Effects& fx, bool game_over) {
+  if (!last || last->complete || last->side != side) last = LastTurn{side, {}, {}, {}, {}, false};
+  last->actions.push_back(action);
+  last->captured.insert(last->captured.end(), fx.captured.begin(), fx.captured.end());
+  last->exploded.insert(last->exploded.end(), fx.exploded.begin(), fx.exploded.end());
+  last->promoted.insert(last->promoted.end(), fx.promoted.begin(), fx.promoted.end());
+  last->complete = fx.turn_over || game_over;
+  return last->complete;
+}
+
 }  // namespace
 
 std::int64_t unix_ms() {
@@ -161,6 +174,41 @@ std::string Room::record_text() const {
   r.started_ms = started_ms_;
   r.ended_ms = ended_ms_;
   return record_json(r);
+}
+
+std::string Room::positions_text() const {
+  StateView v;
+  v.room = id_;
+  for (Side s : {Side::First, Side::Second}) {
+    if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
+  }
+  v.game_number = game_number_;
+  v.with_legal = false;
+  std::vector<std::string> states;
+  states.reserve(log_.size() + 1);
+  Game game = fresh_game(setup_);
+  std::optional<LastTurn> last;
+  int moves = 0;
+  for (const LoggedAction& entry : log_) {
+    v.game = &game;
+    v.version = entry.version - 1;
+    v.status = RoomStatus::Playing;
+    v.last = &last;
+    v.moves = moves;
+    states.push_back(state_json(v));
+    std::optional<Applied> applied = game.apply(entry.action);
+    if (!applied) break;  // cannot happen: every logged action was accepted from this start
+    game = std::move(applied->next);
+    if (extend_last_turn(last, entry.side, entry.action, applied->effects, game.over())) ++moves;
+  }
+  // The latest position is the room's own: it also knows a resignation or an agreed draw.
+  v.game = &game_;
+  v.version = version_;
+  v.status = status();
+  v.last = &last_;
+  v.moves = moves_;
+  states.push_back(state_json(v));
+  return positions_json(id_, game_.variant(), game_number_, states);
 }
 
 RoomSummary Room::summary() const {
@@ -577,14 +625,7 @@ void Room::accept(Side side, const Action& action, Applied applied) {
   game_ = std::move(applied.next);
   ++version_;
   log_.push_back(LoggedAction{version_, side, action});
-  if (!last_ || last_->complete || last_->side != side) last_ = LastTurn{side, {}, {}, {}, {}, false};
-  const Effects& fx = applied.effects;
-  last_->actions.push_back(action);
-  last_->captured.insert(last_->captured.end(), fx.captured.begin(), fx.captured.end());
-  last_->exploded.insert(last_->exploded.end(), fx.exploded.begin(), fx.exploded.end());
-  last_->promoted.insert(last_->promoted.end(), fx.promoted.begin(), fx.promoted.end());
-  last_->complete = fx.turn_over || game_.over();
-  if (last_->complete) ++moves_;
+  if (extend_last_turn(last_, side, action, applied.effects, game_.over())) ++moves_;
 }
 
 void Room::mark_ended(Outcome& o) {

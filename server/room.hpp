@@ -128,6 +128,9 @@ class Room {
 
   std::string state_text() const;
   std::string record_text() const;
+  // Every position of the current game, version 0 to now, as states (positions_json): the log
+  // replayed through core from the room's start, the last one being the room's own.
+  std::string positions_text() const;
   RoomSummary summary() const;
 
   // The durable parts, for the store's rows.

@@ -275,6 +275,12 @@ TEST(KillNine, EveryRoomComesBackAsItsPlayersLastSawIt) {
       auto p = http_get(srv.port, "/api/games/" + t.room + ".pdn?game=" + std::to_string(g));
       EXPECT_EQ(p.status, 200);
       EXPECT_NE(p.body.find(t.variant == "kaboom" ? "Kaboom record" : "[Event"), std::string::npos) << p.body;
+      auto pos = http_get(srv.port, "/api/games/" + t.room + "/positions?game=" + std::to_string(g));
+      ASSERT_EQ(pos.status, 200) << pos.body;
+      json positions = json::parse(pos.body);
+      EXPECT_EQ(positions["game"], g);
+      const auto& last = positions["positions"].back();
+      EXPECT_EQ(last["version"], json::parse(r.body)["version"]);
     }
   }
   srv.proc->signal(SIGTERM);

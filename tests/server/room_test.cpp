@@ -640,6 +640,55 @@ TEST_F(RoomTest, WholeGames_EveryVariantPlaysToAResult) {
   }
 }
 
+// The replay view's positions are exactly the states the members were sent, version by version
+// (without the legal lists), in every variant, and the last one carries a resignation.
+TEST_F(RoomTest, Positions_AreTheStatesEveryMemberSaw) {
+  for (const char* v : {"bomb", "classic", "triple_king", "kaboom"}) {
+    SCOPED_TRACE(v);
+    members_.clear();
+    inbox_.clear();
+    two_players({{"type", "create"}, {"variant", v}, {"options", json::object()}});
+    std::map<std::int64_t, json> seen{{0, state()}};
+    for (int n = 0; n < 40 && !room_->game().over(); ++n) {
+      ASSERT_TRUE(play_first().action_accepted);
+      json s = last_of(A, "state");
+      seen[s["version"].get<std::int64_t>()] = s;
+    }
+    if (!room_->game().over()) send(A, {{"type", "resign"}});
+    seen[room_->version()] = state();
+
+    json p = json::parse(room_->positions_text());
+    EXPECT_EQ(p["room"], "K7QF2M");
+    EXPECT_EQ(p["variant"], v);
+    EXPECT_EQ(p["game"], 1);
+    ASSERT_EQ(p["positions"].size(), seen.size());
+    for (const auto& pos : p["positions"]) {
+      const auto version = pos["version"].get<std::int64_t>();
+      SCOPED_TRACE(version);
+      ASSERT_TRUE(seen.count(version));
+      json live = seen[version];
+      EXPECT_TRUE(pos["legal"].empty());
+      for (const char* key : {"board", "turn", "last", "result", "status", "mid_turn", "jumper", "moves", "players"}) {
+        EXPECT_EQ(pos[key], live[key]) << key;
+      }
+      if (std::string(v) == "kaboom") {
+        EXPECT_EQ(pos["bombs"], live["bombs"]);
+      }
+    }
+    EXPECT_EQ(p["positions"].back()["status"], "finished");
+    EXPECT_FALSE(p["positions"].back()["result"].is_null());
+  }
+}
+
+TEST_F(RoomTest, Positions_OfAGameNotStartedIsTheStart) {
+  create();
+  json p = json::parse(room_->positions_text());
+  ASSERT_EQ(p["positions"].size(), 1u);
+  EXPECT_EQ(p["positions"][0]["version"], 0);
+  EXPECT_EQ(p["positions"][0]["status"], "waiting");
+  EXPECT_EQ(p["positions"][0]["board"]["pieces"].size(), 24u);
+}
+
 TEST(RandomToken, Is128BitsOfHex) {
   std::set<std::string> seen;
   for (int i = 0; i < 100; ++i) {

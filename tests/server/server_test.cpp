@@ -603,7 +603,7 @@ TEST_F(ServerTest, Http_RoomsAndGameRecord) {
   a->send({{"type", "act"}, {"action", st["legal"][0]}, {"version", 0}});
   st = state_at(*b, 1);
   b->send({{"type", "act"}, {"action", st["legal"][0]}, {"version", 1}});
-  state_at(*a, 2);
+  const json at2 = state_at(*a, 2);
 
   auto r = http_get(port_, "/api/games/" + room);
   ASSERT_EQ(r.status, 200);
@@ -623,6 +623,21 @@ TEST_F(ServerTest, Http_RoomsAndGameRecord) {
   std::string lower = room;
   for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   EXPECT_EQ(http_get(port_, "/api/games/" + lower).status, 200);
+
+  // Every position, for a replay view that joined late.
+  auto pos = http_get(port_, "/api/games/" + lower + "/positions");
+  ASSERT_EQ(pos.status, 200) << pos.body;
+  EXPECT_EQ(pos.header("content-type"), "application/json");
+  json p = json::parse(pos.body);
+  EXPECT_EQ(p["room"], room);
+  EXPECT_EQ(p["game"], 1);
+  ASSERT_EQ(p["positions"].size(), 3u);
+  for (int v = 0; v < 3; ++v) EXPECT_EQ(p["positions"][static_cast<std::size_t>(v)]["version"], v);
+  EXPECT_EQ(p["positions"][0]["board"]["pieces"].size(), 24u);
+  EXPECT_EQ(p["positions"][2]["board"], at2["board"]);
+  EXPECT_EQ(http_get(port_, "/api/games/ZZZZZZ/positions").status, 404);
+  EXPECT_EQ(http_get(port_, "/api/games/" + room + "/positions?game=0").status, 400);
+  EXPECT_EQ(http_get(port_, "/api/games/" + room + "/positions/x").status, 404);
 }
 
 TEST_F(ServerTest, Http_Metrics) {
