@@ -3,6 +3,7 @@
 // decides a rule.
 
 import { Net } from './net.js';
+import { invitation, qrImage } from './qr.js';
 import { BoardView } from './board.js';
 import {
   $, h, toast, confirmDialog, copyText, sideChip, sideName, variantName, variantBlurb, humanize,
@@ -77,6 +78,7 @@ const app = {
   replay: null, // {game, version, moves, record} while looking at a past position
   positionsTried: new Set(), // "game" keys whose positions were already asked of the server
   pastMoves: new Map(), // game number -> the move list of an earlier game of the room
+  invite: null, // {room, share, own, lan, qr}: the invitation links (GET /api/server)
 };
 
 const canvas = $('#board');
@@ -228,6 +230,7 @@ function onJoined(msg) {
   app.room = room;
   app.seat = msg.seat ?? req?.seat ?? 'spectator';
   app.url = msg.url ?? `/r/${room}`;
+  loadInvitation(room, app.url);
   const name = req?.name || store.name || 'Guest';
   if (msg.token && app.seat !== 'spectator') {
     app.token = msg.token;
@@ -617,7 +620,7 @@ let overlayKey = '';
 function renderOverlay(s, sides) {
   const ov = $('#board-overlay');
   // Rebuilt only when what it says changes, so its entrance animation plays once.
-  const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.rematchAsked, app.rematchFrom,
+  const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.invite?.share, app.rematchAsked, app.rematchFrom,
     app.overlayClosed, !!app.replay, app.aiRequested]);
   if (k === overlayKey) return;
   overlayKey = k;
@@ -636,16 +639,20 @@ function renderOverlay(s, sides) {
     return;
   }
   if (s.status === 'waiting' && isPlayer() && !app.overlayClosed) {
-    const link = location.origin + (app.url ?? `/r/${s.room}`);
+    const link = shareLink();
     const input = h('input.link', { readonly: true, value: link, 'aria-label': 'Link to this game' });
     input.addEventListener('focus', () => input.select());
-    ov.replaceChildren(h('div.overlay-card', {},
+    // A phone on the same network joins by scanning; the image waits for the LAN address.
+    const qr = app.invite?.room === s.room ? qrImage(link, { size: 168, alt: `QR code of ${link}` }) : null;
+    if (qr) qr.id = 'invite-qr';
+    ov.replaceChildren(h('div.overlay-card.invite', {},
       closeBtn(),
       h('h2', {}, 'Waiting for an opponent'),
       h('p', {}, app.aiRequested ?
         'This server has no computer opponent. Send this link to a friend instead: the game starts when they open it.' :
         'Send this link to a friend. The game starts when they open it.'),
       h('div.link-row', {}, input, h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy')),
+      qr ? h('figure.invite-qr', {}, qr, h('figcaption.muted.small', {}, 'On the same network? Scan it with a phone.')) : null,
       h('p.muted.small', {}, 'Room code ', h('strong', {}, s.room))));
     ov.hidden = false;
     return;
@@ -1236,8 +1243,24 @@ document.addEventListener('keydown', (e) => {
 
 // ---- game controls ----------------------------------------------------------------------------
 
+/** The link to send: the LAN address when this page was opened through localhost, else its own. */
+function shareLink() {
+  const own = location.origin + (app.url ?? `/r/${app.room}`);
+  return app.invite?.room === app.room ? app.invite.share : own;
+}
+
+/** Asks the server for its LAN addresses once per room, for the invitation's link and QR code. */
+async function loadInvitation(room, url) {
+  if (app.invite?.room === room) return;
+  const inv = await invitation(url);
+  if (app.room !== room) return;
+  app.invite = { ...inv, room };
+  overlayKey = '';
+  renderGame();
+}
+
 async function copyLink() {
-  const link = location.origin + (app.url ?? `/r/${app.room}`);
+  const link = shareLink();
   const ok = await copyText(link);
   if (ok) toast('Link copied. Send it to a friend!', 'ok');
   else {

@@ -2,7 +2,7 @@
 // the QR code image from GET /api/qr loading as an SVG in the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, BASE } from './helpers.mjs';
+import { launch, person, BASE, createGame, shareLink, shot } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -38,6 +38,30 @@ test('invitation links and the QR code image', async () => {
   assert.equal(got.type, 'image/svg+xml');
   assert.match(got.svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   assert.equal(got.tooLong, null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the waiting card shows the invitation link and its QR code', async () => {
+  const page = await person(browser);
+  await page.goto(BASE + '/');
+  const room = await createGame(page, { name: 'Ann', seat: 'fire' });
+  const link = await shareLink(page);
+  assert.equal(link, `${BASE}/r/${room}`, 'a server on 127.0.0.1 has no LAN URL: the page\'s own link');
+  const img = page.locator('#invite-qr');
+  await img.waitFor();
+  await page.waitForFunction(() => document.querySelector('#invite-qr')?.naturalWidth > 0, null, { timeout: 15000 });
+  assert.equal(await img.getAttribute('src'), '/api/qr?text=' + encodeURIComponent(link));
+  assert.equal(await img.getAttribute('alt'), `QR code of ${link}`);
+  await shot(page, 'invite-qr');
+  // On a phone the card, code included, stays inside the board.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(500);
+  const card = await page.locator('.overlay-card.invite').boundingBox();
+  const boardBox = await page.locator('#board').boundingBox();
+  assert.ok(card.y >= boardBox.y - 1 && card.y + card.height <= boardBox.y + boardBox.height + 1,
+    `the invitation card (${JSON.stringify(card)}) fits the board (${JSON.stringify(boardBox)})`);
+  await shot(page, 'invite-qr-phone');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
