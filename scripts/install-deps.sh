@@ -27,6 +27,7 @@ declare -A pkgs=(
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
   [libspdlog-dev]=/usr/include/spdlog/spdlog.h
   [libsqlite3-dev]=/usr/include/sqlite3.h
+  [libssl-dev]=/usr/include/openssl/ssl.h
   [libgtest-dev]=/usr/include/gtest/gtest.h
   [libgmock-dev]=/usr/include/gmock/gmock.h
   [clang]=/usr/bin/clang++
