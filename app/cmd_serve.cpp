@@ -46,9 +46,16 @@ constexpr Flag kFlags[] = {
     {"--allowed-origin", "BOMBCHECKERS_ALLOWED_ORIGINS", "ORIGIN",
      "a web origin (https://host[:port]) allowed to open /ws besides the server's own address;\n"
      "                           repeatable; the variable takes a comma-separated list (default: any origin)"},
+    {"--tls-cert", "BOMBCHECKERS_TLS_CERT", "FILE",
+     "TLS certificate chain (PEM): serve https:// and wss:// on the port, redirect http://;\n"
+     "                           needs --tls-key (default: plain HTTP)"},
+    {"--tls-key", "BOMBCHECKERS_TLS_KEY", "FILE",
+     "the certificate's private key (PEM, unencrypted)"},
 };
 constexpr std::size_t kLogFormat = 6;
 constexpr std::size_t kAllowedOrigin = 7;
+constexpr std::size_t kTlsCert = 8;
+constexpr std::size_t kTlsKey = 9;
 
 // A switch: --qr (or BOMBCHECKERS_QR=1; =0 never). Without either, only when stderr is a terminal.
 constexpr Flag kQrFlag{"--qr", "BOMBCHECKERS_QR", "",
@@ -250,6 +257,19 @@ int cmd_serve(Args args) {
     }
   }
 
+  if (given[kTlsCert] != given[kTlsKey]) {
+    return bad(given[kTlsCert]
+                   ? sources[kTlsCert] + ": TLS also needs the private key (--tls-key)"
+                   : sources[kTlsKey] + ": TLS also needs the certificate (--tls-cert)");
+  }
+  if (given[kTlsCert]) {
+    if (values[kTlsCert].empty() || values[kTlsKey].empty()) {
+      return bad("--tls-cert and --tls-key need file names");
+    }
+    cfg.tls_cert = values[kTlsCert];
+    cfg.tls_key = values[kTlsKey];
+  }
+
   // Logs go to stderr; stdout carries only the "listening on" line that scripts and tests read.
   auto logger = json_logs ? spdlog::stderr_logger_mt("bombcheckers") : spdlog::stderr_color_mt("bombcheckers");
   if (json_logs) logger->set_formatter(server::json_log_formatter());
@@ -262,7 +282,8 @@ int cmd_serve(Args args) {
     return 1;
   }
   const std::string shown_host = cfg.host.find(':') != std::string::npos ? "[" + cfg.host + "]" : cfg.host;
-  std::printf("listening on http://%s:%u\n", shown_host.c_str(), static_cast<unsigned>(srv.port()));
+  std::printf("listening on %s://%s:%u\n", cfg.tls() ? "https" : "http", shown_host.c_str(),
+              static_cast<unsigned>(srv.port()));
   std::fflush(stdout);
   spdlog::info("{} threads; stop with Ctrl-C", cfg.threads);
   if (!cfg.allowed_origins.empty()) {
@@ -274,7 +295,7 @@ int cmd_serve(Args args) {
   // asked for.
   const bool tty = isatty(STDERR_FILENO) == 1;
   if (qr == 1 || (qr == -1 && tty && !json_logs)) {
-    const auto urls = server::lan_urls(cfg.host, srv.port());
+    const auto urls = server::lan_urls(cfg.host, srv.port(), cfg.tls());
     if (urls.empty()) {
       if (qr == 1) spdlog::info("no LAN address to show a QR code for (listening on {})", cfg.host);
     } else {

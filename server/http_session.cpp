@@ -1,6 +1,7 @@
 #include "server/http_session.hpp"
 
 #include <algorithm>
+#include <boost/beast/ssl.hpp>
 #include <cctype>
 #include <spdlog/spdlog.h>
 
@@ -81,25 +82,19 @@ bool is_room_link(std::string_view path) {
 
 }  // namespace
 
-HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state)
-    : stream_(std::move(socket)), state_(std::move(state)) {
+HttpSession::HttpSession(std::shared_ptr<SharedState> state, beast::flat_buffer buffer,
+                         bool redirect_to_https)
+    : buffer_(std::move(buffer)), state_(std::move(state)), redirect_to_https_(redirect_to_https) {
   state_->metrics.http_open.fetch_add(1, std::memory_order_relaxed);
 }
 
 HttpSession::~HttpSession() { state_->metrics.http_open.fetch_sub(1, std::memory_order_relaxed); }
 
-void HttpSession::run() {
-  net::dispatch(stream_.get_executor(),
-                beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
-}
-
 void HttpSession::do_read() {
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(state_->limits.http_header_max));
   parser_->body_limit(state_->limits.http_body_max);
-  stream_.expires_after(state_->limits.http_timeout);
-  http::async_read(stream_, buffer_, *parser_,
-                   beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+  read();
 }
 
 void HttpSession::on_read(beast::error_code ec, std::size_t) {
@@ -113,6 +108,12 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   }
   if (ec) return fail(ec, "http read");
 
+  if (redirect_to_https_) {
+    // Plain HTTP to a TLS server: only health checks and scrapers are answered in the clear.
+    const auto target = parser_->get().target();
+    const auto path = target.substr(0, target.find_first_of("?#"));
+    if (path != "/healthz" && path != "/metrics") return redirect_to_https(parser_->get());
+  }
   if (websocket::is_upgrade(parser_->get())) {
     auto target = parser_->get().target();
     if (target.substr(0, target.find('?')) == "/ws" && !state_->stopping) {
@@ -126,13 +127,45 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
         return send(text_response(req, http::status::forbidden, "text/plain; charset=utf-8",
                                   "this server does not accept games from pages of that origin\n"));
       }
-      // The WebSocket session takes over the socket; its own timeouts replace the HTTP ones.
-      stream_.expires_never();
-      std::make_shared<WebSocketSession>(stream_.release_socket(), state_)->run(parser_->release());
-      return;
+      // The WebSocket session takes over the stream; its own timeouts replace the HTTP ones.
+      return upgrade(parser_->release());
     }
   }
   handle(parser_->release());
+}
+
+// 308 to the same path on https:// (the method and body are kept); the Host header names the
+// server as the client reached it, else the address it connected to.
+void HttpSession::redirect_to_https(const Request& req) {
+  state_->metrics.http_requests.fetch_add(1, std::memory_order_relaxed);
+  std::string host(req[http::field::host]);
+  const bool host_ok =
+      !host.empty() && host.size() <= 255 && std::all_of(host.begin(), host.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' ||
+               c == '[' || c == ']' || c == '_';
+      });
+  if (!host_ok) {
+    if (!host.empty()) {
+      return send(text_response(req, http::status::bad_request, "text/plain; charset=utf-8",
+                                "bad Host header\n"));
+    }
+    beast::error_code ec;
+    const auto local = socket().local_endpoint(ec);
+    host = local.address().is_v6() ? "[" + local.address().to_string() + "]"
+                                   : local.address().to_string();
+    host += ":" + std::to_string(local.port());
+  }
+  std::string target(req.target());
+  if (target.empty() || target.front() != '/') target = "/";
+  http::response<http::string_body> res{http::status::permanent_redirect, req.version()};
+  set_common(res, req, "text/plain; charset=utf-8");
+  res.set(http::field::location, "https://" + host + target);
+  res.keep_alive(false);  // the client comes back over TLS
+  if (req.method() != http::verb::head) {
+    res.body() = "this server speaks HTTPS: https://" + host + target + "\n";
+  }
+  res.prepare_payload();
+  send(std::move(res));
 }
 
 void HttpSession::handle(Request req) {
@@ -172,9 +205,10 @@ void HttpSession::handle(Request req) {
   }
   if (path == "/api/server") {
     beast::error_code lec;
-    const auto port = stream_.socket().local_endpoint(lec).port();
-    return send(text_response(req, http::status::ok, kJson,
-                              server_info_json(lan_urls(state_->config.host, port))));
+    const auto port = socket().local_endpoint(lec).port();
+    return send(
+        text_response(req, http::status::ok, kJson,
+                      server_info_json(lan_urls(state_->config.host, port, state_->config.tls()))));
   }
   if (path == "/api/qr") {
     auto text = query_param(target, "text");
@@ -258,7 +292,7 @@ void HttpSession::handle_game(Request req, std::string_view rest, const std::str
   if (host && game_no == 0) {
     // The record is read on the room's strand, then answered from this session's strand.
     auto reply = [self = shared_from_this(), req = std::move(req), type](std::string body) mutable {
-      net::post(self->stream_.get_executor(),
+      net::post(self->executor(),
                 [self, req = std::move(req), body = std::move(body), type]() mutable {
                   self->send(text_response(req, http::status::ok, type, std::move(body)));
                 });
@@ -294,9 +328,7 @@ void HttpSession::send(http::message_generator msg) {
   const bool keep_alive = msg.keep_alive();
   state_->metrics.http_status(t_status);
   t_status = 0;
-  stream_.expires_after(state_->limits.http_timeout);
-  beast::async_write(stream_, std::move(msg),
-                     beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
+  write(std::move(msg), keep_alive);
 }
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
@@ -305,9 +337,109 @@ void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
   do_read();
 }
 
-void HttpSession::do_close() {
-  beast::error_code ec;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+// ---------------------------------------------------------------------------------------------
+// The stream's half: beast::tcp_stream (http://, ws://) or ssl_stream<tcp_stream> (https://,
+// wss://).
+
+namespace {
+
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+template <class Stream>
+class HttpSessionOver final : public HttpSession {
+ public:
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
+  template <class... StreamArgs>
+  HttpSessionOver(std::shared_ptr<SharedState> state, beast::flat_buffer buffer, bool redirect,
+                  StreamArgs&&... args)
+      : HttpSession(std::move(state), std::move(buffer), redirect),
+        stream_(std::forward<StreamArgs>(args)...) {}
+
+  void run() override {
+    // The session's strand is the socket's (see Listener::do_accept).
+    net::dispatch(stream_.get_executor(), [self = shared()] {
+      if constexpr (kTls) {
+        self->handshake();
+      } else {
+        self->do_read();
+      }
+    });
+  }
+
+ private:
+  std::shared_ptr<HttpSessionOver> shared() {
+    return std::static_pointer_cast<HttpSessionOver>(shared_from_this());
+  }
+
+  void handshake() {
+    beast::get_lowest_layer(stream_).expires_after(state_->limits.handshake_timeout);
+    // The bytes TLS detection read are the start of the ClientHello. (A bound member, not a lambda:
+    // Beast 1.81 constrains this handler as if it took only the error code.)
+    stream_.async_handshake(net::ssl::stream_base::server, buffer_.data(),
+                            beast::bind_front_handler(&HttpSessionOver::on_handshake, shared()));
+  }
+
+  void on_handshake(beast::error_code ec, std::size_t used) {
+    if (ec) {
+      state_->metrics.tls_handshake_failures.fetch_add(1, std::memory_order_relaxed);
+      spdlog::debug("tls handshake: {}", ec.message());
+      return;
+    }
+    buffer_.consume(used);
+    do_read();
+  }
+
+  net::any_io_executor executor() override { return stream_.get_executor(); }
+  tcp::socket& socket() override { return beast::get_lowest_layer(stream_).socket(); }
+
+  void read() override {
+    beast::get_lowest_layer(stream_).expires_after(state_->limits.http_timeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&HttpSessionOver::on_read, shared_from_this()));
+  }
+
+  void write(http::message_generator msg, bool keep_alive) override {
+    beast::get_lowest_layer(stream_).expires_after(state_->limits.http_timeout);
+    beast::async_write(
+        stream_, std::move(msg),
+        beast::bind_front_handler(&HttpSessionOver::on_write, shared_from_this(), keep_alive));
+  }
+
+  void do_close() override {
+    if constexpr (kTls) {
+      // close_notify, bounded: a client that never answers it is cut off by the timeout; the
+      // socket closes with the session.
+      beast::get_lowest_layer(stream_).expires_after(state_->limits.handshake_timeout);
+      stream_.async_shutdown([self = shared()](beast::error_code) {});
+    } else {
+      beast::error_code ec;
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    }
+  }
+
+  void upgrade(Request req) override {
+    beast::get_lowest_layer(stream_).expires_never();
+    std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_)->run(std::move(req));
+  }
+
+  Stream stream_;
+};
+
+}  // namespace
+
+void start_http_session(beast::tcp_stream stream, beast::flat_buffer buffer,
+                        std::shared_ptr<SharedState> state, bool redirect_to_https) {
+  std::make_shared<HttpSessionOver<beast::tcp_stream>>(std::move(state), std::move(buffer),
+                                                       redirect_to_https, std::move(stream))
+      ->run();
+}
+
+void start_https_session(beast::tcp_stream stream, beast::flat_buffer buffer,
+                         std::shared_ptr<SharedState> state, net::ssl::context& tls) {
+  std::make_shared<HttpSessionOver<TlsStream>>(std::move(state), std::move(buffer), false,
+                                               std::move(stream), tls)
+      ->run();
 }
 
 }  // namespace bc::server

@@ -10,8 +10,9 @@
 
 namespace bc::server {
 
-std::vector<std::string> lan_urls(std::string_view host, std::uint16_t port) {
+std::vector<std::string> lan_urls(std::string_view host, std::uint16_t port, bool tls) {
   const std::string p = std::to_string(port);
+  const std::string scheme = tls ? "https://" : "http://";
   std::vector<std::string> out;
   const std::string h(host);
   in6_addr a6{};
@@ -19,12 +20,14 @@ std::vector<std::string> lan_urls(std::string_view host, std::uint16_t port) {
   if (h == "0.0.0.0" || h == "::") {
     for (const auto& a : lan_addresses()) {
       if (h == "0.0.0.0" && a.front() == '[') continue;  // an IPv4 listener is not reachable on IPv6
-      out.push_back("http://" + a + ":" + p + "/");
+      out.push_back(scheme + a + ":" + p + "/");
     }
   } else if (inet_pton(AF_INET, h.c_str(), &a4) == 1) {
-    if ((ntohl(a4.s_addr) >> 24) != 127) out.push_back("http://" + h + ":" + p + "/");
+    if ((ntohl(a4.s_addr) >> 24) != 127) out.push_back(scheme + h + ":" + p + "/");
   } else if (inet_pton(AF_INET6, h.c_str(), &a6) == 1) {
-    if (!IN6_IS_ADDR_LOOPBACK(&a6) && !IN6_IS_ADDR_LINKLOCAL(&a6)) out.push_back("http://[" + h + "]:" + p + "/");
+    if (!IN6_IS_ADDR_LOOPBACK(&a6) && !IN6_IS_ADDR_LINKLOCAL(&a6)) {
+      out.push_back(scheme + "[" + h + "]:" + p + "/");
+    }
   }
   return out;
 }

@@ -10,10 +10,11 @@
 
 namespace bc::server {
 
-// "http://ADDR:PORT/" for every address a listener on `host` is reachable at from other machines:
-// every non-loopback address of the machine (IPv4 only for 0.0.0.0, IPv4 and IPv6 for ::), or just
-// `host` itself when it is one specific address (none for a loopback address).
-std::vector<std::string> lan_urls(std::string_view host, std::uint16_t port);
+// "http://ADDR:PORT/" (https:// with `tls`) for every address a listener on `host` is reachable at
+// from other machines: every non-loopback address of the machine (IPv4 only for 0.0.0.0, IPv4 and
+// IPv6 for ::), or just `host` itself when it is one specific address (none for a loopback
+// address).
+std::vector<std::string> lan_urls(std::string_view host, std::uint16_t port, bool tls = false);
 
 // GET /api/server: {"server":"bombcheckers","version":...,"protocol":1,"lan_urls":[...]}
 std::string server_info_json(const std::vector<std::string>& lan_urls);

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/ssl/error.hpp>
+
 #include "server/http_session.hpp"
 
 namespace bc::server {
@@ -10,14 +12,54 @@ void fail(beast::error_code ec, const char* what) {
   if (ec == net::error::operation_aborted || ec == websocket::error::closed ||
       ec == http::error::end_of_stream || ec == net::error::eof ||
       ec == net::error::connection_reset || ec == beast::error::timeout ||
-      ec == net::error::broken_pipe || ec == net::error::not_connected) {
+      ec == net::error::broken_pipe || ec == net::error::not_connected ||
+      ec == net::ssl::error::stream_truncated) {  // a TLS peer that closed without close_notify
     return;
   }
   spdlog::debug("{}: {}", what, ec.message());
 }
 
-Listener::Listener(net::io_context& ioc, std::shared_ptr<SharedState> state)
-    : ioc_(ioc), acceptor_(net::make_strand(ioc)), state_(std::move(state)) {}
+namespace {
+
+// TLS on: reads the first bytes of a connection; a TLS ClientHello goes to an HTTPS session,
+// anything else to a plain one that redirects to https://. Counted as an open HTTP connection
+// meanwhile, so the connection limit and shutdown see it.
+class TlsDetector : public std::enable_shared_from_this<TlsDetector> {
+ public:
+  TlsDetector(tcp::socket&& socket, std::shared_ptr<SharedState> state, net::ssl::context& tls)
+      : stream_(std::move(socket)), state_(std::move(state)), tls_(tls) {
+    state_->metrics.http_open.fetch_add(1, std::memory_order_relaxed);
+  }
+  ~TlsDetector() { state_->metrics.http_open.fetch_sub(1, std::memory_order_relaxed); }
+
+  void run() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      self->stream_.expires_after(self->state_->limits.handshake_timeout);
+      beast::async_detect_ssl(self->stream_, self->buffer_,
+                              beast::bind_front_handler(&TlsDetector::on_detect, self));
+    });
+  }
+
+ private:
+  void on_detect(beast::error_code ec, bool tls) {
+    if (ec) return fail(ec, "tls detect");
+    if (tls) {
+      start_https_session(std::move(stream_), std::move(buffer_), state_, tls_);
+    } else {
+      start_http_session(std::move(stream_), std::move(buffer_), state_, true);
+    }
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<SharedState> state_;
+  net::ssl::context& tls_;
+};
+
+}  // namespace
+
+Listener::Listener(net::io_context& ioc, std::shared_ptr<SharedState> state, net::ssl::context* tls)
+    : ioc_(ioc), acceptor_(net::make_strand(ioc)), state_(std::move(state)), tls_(tls) {}
 
 bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
   acceptor_.open(endpoint.protocol(), ec);
@@ -62,7 +104,11 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
     } else {
       // Small turn messages must not wait for Nagle.
       socket.set_option(tcp::no_delay(true), ec);
-      std::make_shared<HttpSession>(std::move(socket), state_)->run();
+      if (tls_) {
+        std::make_shared<TlsDetector>(std::move(socket), state_, *tls_)->run();
+      } else {
+        start_http_session(beast::tcp_stream(std::move(socket)), {}, state_, false);
+      }
     }
   }
   do_accept();

@@ -1,4 +1,5 @@
-// Accepts TCP connections and starts an HttpSession on each (its own strand).
+// Accepts TCP connections and starts an HttpSession on each (its own strand); with TLS on, looks
+// at the first bytes to tell a TLS client from a plain one.
 #pragma once
 
 #include <memory>
@@ -6,11 +7,16 @@
 #include "server/beast.hpp"
 #include "server/shared_state.hpp"
 
+namespace boost::asio::ssl {
+class context;
+}
+
 namespace bc::server {
 
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  Listener(net::io_context& ioc, std::shared_ptr<SharedState> state);
+  // `tls`: the server's TLS context (outlives the listener), or null for plain HTTP only.
+  Listener(net::io_context& ioc, std::shared_ptr<SharedState> state, net::ssl::context* tls);
   // Opens, binds and listens; false (and ec set) on failure.
   bool open(const tcp::endpoint& endpoint, beast::error_code& ec);
   std::uint16_t port() const { return port_; }
@@ -24,6 +30,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   net::io_context& ioc_;
   tcp::acceptor acceptor_;
   std::shared_ptr<SharedState> state_;
+  net::ssl::context* tls_;
   std::uint16_t port_ = 0;
 };
 

@@ -118,6 +118,8 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
   counter(out, "bc_origin_refused_total", "WebSocket upgrades refused with 403 for their Origin.",
           origin_refused);
   counter(out, "bc_shutdown_notices_total", "server_restarting notices sent at shutdown.", shutdown_notices);
+  counter(out, "bc_tls_handshake_failures_total", "TLS handshakes that failed (serve --tls-cert).",
+          tls_handshake_failures);
   header(out, "bc_build_info", "gauge", "The server's version (always 1).");
   value(out, "bc_build_info", "version=\"" + std::string(kServerVersion) + "\"", 1);
   append_process_metrics(out);

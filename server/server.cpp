@@ -5,10 +5,17 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
-
-#include <csignal>
-#include <cstring>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <spdlog/spdlog.h>
+
+#include <boost/asio/ssl/context.hpp>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <thread>
 
 #include "server/beast.hpp"
@@ -29,7 +36,7 @@ SharedState::SharedState(net::io_context& ioc, ServerConfig cfg)
   if (ec) web_root = config.web_root;
 }
 
-void SharedState::add(MemberId id, std::weak_ptr<WebSocketSession> s) {
+void SharedState::add(MemberId id, std::weak_ptr<WebSocketPeer> s) {
   std::lock_guard lock(mu_);
   sessions_[id] = std::move(s);
 }
@@ -40,7 +47,7 @@ void SharedState::remove(MemberId id) {
 }
 
 void SharedState::close_all_sessions() {
-  std::vector<std::shared_ptr<WebSocketSession>> live;
+  std::vector<std::shared_ptr<WebSocketPeer>> live;
   {
     std::lock_guard lock(mu_);
     for (auto& [id, w] : sessions_) {
@@ -49,6 +56,89 @@ void SharedState::close_all_sessions() {
   }
   for (auto& s : live) s->shutdown();
 }
+
+// ---------------------------------------------------------------------------------------------
+// TLS (serve --tls-cert/--tls-key): every problem stops the start with a message, never a silent
+// fallback to plain HTTP.
+
+namespace {
+
+// The whole file, or a message naming it and what went wrong.
+std::optional<std::string> read_pem(const std::filesystem::path& path, std::string_view what,
+                                    std::string& out) {
+  std::error_code fec;
+  if (std::filesystem::is_directory(path, fec)) {
+    return "the TLS " + std::string(what) + " " + path.string() + " is a directory";
+  }
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    return "cannot read the TLS " + std::string(what) + " " + path.string() + ": " +
+           std::strerror(errno);
+  }
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && out.size() < (1u << 20)) out.append(buf, n);
+  std::fclose(f);
+  return std::nullopt;
+}
+
+// "CN=..., valid until 2027-11-22"; a warning when the certificate is expired or not yet valid.
+void log_certificate(SSL_CTX* ctx, const std::filesystem::path& path) {
+  X509* cert = SSL_CTX_get0_certificate(ctx);
+  if (!cert) return;
+  char subject[256] = {};
+  X509_NAME_oneline(X509_get_subject_name(cert), subject, sizeof subject);
+  std::tm until{};
+  char until_text[32] = "?";
+  if (ASN1_TIME_to_tm(X509_get0_notAfter(cert), &until) == 1) {
+    std::strftime(until_text, sizeof until_text, "%Y-%m-%d %H:%M UTC", &until);
+  }
+  spdlog::info("TLS certificate {}: {}, valid until {}", path.string(), subject, until_text);
+  if (X509_cmp_current_time(X509_get0_notAfter(cert)) < 0) {
+    spdlog::warn("the TLS certificate {} has expired: browsers will refuse it", path.string());
+  } else if (X509_cmp_current_time(X509_get0_notBefore(cert)) > 0) {
+    spdlog::warn("the TLS certificate {} is not valid yet: browsers will refuse it", path.string());
+  }
+}
+
+// Loads the certificate chain and the private key into a TLS 1.2+ server context.
+std::optional<std::string> load_tls(net::ssl::context& ctx, const ServerConfig& cfg) {
+  const auto cert_name = cfg.tls_cert.string(), key_name = cfg.tls_key.string();
+  if (cfg.tls_cert.empty() || cfg.tls_key.empty()) {
+    return "TLS needs both a certificate (--tls-cert) and its private key (--tls-key)";
+  }
+  std::string cert_pem, key_pem;
+  if (auto e = read_pem(cfg.tls_cert, "certificate", cert_pem)) return e;
+  if (auto e = read_pem(cfg.tls_key, "private key", key_pem)) return e;
+  ctx.set_options(net::ssl::context::default_workarounds | net::ssl::context::no_sslv2 |
+                  net::ssl::context::no_sslv3 | net::ssl::context::no_tlsv1 |
+                  net::ssl::context::no_tlsv1_1 | net::ssl::context::single_dh_use);
+  // An encrypted key must fail here, not wait for a passphrase on the terminal.
+  ctx.set_password_callback(
+      [](std::size_t, net::ssl::context::password_purpose) { return std::string(); });
+  beast::error_code ec;
+  ctx.use_certificate_chain(net::buffer(cert_pem), ec);
+  if (ec) {
+    return "the TLS certificate " + cert_name + " is not a PEM certificate (" + ec.message() + ")";
+  }
+  ctx.use_private_key(net::buffer(key_pem), net::ssl::context::pem, ec);
+  const auto err = static_cast<unsigned long>(static_cast<unsigned>(ec.value()));
+  if (ec && ERR_GET_LIB(err) == ERR_LIB_X509 && ERR_GET_REASON(err) == X509_R_KEY_VALUES_MISMATCH) {
+    return "the TLS private key " + key_name + " does not match the certificate " + cert_name;
+  }
+  if (ec) {
+    return "the TLS private key " + key_name + " is not an unencrypted PEM private key (" +
+           ec.message() + ")";
+  }
+  if (SSL_CTX_check_private_key(ctx.native_handle()) != 1) {
+    ERR_clear_error();
+    return "the TLS private key " + key_name + " does not match the certificate " + cert_name;
+  }
+  log_certificate(ctx.native_handle(), cfg.tls_cert);
+  return std::nullopt;
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 
@@ -87,6 +177,7 @@ struct Server::Impl {
   // Declared before the io_context: destroyed after it, once run() has flushed every write.
   std::unique_ptr<store::Store> store;
   std::pair<std::size_t, std::size_t> restored{0, 0};
+  std::unique_ptr<net::ssl::context> tls;  // serve --tls-cert: outlives every session using it
   net::io_context ioc;
   net::strand<net::io_context::executor_type> control;
   std::shared_ptr<SharedState> state;
@@ -109,6 +200,11 @@ std::optional<std::string> Server::start() {
   const std::string host = cfg.host == "localhost" ? "127.0.0.1" : cfg.host;
   auto address = net::ip::make_address(host, ec);
   if (ec) return "'" + cfg.host + "' is not an IP address to listen on";
+  if (cfg.tls() && !impl_->tls) {
+    auto tls = std::make_unique<net::ssl::context>(net::ssl::context::tls_server);
+    if (auto e = load_tls(*tls, cfg)) return e;
+    impl_->tls = std::move(tls);
+  }
 
   // The store first: a server that cannot keep games does not start (no silent fallback).
   if (!impl_->store) {
@@ -137,7 +233,7 @@ std::optional<std::string> Server::start() {
                        : std::string());
     }
   }
-  impl_->listener = std::make_shared<Listener>(impl_->ioc, impl_->state);
+  impl_->listener = std::make_shared<Listener>(impl_->ioc, impl_->state, impl_->tls.get());
   if (!impl_->listener->open(tcp::endpoint(address, cfg.port), ec)) {
     return "cannot listen on " + cfg.host + ":" + std::to_string(cfg.port) + ": " + ec.message();
   }
@@ -162,12 +258,22 @@ std::optional<std::string> Server::start() {
     spdlog::info("serving the web client from {}", s.web_root.string());
   }
   const auto port = std::to_string(impl_->port);
+  const std::string scheme = cfg.tls() ? "https" : "http";
+  const std::string shown = address.is_unspecified() ? "localhost"
+                            : address.is_v6()        ? "[" + host + "]"
+                                                     : host;
   if (address.is_unspecified()) {
-    spdlog::info("open http://localhost:{}/ on this machine", port);
-    for (const auto& u : lan_urls(cfg.host, impl_->port)) spdlog::info("or {} from another device on the network", u);
+    spdlog::info("open {}://localhost:{}/ on this machine", scheme, port);
+    for (const auto& u : lan_urls(cfg.host, impl_->port, cfg.tls())) {
+      spdlog::info("or {} from another device on the network", u);
+    }
   } else {
-    const std::string shown = address.is_v6() ? "[" + host + "]" : host;
-    spdlog::info("open http://{}:{}/", shown, port);
+    spdlog::info("open {}://{}:{}/", scheme, shown, port);
+  }
+  if (cfg.tls()) {
+    spdlog::info(
+        "TLS on: games over wss://{}:{}/ws; plain http:// requests are redirected to https://",
+        shown, port);
   }
   return std::nullopt;
 }

@@ -26,7 +26,13 @@ struct ServerConfig {
   // Origins ("https://example.org", normalized by normalize_origin) whose pages may open /ws, besides
   // the server's own Host; empty: any origin (the default).
   std::vector<std::string> allowed_origins;
+  // TLS (PEM files): both set, the port serves https:// and wss:// (plain http:// is redirected);
+  // both empty, plain HTTP. start() refuses one without the other, or files it cannot use.
+  std::filesystem::path tls_cert;
+  std::filesystem::path tls_key;
   Limits limits;
+
+  bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };
 
 class Server {

@@ -16,7 +16,7 @@
 
 namespace bc::server {
 
-class WebSocketSession;
+class WebSocketPeer;
 
 struct SharedState {
   SharedState(net::io_context& ioc, ServerConfig cfg);
@@ -32,13 +32,13 @@ struct SharedState {
   std::atomic<bool> stopping{false};
   const Clock::time_point started = Clock::now();
 
-  void add(MemberId id, std::weak_ptr<WebSocketSession> s);
+  void add(MemberId id, std::weak_ptr<WebSocketPeer> s);
   void remove(MemberId id);
   void close_all_sessions();
 
  private:
   std::mutex mu_;
-  std::unordered_map<MemberId, std::weak_ptr<WebSocketSession>> sessions_;
+  std::unordered_map<MemberId, std::weak_ptr<WebSocketPeer>> sessions_;
 };
 
 }  // namespace bc::server

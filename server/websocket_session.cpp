@@ -2,17 +2,21 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/beast/ssl.hpp>
+
 namespace bc::server {
 
-WebSocketSession::WebSocketSession(tcp::socket&& socket, std::shared_ptr<SharedState> state)
-    : ws_(std::move(socket)),
+template <class Stream>
+WebSocketSession<Stream>::WebSocketSession(Stream&& stream, std::shared_ptr<SharedState> state)
+    : ws_(std::move(stream)),
       state_(std::move(state)),
       id_(state_->next_member.fetch_add(1, std::memory_order_relaxed)),
       bucket_(state_->limits.rate_per_second, state_->limits.rate_burst) {
   state_->metrics.ws_open.fetch_add(1, std::memory_order_relaxed);
 }
 
-WebSocketSession::~WebSocketSession() {
+template <class Stream>
+WebSocketSession<Stream>::~WebSocketSession() {
   state_->metrics.ws_open.fetch_sub(1, std::memory_order_relaxed);
   state_->remove(id_);
   if (!state_->stopping) {
@@ -22,7 +26,8 @@ WebSocketSession::~WebSocketSession() {
   spdlog::info("ws #{}: closed", id_);
 }
 
-void WebSocketSession::run(http::request<http::string_body> req) {
+template <class Stream>
+void WebSocketSession<Stream>::run(http::request<http::string_body> req) {
   auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
   timeouts.handshake_timeout = state_->limits.handshake_timeout;
   timeouts.idle_timeout = state_->limits.ws_idle_timeout;  // pings go out at half of it
@@ -33,7 +38,8 @@ void WebSocketSession::run(http::request<http::string_body> req) {
   ws_.async_accept(req, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
 }
 
-void WebSocketSession::on_accept(beast::error_code ec) {
+template <class Stream>
+void WebSocketSession<Stream>::on_accept(beast::error_code ec) {
   if (ec) return fail(ec, "ws accept");
   open_ = true;
   state_->add(id_, weak_from_this());
@@ -44,16 +50,19 @@ void WebSocketSession::on_accept(beast::error_code ec) {
   do_read();
 }
 
-void WebSocketSession::maybe_read() {
+template <class Stream>
+void WebSocketSession<Stream>::maybe_read() {
   if (open_ && !reading_ && !paused_ && inflight_ < state_->limits.max_inflight_requests) do_read();
 }
 
-void WebSocketSession::do_read() {
+template <class Stream>
+void WebSocketSession<Stream>::do_read() {
   reading_ = true;
   ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
 }
 
-void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
+template <class Stream>
+void WebSocketSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   reading_ = false;
   if (ec) {
     open_ = false;
@@ -88,13 +97,15 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
   maybe_read();
 }
 
-bool WebSocketSession::flooding(Clock::time_point now) {
+template <class Stream>
+bool WebSocketSession<Stream>::flooding(Clock::time_point now) {
   strikes_.push_back(now);
   while (!strikes_.empty() && now - strikes_.front() > state_->limits.flood_window) strikes_.pop_front();
   return strikes_.size() >= static_cast<std::size_t>(state_->limits.flood_strikes);
 }
 
-void WebSocketSession::on_message(std::string_view text) {
+template <class Stream>
+void WebSocketSession<Stream>::on_message(std::string_view text) {
   const auto received = Clock::now();
   auto parsed = parse_client_message(text);
   if (auto* e = std::get_if<ParseError>(&parsed)) {
@@ -138,8 +149,9 @@ void WebSocketSession::on_message(std::string_view text) {
   room_->request(self, std::move(msg), received);
 }
 
-void WebSocketSession::refuse(const RequestId& id, ErrorCode code, std::string message,
-                              std::string_view request) {
+template <class Stream>
+void WebSocketSession<Stream>::refuse(const RequestId& id, ErrorCode code, std::string message,
+                                      std::string_view request) {
   state_->metrics.refused(code);
   // One line per refusal; rate-limited messages only at debug (a flooder is closed, and logged, soon).
   spdlog::log(code == ErrorCode::RateLimited ? spdlog::level::debug : spdlog::level::info, "ws #{}: refused {}: {}",
@@ -150,13 +162,15 @@ void WebSocketSession::refuse(const RequestId& id, ErrorCode code, std::string m
 // ---------------------------------------------------------------------------------------------
 // Peer: called from room strands.
 
-void WebSocketSession::deliver(std::shared_ptr<const std::string> text) {
+template <class Stream>
+void WebSocketSession<Stream>::deliver(std::shared_ptr<const std::string> text) {
   net::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)]() mutable {
     self->send(std::move(text));
   });
 }
 
-void WebSocketSession::join_answered(std::shared_ptr<RoomHost> room) {
+template <class Stream>
+void WebSocketSession<Stream>::join_answered(std::shared_ptr<RoomHost> room) {
   net::post(ws_.get_executor(), [self = shared_from_this(), room = std::move(room)]() mutable {
     self->pending_.reset();
     if (room) {
@@ -168,20 +182,23 @@ void WebSocketSession::join_answered(std::shared_ptr<RoomHost> room) {
   });
 }
 
-void WebSocketSession::handled() {
+template <class Stream>
+void WebSocketSession<Stream>::handled() {
   net::post(ws_.get_executor(), [self = shared_from_this()] {
     if (self->inflight_ > 0) --self->inflight_;
     self->maybe_read();
   });
 }
 
-void WebSocketSession::detached(const RoomHost* room) {
+template <class Stream>
+void WebSocketSession<Stream>::detached(const RoomHost* room) {
   net::post(ws_.get_executor(), [self = shared_from_this(), room] {
     if (self->room_.get() == room) self->room_.reset();
   });
 }
 
-void WebSocketSession::shutdown() {
+template <class Stream>
+void WebSocketSession<Stream>::shutdown() {
   net::post(ws_.get_executor(), [self = shared_from_this()] {
     if (!self->open_ || self->close_when_drained_) return;
     // The notice goes out after what is already queued; the close follows once it is written.
@@ -196,7 +213,8 @@ void WebSocketSession::shutdown() {
 // ---------------------------------------------------------------------------------------------
 // Writing: a bounded queue, one write in flight.
 
-void WebSocketSession::send(std::shared_ptr<const std::string> text) {
+template <class Stream>
+void WebSocketSession<Stream>::send(std::shared_ptr<const std::string> text) {
   if (!open_ || close_when_drained_) return;
   const auto now = Clock::now();
   const auto& l = state_->limits;
@@ -216,13 +234,15 @@ void WebSocketSession::send(std::shared_ptr<const std::string> text) {
   if (queue_.size() == 1) do_write();
 }
 
-void WebSocketSession::do_write() {
+template <class Stream>
+void WebSocketSession<Stream>::do_write() {
   ws_.text(true);
   ws_.async_write(net::buffer(*queue_.front().text),
                   beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
 }
 
-void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
+template <class Stream>
+void WebSocketSession<Stream>::on_write(beast::error_code ec, std::size_t) {
   if (ec) {
     open_ = false;
     queue_.clear();
@@ -238,15 +258,21 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   }
 }
 
-void WebSocketSession::close_with(websocket::close_code code, std::string_view reason) {
+template <class Stream>
+void WebSocketSession<Stream>::close_with(websocket::close_code code, std::string_view reason) {
   if (!open_) return;
   open_ = false;
   ws_.async_close(websocket::close_reason(code, reason),
                   beast::bind_front_handler(&WebSocketSession::on_close, shared_from_this()));
 }
 
-void WebSocketSession::on_close(beast::error_code ec) {
+template <class Stream>
+void WebSocketSession<Stream>::on_close(beast::error_code ec) {
   if (ec) fail(ec, "ws close");
 }
+
+// The two streams a session runs on: ws:// and wss:// (TLS: `serve --tls-cert`).
+template class WebSocketSession<beast::tcp_stream>;
+template class WebSocketSession<beast::ssl_stream<beast::tcp_stream>>;
 
 }  // namespace bc::server

@@ -13,14 +13,25 @@
 
 namespace bc::server {
 
-class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSocketSession> {
+// What the server sees of a WebSocket session whatever its stream: the room's Peer, and shutdown.
+class WebSocketPeer : public Peer {
  public:
-  WebSocketSession(tcp::socket&& socket, std::shared_ptr<SharedState> state);
+  // Server shutdown: a `server_restarting` notice, then close with 1001 (going away). Any thread.
+  virtual void shutdown() = 0;
+};
+
+// Stream is beast::tcp_stream (ws://) or beast::ssl_stream<beast::tcp_stream> (wss://); the two are
+// explicitly instantiated in websocket_session.cpp, the only place that defines the members.
+template <class Stream>
+class WebSocketSession final : public WebSocketPeer,
+                               public std::enable_shared_from_this<WebSocketSession<Stream>> {
+ public:
+  // `stream`: an accepted connection (TLS handshake done) whose upgrade request has been read.
+  WebSocketSession(Stream&& stream, std::shared_ptr<SharedState> state);
   ~WebSocketSession() override;
 
   void run(http::request<http::string_body> req);
-  // Server shutdown: a `server_restarting` notice, then close with 1001 (going away). Any thread.
-  void shutdown();
+  void shutdown() override;
 
   // Peer (called from room strands; each posts to this session's strand)
   MemberId member_id() const override { return id_; }
@@ -30,6 +41,9 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   void detached(const RoomHost* room) override;
 
  private:
+  using std::enable_shared_from_this<WebSocketSession>::shared_from_this;
+  using std::enable_shared_from_this<WebSocketSession>::weak_from_this;
+
   void on_accept(beast::error_code ec);
   void do_read();
   void maybe_read();  // reads the next message unless closing, paused or too much is in flight
@@ -43,7 +57,7 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   void on_close(beast::error_code ec);
   bool flooding(Clock::time_point now);
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<Stream> ws_;
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   const MemberId id_;

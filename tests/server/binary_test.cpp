@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "test_client.hpp"
+#include "tls_client.hpp"
 
 extern char** environ;
 
@@ -299,6 +300,94 @@ TEST(Binary, JsonLogsAreOneObjectPerLine) {
             std::string::npos)
       << err;
   EXPECT_NE(err.find("ws #1: connected from 127.0.0.1"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace bc::test
+
+// ---------------------------------------------------------------------------------------------
+// TLS: --tls-cert / --tls-key (BOMBCHECKERS_TLS_CERT / BOMBCHECKERS_TLS_KEY).
+
+namespace bc::test {
+namespace {
+
+const std::string kListeningTls = "listening on https://127.0.0.1:";
+
+TEST(Binary, TlsServesHttpsAndWssAndLogsTheirUrls) {
+  TestCertificate c;
+  // The files from the environment twins, the rest from flags.
+  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--memory",
+             "--log-level", "info"},
+            {"BOMBCHECKERS_TLS_CERT=" + c.cert.string(), "BOMBCHECKERS_TLS_KEY=" + c.key.string()});
+  const std::string line = p.read_line_starting(kListeningTls, std::chrono::seconds(20));
+  ASSERT_FALSE(line.empty()) << p.stderr_text();
+  const auto port = static_cast<std::uint16_t>(std::stoi(line.substr(kListeningTls.size())));
+  EXPECT_EQ(https_get(port, "/healthz").status, 200);
+  EXPECT_EQ(https_get(port, "/").body, "<!doctype html><title>binary</title>");
+  EXPECT_EQ(http_get(port, "/").status, 308);
+  {
+    WssClient w(port);
+    w.expect("welcome");
+    w.send({{"type", "create"}, {"variant", "kaboom"}});
+    w.expect("joined");
+    p.signal(SIGTERM);
+    EXPECT_EQ(w.wait_closed(), 1001);
+  }
+  EXPECT_EQ(p.wait(std::chrono::seconds(10)), 0) << p.stderr_text();
+  const std::string& err = p.stderr_text();
+  const std::string hostport = "127.0.0.1:" + std::to_string(port);
+  EXPECT_NE(err.find("open https://" + hostport + "/"), std::string::npos) << err;
+  EXPECT_NE(err.find("wss://" + hostport + "/ws"), std::string::npos) << err;
+  EXPECT_NE(err.find("TLS certificate " + c.cert.string() + ": /CN=127.0.0.1, valid until"),
+            std::string::npos)
+      << err;
+}
+
+// Every refusal: a non-zero exit before listening, and one line that names the problem.
+TEST(Binary, TlsRefusesWhatItCannotUse) {
+  TestCertificate c;
+  const std::string missing = (c.dir / "missing-key.pem").string();
+  struct Case {
+    std::vector<std::string> args, env;
+    int exit;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"--tls-cert", c.cert.string(), "--tls-key", missing},
+       {},
+       1,
+       "cannot read the TLS private key " + missing + ": No such file or directory"},
+      {{"--tls-cert", c.cert.string(), "--tls-key", c.other_key.string()},
+       {},
+       1,
+       "the TLS private key " + c.other_key.string() + " does not match the certificate " +
+           c.cert.string()},
+      {{"--tls-cert", c.key.string(), "--tls-key", c.key.string()},
+       {},
+       1,
+       "is not a PEM certificate"},
+      {{"--tls-cert", c.cert.string()}, {}, 2, "TLS also needs the private key (--tls-key)"},
+      {{},
+       {"BOMBCHECKERS_TLS_KEY=" + c.key.string()},
+       2,
+       "TLS also needs the certificate (--tls-cert)"},
+  };
+  for (const auto& k : cases) {
+    std::vector<std::string> args = {"serve", "--host", "127.0.0.1", "--port", "0", "--memory"};
+    args.insert(args.end(), k.args.begin(), k.args.end());
+    Process p(args, k.env);
+    EXPECT_EQ(p.wait(std::chrono::seconds(10)), k.exit) << k.says;
+    EXPECT_NE(p.stderr_text().find(k.says), std::string::npos) << k.says << "\n" << p.stderr_text();
+    EXPECT_EQ(p.all_stdout().find("listening on"), std::string::npos)
+        << "no plain fallback: " << k.says;
+  }
+  Process help({"serve", "--help"});
+  EXPECT_EQ(help.wait(std::chrono::seconds(10)), 0);
+  const std::string out = help.all_stdout();
+  for (const char* s :
+       {"--tls-cert", "BOMBCHECKERS_TLS_CERT", "--tls-key", "BOMBCHECKERS_TLS_KEY"}) {
+    EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
+  }
 }
 
 }  // namespace
