@@ -37,6 +37,7 @@ if [ "$want_browser" = 1 ]; then
   pkgs[chromium]=/usr/bin/chromium
   pkgs[nodejs]=/usr/bin/node
   pkgs[npm]=/usr/bin/npm
+  pkgs[openssl]=/usr/bin/openssl  # the browser TLS test makes its certificate with it
 fi
 if [ "$want_container" = 1 ]; then
   pkgs[podman]=/usr/bin/podman

@@ -56,6 +56,7 @@ if [[ -z "$url" ]]; then
 fi
 echo "server: $url (pid $pid)"
 export BC_URL="$url"
+export BC_BINARY="$bin"  # for tests that start a server of their own (tls.test.mjs)
 
 cd "$here"
 if [[ ${#files[@]} -eq 0 ]]; then files=(*.test.mjs); fi
