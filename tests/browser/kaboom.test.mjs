@@ -35,6 +35,7 @@ test('kaboom: drop buttons, column clicks, a bomb, a detonation, a win', async (
   // o clicks high up in column 4 on the canvas: the piece falls on top of x's.
   await clickSquare(o, [3, 5]);
   await waitBoard(o, { version: 2 });
+  await waitBoard(x, { version: 2 });  // x's page reads the board it has, so wait for that state
   assert.equal((await pieceAt(x, [3, 1]))?.side, 'o');
   // x drops its bomb in column 3.
   await x.getByRole('button', { name: 'Drop a bomb in column 3' }).click();
