@@ -342,12 +342,14 @@ std::optional<Result> checkers_result(const CheckersState& s, VariantId v, const
   if (first_empty && second_empty) return Result{std::nullopt, Reason::MutualDestruction};  // B9
   if (first_empty) return Result{Side::Second, Reason::NoPieces};                          // C5
   if (second_empty) return Result{Side::First, Reason::NoPieces};
-  if (o.draw_turns > 0 && s.quiet_turns >= o.draw_turns) {  // C6
-    return Result{std::nullopt, Reason::DrawRule};
-  }
+  // C5 before C6: a turn that leaves the opponent without a move wins even when it is also the
+  // last quiet turn the draw rule allows (as checkmate outranks chess's 50-move rule).
   Hops hops;
   legal_hops(s, v, hops);
   if (hops.empty() && !end_turn_legal(s, v)) return Result{other(s.turn), Reason::NoMoves};
+  if (o.draw_turns > 0 && s.quiet_turns >= o.draw_turns) {  // C6
+    return Result{std::nullopt, Reason::DrawRule};
+  }
   return std::nullopt;
 }
 

@@ -399,6 +399,50 @@ TEST(Common, C6_ZeroDrawTurnsTurnsTheRuleOff) {
   }
 }
 
+// The quiet turn that reaches the draw rule's count also leaves White without a move: the game is
+// won (C5), not drawn (C6). In triple_king the king's step to its back row crowns it, still quiet.
+TEST(Common, C6_NoMovesOutranksTheDrawRuleOnTheSameTurn) {
+  for (VariantId v : kCheckers) {
+    SCOPED_TRACE(vname(v));
+    Game g = position(v, opts(v, {{"draw_turns", 1}}), {man(kBlack, 1, 1), king(kBlack, 3, 1), man(kWhite, 0, 2)},
+                      kBlack);
+    Applied r = play(g, A::step({3, 1}, {2, 0}));
+    EXPECT_EQ(r.next.quiet_turns(), 1);
+    ASSERT_TRUE(r.next.over());
+    EXPECT_EQ(*r.next.result(), win(kBlack, Reason::NoMoves));
+  }
+}
+
+// The same quiet turn with a reply left for White: now the draw rule ends the game.
+TEST(Common, C6_DrawRuleEndsTheGameWhenTheOpponentCanMove) {
+  for (VariantId v : kCheckers) {
+    SCOPED_TRACE(vname(v));
+    Game g = position(v, opts(v, {{"draw_turns", 1}}), {man(kBlack, 1, 1), king(kBlack, 3, 1), man(kWhite, 6, 6)},
+                      kBlack);
+    Applied r = play(g, A::step({3, 1}, {2, 0}));
+    ASSERT_TRUE(r.next.over());
+    EXPECT_EQ(*r.next.result(), draw(Reason::DrawRule));
+  }
+}
+
+// An optional capture sequence stopped with end_turn still removed a piece: the count starts again.
+TEST(Common, C6_BombJumpThenEndTurnResetsCounter) {
+  auto ps = shuffle_pieces();
+  ps.push_back(king(kWhite, 4, 2));
+  ps.push_back(king(kWhite, 5, 1));  // jumpable again from [4,0]: the sequence may go on
+  Game g = position(VariantId::Bomb, ps, kBlack);
+  for (int i = 0; i < 21; ++i) g = quiet(g);
+  ASSERT_TRUE(has_piece(g, king(kBlack, 2, 2)));
+  ASSERT_EQ(g.turn(), kWhite);
+  g = play(g, A::step({4, 2}, {3, 1})).next;
+  ASSERT_GT(g.quiet_turns(), 0);
+  Applied r = play(g, A::jump({2, 2}, {4, 0}));
+  ASSERT_FALSE(r.effects.turn_over) << "a further jump was expected";
+  r = play(r.next, A::end_turn());
+  EXPECT_TRUE(r.effects.turn_over);
+  EXPECT_EQ(r.next.quiet_turns(), 0);
+}
+
 TEST(Common, C6_DrawByAgreement) {
   for (VariantId v : kCheckers) {
     SCOPED_TRACE(vname(v));
