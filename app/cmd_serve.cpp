@@ -51,11 +51,18 @@ constexpr Flag kFlags[] = {
      "                           needs --tls-key (default: plain HTTP)"},
     {"--tls-key", "BOMBCHECKERS_TLS_KEY", "FILE",
      "the certificate's private key (PEM, unencrypted)"},
+    {"--max-connections-per-address", "BOMBCHECKERS_MAX_CONNECTIONS_PER_ADDRESS", "N",
+     "open connections one client IP may have, 0 = no limit (default 128;\n"
+     "                           behind a reverse proxy every client has the proxy's address)"},
+    {"--max-rooms-per-address", "BOMBCHECKERS_MAX_ROOMS_PER_ADDRESS", "N",
+     "rooms one client IP may hold at once, 0 = no limit (default 32)"},
 };
 constexpr std::size_t kLogFormat = 6;
 constexpr std::size_t kAllowedOrigin = 7;
 constexpr std::size_t kTlsCert = 8;
 constexpr std::size_t kTlsKey = 9;
+constexpr std::size_t kConnectionsPerAddress = 10;
+constexpr std::size_t kRoomsPerAddress = 11;
 
 // A switch: --qr (or BOMBCHECKERS_QR=1; =0 never). Without either, only when stderr is a terminal.
 constexpr Flag kQrFlag{"--qr", "BOMBCHECKERS_QR", "",
@@ -255,6 +262,17 @@ int cmd_serve(Args args) {
       }
       cfg.allowed_origins.push_back(*o);
     }
+  }
+
+  if (given[kConnectionsPerAddress]) {
+    auto n = parse_int(values[kConnectionsPerAddress], 0, 1000000);
+    if (!n) return bad(sources[kConnectionsPerAddress] + ": a whole number from 0 (no limit) to 1000000");
+    cfg.limits.max_connections_per_address = static_cast<std::size_t>(*n);
+  }
+  if (given[kRoomsPerAddress]) {
+    auto n = parse_int(values[kRoomsPerAddress], 0, 1000000);
+    if (!n) return bad(sources[kRoomsPerAddress] + ": a whole number from 0 (no limit) to 1000000");
+    cfg.limits.max_rooms_per_address = static_cast<std::size_t>(*n);
   }
 
   if (given[kTlsCert] != given[kTlsKey]) {

@@ -83,8 +83,11 @@ bool is_room_link(std::string_view path) {
 }  // namespace
 
 HttpSession::HttpSession(std::shared_ptr<SharedState> state, beast::flat_buffer buffer,
-                         bool redirect_to_https)
-    : buffer_(std::move(buffer)), state_(std::move(state)), redirect_to_https_(redirect_to_https) {
+                         bool redirect_to_https, AddressTicket slot)
+    : buffer_(std::move(buffer)),
+      state_(std::move(state)),
+      slot_(std::move(slot)),
+      redirect_to_https_(redirect_to_https) {
   state_->metrics.http_open.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -352,8 +355,8 @@ class HttpSessionOver final : public HttpSession {
 
   template <class... StreamArgs>
   HttpSessionOver(std::shared_ptr<SharedState> state, beast::flat_buffer buffer, bool redirect,
-                  StreamArgs&&... args)
-      : HttpSession(std::move(state), std::move(buffer), redirect),
+                  AddressTicket slot, StreamArgs&&... args)
+      : HttpSession(std::move(state), std::move(buffer), redirect, std::move(slot)),
         stream_(std::forward<StreamArgs>(args)...) {}
 
   void run() override {
@@ -420,7 +423,7 @@ class HttpSessionOver final : public HttpSession {
 
   void upgrade(Request req) override {
     beast::get_lowest_layer(stream_).expires_never();
-    std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_)->run(std::move(req));
+    std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, slot_)->run(std::move(req));
   }
 
   Stream stream_;
@@ -429,16 +432,16 @@ class HttpSessionOver final : public HttpSession {
 }  // namespace
 
 void start_http_session(beast::tcp_stream stream, beast::flat_buffer buffer,
-                        std::shared_ptr<SharedState> state, bool redirect_to_https) {
+                        std::shared_ptr<SharedState> state, bool redirect_to_https, AddressTicket slot) {
   std::make_shared<HttpSessionOver<beast::tcp_stream>>(std::move(state), std::move(buffer),
-                                                       redirect_to_https, std::move(stream))
+                                                       redirect_to_https, std::move(slot), std::move(stream))
       ->run();
 }
 
 void start_https_session(beast::tcp_stream stream, beast::flat_buffer buffer,
-                         std::shared_ptr<SharedState> state, net::ssl::context& tls) {
+                         std::shared_ptr<SharedState> state, net::ssl::context& tls, AddressTicket slot) {
   std::make_shared<HttpSessionOver<TlsStream>>(std::move(state), std::move(buffer), false,
-                                               std::move(stream), tls)
+                                               std::move(slot), std::move(stream), tls)
       ->run();
 }
 

@@ -32,7 +32,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // (a plain connection to a TLS server) requests are answered with a redirect to https://, except
   // the health and metrics endpoints.
   HttpSession(std::shared_ptr<SharedState> state, beast::flat_buffer buffer,
-              bool redirect_to_https);
+              bool redirect_to_https, AddressTicket slot);
 
   // The stream's half.
   virtual net::any_io_executor executor() = 0;
@@ -49,6 +49,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  AddressTicket slot_;  // this connection's place in its address's count; goes on to a WebSocket
 
  private:
   void handle(Request req);
@@ -61,9 +62,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
 // Serves HTTP (and ws://) on an accepted connection; `buffer` holds bytes already read from it.
 void start_http_session(beast::tcp_stream stream, beast::flat_buffer buffer,
-                        std::shared_ptr<SharedState> state, bool redirect_to_https);
+                        std::shared_ptr<SharedState> state, bool redirect_to_https, AddressTicket slot);
 // Serves HTTPS (and wss://): the TLS handshake first, with the bytes of `buffer` as its start.
 void start_https_session(beast::tcp_stream stream, beast::flat_buffer buffer,
-                         std::shared_ptr<SharedState> state, boost::asio::ssl::context& tls);
+                         std::shared_ptr<SharedState> state, boost::asio::ssl::context& tls,
+                         AddressTicket slot);
 
 }  // namespace bc::server

@@ -35,6 +35,13 @@ struct Limits {
   std::size_t name_max_chars = 32;
   std::size_t max_rooms = 10000;
   std::size_t max_connections = 10000;
+  // Per client IP address, 0 = no limit. Behind a reverse proxy every client has the proxy's
+  // address: raise these there (serve --max-connections-per-address, --max-rooms-per-address).
+  std::size_t max_connections_per_address = 128;
+  // Rooms made by one address and not yet retired. At the limit, a create first retires that
+  // address's oldest room with nobody in it and no game under way; only if there is none is it
+  // refused (too_many_rooms).
+  std::size_t max_rooms_per_address = 32;
   std::chrono::seconds empty_room_ttl{15 * 60};          // nobody connected
   std::chrono::seconds finished_empty_room_ttl{2 * 60};  // game over and nobody connected
   std::chrono::seconds finished_room_ttl{60 * 60};       // game over, no rematch, people idle

@@ -26,8 +26,9 @@ namespace {
 // meanwhile, so the connection limit and shutdown see it.
 class TlsDetector : public std::enable_shared_from_this<TlsDetector> {
  public:
-  TlsDetector(tcp::socket&& socket, std::shared_ptr<SharedState> state, net::ssl::context& tls)
-      : stream_(std::move(socket)), state_(std::move(state)), tls_(tls) {
+  TlsDetector(tcp::socket&& socket, std::shared_ptr<SharedState> state, net::ssl::context& tls,
+              AddressTicket slot)
+      : stream_(std::move(socket)), state_(std::move(state)), tls_(tls), slot_(std::move(slot)) {
     state_->metrics.http_open.fetch_add(1, std::memory_order_relaxed);
   }
   ~TlsDetector() { state_->metrics.http_open.fetch_sub(1, std::memory_order_relaxed); }
@@ -44,9 +45,9 @@ class TlsDetector : public std::enable_shared_from_this<TlsDetector> {
   void on_detect(beast::error_code ec, bool tls) {
     if (ec) return fail(ec, "tls detect");
     if (tls) {
-      start_https_session(std::move(stream_), std::move(buffer_), state_, tls_);
+      start_https_session(std::move(stream_), std::move(buffer_), state_, tls_, slot_);
     } else {
-      start_http_session(std::move(stream_), std::move(buffer_), state_, true);
+      start_http_session(std::move(stream_), std::move(buffer_), state_, true, slot_);
     }
   }
 
@@ -54,6 +55,7 @@ class TlsDetector : public std::enable_shared_from_this<TlsDetector> {
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   net::ssl::context& tls_;
+  AddressTicket slot_;
 };
 
 }  // namespace
@@ -102,12 +104,22 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
       spdlog::warn("refusing a connection: {} open (limit {})", open, state_->limits.max_connections);
       socket.close(ec);
     } else {
-      // Small turn messages must not wait for Nagle.
-      socket.set_option(tcp::no_delay(true), ec);
-      if (tls_) {
-        std::make_shared<TlsDetector>(std::move(socket), state_, *tls_)->run();
+      const auto remote = socket.remote_endpoint(ec);
+      std::string address = ec ? std::string("?") : remote.address().to_string();
+      auto slot = SharedState::admit(state_, address);
+      if (!slot) {
+        state_->metrics.address_refused.fetch_add(1, std::memory_order_relaxed);
+        spdlog::info("refusing a connection from {}: it has {} open (the limit per address)", address,
+                     state_->limits.max_connections_per_address);
+        socket.close(ec);
       } else {
-        start_http_session(beast::tcp_stream(std::move(socket)), {}, state_, false);
+        // Small turn messages must not wait for Nagle.
+        socket.set_option(tcp::no_delay(true), ec);
+        if (tls_) {
+          std::make_shared<TlsDetector>(std::move(socket), state_, *tls_, std::move(slot))->run();
+        } else {
+          start_http_session(beast::tcp_stream(std::move(socket)), {}, state_, false, std::move(slot));
+        }
       }
     }
   }

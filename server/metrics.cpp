@@ -117,6 +117,11 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
   }
   counter(out, "bc_origin_refused_total", "WebSocket upgrades refused with 403 for their Origin.",
           origin_refused);
+  counter(out, "bc_address_refused_total",
+          "Connections closed at accept: their address had max_connections_per_address open.",
+          address_refused);
+  counter(out, "bc_rooms_evicted_total",
+          "Idle rooms retired early because their address made a new one at its room limit.", rooms_evicted);
   counter(out, "bc_shutdown_notices_total", "server_restarting notices sent at shutdown.", shutdown_notices);
   counter(out, "bc_tls_handshake_failures_total", "TLS handshakes that failed (serve --tls-cert).",
           tls_handshake_failures);

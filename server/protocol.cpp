@@ -20,7 +20,8 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
     "bad_message",   "unknown_type",   "unknown_room",  "unknown_variant", "bad_options",
     "bad_position",  "seat_taken",     "not_a_player",  "not_your_turn",   "illegal_action",
     "stale_version", "game_over",      "bad_token",     "rate_limited",    "too_large",
-    "not_started",   "no_draw_offer",  "game_not_over", "server_full",     "server_error"};
+    "not_started",   "no_draw_offer",  "game_not_over", "server_full",     "server_error",
+    "too_many_rooms"};
 
 std::string dump(const ojson& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 

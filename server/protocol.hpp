@@ -45,8 +45,9 @@ enum class ErrorCode : std::uint8_t {
   GameNotOver,  // rematch while the game is still on
   ServerFull,   // create when the server holds its maximum of rooms
   ServerError,  // the server could not store an accepted request (docs/PERSISTENCE.md)
+  TooManyRooms,  // create when the sender's address already holds its maximum of rooms
 };
-inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::ServerError) + 1;
+inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::TooManyRooms) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {

@@ -37,18 +37,37 @@ std::optional<std::string> normalize_room_id(std::string_view id) {
 
 // ---------------------------------------------------------------------------------------------
 
+ComputerPool::ComputerPool(unsigned threads) : pool_(std::max(1u, threads)) {}
+
+ComputerPool::~ComputerPool() { drain(); }
+
+void ComputerPool::post(std::function<void()> work) {
+  if (closing()) return;
+  net::post(pool_, [this, work = std::move(work)] {
+    if (!closing()) work();
+  });
+}
+
+void ComputerPool::drain() {
+  close();
+  pool_.join();
+}
+
+// ---------------------------------------------------------------------------------------------
+
 RoomHost::RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
-                   Metrics& metrics, store::Store* store)
-    : RoomHost(ioc, Room(std::move(id), std::move(setup), limits), limits, metrics, store) {}
+                   Metrics& metrics, store::Store* store, ComputerPool* computers)
+    : RoomHost(ioc, Room(std::move(id), std::move(setup), limits), limits, metrics, store, computers) {}
 
 RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
-                   store::Store* store)
+                   store::Store* store, ComputerPool* computers)
     : id_(room.id()),
       strand_(net::make_strand(ioc)),
       room_(std::move(room)),
       limits_(limits),
       metrics_(metrics),
-      store_(store) {
+      store_(store),
+      computers_(computers) {
   const auto now = Clock::now();
   summary_ = room_.summary();
   activity_ = Activity{room_.status(), 0, now, now};
@@ -74,7 +93,7 @@ void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatCho
                      self->room_.seat_of(peer->member_id()) ? "a player" : "a spectator",
                      computer ? ", against the computer" : "");
       }
-    });
+    }, {}, Request{id, "create"});
   });
 }
 
@@ -118,7 +137,7 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
                      r.winner ? side_name(self->room_.game().variant(), *r.winner) : "draw",
                      reason_name(r.reason));
       }
-    });
+    }, {}, Request{msg.id, type});
   });
 }
 
@@ -168,8 +187,10 @@ void RoomHost::retire(std::string why, bool durable) {
 
 void RoomHost::complete(Outcome o, std::shared_ptr<Peer> sender,
                         std::function<void(const Outcome&)> after,
-                        std::vector<store::Write> extra_writes) {
+                        std::vector<store::Write> extra_writes, Request request) {
   Entry e;
+  e.request_id = std::move(request.id);
+  e.request_type = std::move(request.type);
   if (store_ && !broken_) {
     if (o.durable.any()) e.writes = rows_for(room_, o.durable);
     for (auto& w : extra_writes) e.writes.push_back(std::move(w));
@@ -239,9 +260,10 @@ void RoomHost::roll_back() {
       o.messages.push_back(Outgoing{
           e.sender->member_id(),
           std::make_shared<const std::string>(error_json(
-              {}, Error{ErrorCode::ServerError,
-                        "the server could not save that, so it did not happen; try again"},
-              "")),
+              e.request_id,
+              Error{ErrorCode::ServerError,
+                    "the server could not save that, so it did not happen; try again"},
+              e.request_type)),
           false});
     }
   }
@@ -332,13 +354,6 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender) {
 
 namespace {
 
-// The computer's searches run on their own small pool: a search may take a second and must never
-// hold up an I/O thread or another room.
-net::thread_pool& computer_pool() {
-  static net::thread_pool pool(std::max(1u, std::thread::hardware_concurrency() / 2));
-  return pool;
-}
-
 // Level 8 thinks for a second; lower levels use their own node budgets (bc/ai.hpp).
 ai::SearchLimits computer_limits(const Room::ComputerTurn& t, const std::string& room,
                                  const std::atomic<bool>* stop) {
@@ -358,15 +373,15 @@ constexpr auto kComputerMinThink = std::chrono::milliseconds(400);
 }  // namespace
 
 void RoomHost::maybe_start_computer() {
-  if (retired_ || computer_busy_) return;
+  if (retired_ || computer_busy_ || !computers_) return;
   const auto turn = room_.computer_to_move();
   if (!turn) return;
   computer_busy_ = true;
   const Game game = room_.game();
   const auto started = Clock::now();
-  net::post(computer_pool(), [self = shared_from_this(), turn = *turn, game, started,
-                              stop = computer_stop_] {
+  computers_->post([self = shared_from_this(), turn = *turn, game, started, stop = computer_stop_] {
     ai::SearchResult r = ai::choose_turn(game, computer_limits(turn, self->id_, stop.get()));
+    if (self->computers_->closing()) return;  // shutting down: the strand may be gone soon
     auto timer = std::make_shared<net::steady_timer>(self->strand_, started + kComputerMinThink);
     timer->async_wait([self, timer, turn, actions = std::move(r.best.actions)](boost::system::error_code) {
       self->play_computer_turn(turn, actions);
@@ -417,20 +432,78 @@ RoomHost::Activity RoomHost::activity() const {
 // ---------------------------------------------------------------------------------------------
 
 Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics)
-    : ioc_(ioc), limits_(limits), metrics_(metrics), rng_(std::random_device{}()) {}
+    : ioc_(ioc),
+      limits_(limits),
+      metrics_(metrics),
+      rng_(std::random_device{}()),
+      computers_(std::max(1u, std::thread::hardware_concurrency() / 2)) {}
 
-std::shared_ptr<RoomHost> Registry::create(GameSetup setup) {
-  std::lock_guard lock(mu_);
-  if (rooms_.size() >= limits_.max_rooms) return nullptr;
+std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& address, ErrorCode* refused) {
+  std::shared_ptr<RoomHost> evicted;
+  std::unique_lock lock(mu_);
+  const std::size_t per_address = limits_.max_rooms_per_address;
+  if (per_address > 0 && !address.empty()) {
+    auto n = rooms_of_address_.find(address);
+    if (n != rooms_of_address_.end() && n->second >= per_address) {
+      evicted = evictable_room(address);
+      if (!evicted) {
+        if (refused) *refused = ErrorCode::TooManyRooms;
+        return nullptr;
+      }
+    }
+  }
+  if (rooms_.size() >= limits_.max_rooms) {
+    if (refused) *refused = ErrorCode::ServerFull;
+    return nullptr;
+  }
   std::string id;
   // Ids stay unique over the store's history too: old games stay readable by their id.
   do {
     id = make_room_id(rng_());
   } while (rooms_.count(id) != 0 || (store_ && store_->load_room(id)));
-  auto host = std::make_shared<RoomHost>(ioc_, id, std::move(setup), limits_, metrics_, store_);
+  auto host = std::make_shared<RoomHost>(ioc_, id, std::move(setup), limits_, metrics_, store_, &computers_);
   rooms_.emplace(id, host);
+  if (!address.empty()) {
+    address_of_room_.emplace(id, address);
+    ++rooms_of_address_[address];
+  }
+  lock.unlock();
   metrics_.rooms_created.fetch_add(1, std::memory_order_relaxed);
+  if (evicted) {
+    metrics_.rooms_evicted.fetch_add(1, std::memory_order_relaxed);
+    metrics_.rooms_retired.fetch_add(1, std::memory_order_relaxed);
+    evicted->retire("its creator made a new room, and nobody was in this one");
+  }
   return host;
+}
+
+void Registry::forget_address(const std::string& room) {
+  auto it = address_of_room_.find(room);
+  if (it == address_of_room_.end()) return;
+  auto n = rooms_of_address_.find(it->second);
+  if (n != rooms_of_address_.end() && --n->second == 0) rooms_of_address_.erase(n);
+  address_of_room_.erase(it);
+}
+
+std::shared_ptr<RoomHost> Registry::evictable_room(const std::string& address) {
+  std::shared_ptr<RoomHost> oldest;
+  Clock::time_point oldest_change{};
+  for (const auto& [room, from] : address_of_room_) {
+    if (from != address) continue;
+    auto it = rooms_.find(room);
+    if (it == rooms_.end()) continue;
+    const auto a = it->second->activity();
+    if (a.members != 0 || a.status == RoomStatus::Playing) continue;
+    if (!oldest || a.last_change < oldest_change) {
+      oldest = it->second;
+      oldest_change = a.last_change;
+    }
+  }
+  if (oldest) {
+    forget_address(oldest->id());
+    rooms_.erase(oldest->id());
+  }
+  return oldest;
 }
 
 std::pair<std::size_t, std::size_t> Registry::restore_all() {
@@ -444,7 +517,7 @@ std::pair<std::size_t, std::size_t> Registry::restore_all() {
     if (auto* img = std::get_if<RoomImage>(&image)) {
       auto r = restore_room(id, *img, limits_);
       if (r.room) {
-        auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_);
+        auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_, &computers_);
         std::lock_guard lock(mu_);
         rooms_.emplace(id, std::move(host));
         ++loaded;
@@ -515,6 +588,7 @@ std::size_t Registry::sweep(Clock::time_point now) {
         continue;
       }
       due.emplace_back(it->second, std::move(why));
+      forget_address(it->first);
       it = rooms_.erase(it);
     }
   }
@@ -530,8 +604,18 @@ void Registry::close_all(std::string why) {
   {
     std::lock_guard lock(mu_);
     rooms.swap(rooms_);
+    address_of_room_.clear();
+    rooms_of_address_.clear();
   }
   for (auto& [id, host] : rooms) host->retire(why, false);
 }
+
+void Registry::stop_computers() {
+  computers_.close();
+  std::lock_guard lock(mu_);
+  for (auto& [id, host] : rooms_) host->stop_computer();
+}
+
+void Registry::drain_computers() { computers_.drain(); }
 
 }  // namespace bc::server

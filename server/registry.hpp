@@ -5,6 +5,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -28,6 +29,29 @@ namespace net = boost::asio;
 using Clock = std::chrono::steady_clock;
 
 class RoomHost;
+
+// The computer's searches run here, off the I/O threads: a search may take a second and must never
+// hold up an I/O thread or another room. Owned by the Registry and drained before the io_context
+// goes away, since a finished search hands its turn back to a room's strand.
+class ComputerPool {
+ public:
+  explicit ComputerPool(unsigned threads);
+  ~ComputerPool();
+  ComputerPool(const ComputerPool&) = delete;
+  ComputerPool& operator=(const ComputerPool&) = delete;
+
+  // Runs `work` on a pool thread; does nothing once closing.
+  void post(std::function<void()> work);
+  // From now on no search starts and finished ones hand nothing back (server shutdown).
+  void close() { closing_.store(true); }
+  bool closing() const { return closing_.load(); }
+  // close(), then waits for the searches under way (each sees its stop flag soon).
+  void drain();
+
+ private:
+  std::atomic<bool> closing_{false};
+  boost::asio::thread_pool pool_;
+};
 
 // A member's connection, as a room sees it. Rooms call these from their strand; a Peer posts the
 // work to its own strand and returns at once.
@@ -62,11 +86,12 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
 
   // With a store, every outcome that changes the room's durable record is written before its
   // messages go out (docs/PERSISTENCE.md); without one (tests), messages go out at once.
+  // `computers` runs the searches of computer seats; without one (tests) nobody searches.
   RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
-           Metrics& metrics, store::Store* store = nullptr);
+           Metrics& metrics, store::Store* store = nullptr, ComputerPool* computers = nullptr);
   // A room rebuilt from the store.
   RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
-           store::Store* store);
+           store::Store* store, ComputerPool* computers = nullptr);
 
   const std::string& id() const { return id_; }
 
@@ -85,6 +110,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void view(std::function<std::string(const Room&)> view, std::function<void(std::string)> done);
   // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.
   void retire(std::string why, bool durable = true);
+  // Abandons a search under way (any thread).
+  void stop_computer() { computer_stop_->store(true); }
 
   // Thread-safe snapshots, refreshed after every change.
   RoomSummary summary() const;
@@ -100,9 +127,15 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
     std::vector<store::Write> writes;
     enum class Stage : std::uint8_t { Ready, Waiting, InFlight } stage = Stage::Ready;
     bool failed = false;  // its commit failed: the sender got server_error instead
+    RequestId request_id;  // the sender's request, for that server_error
+    std::string request_type;
+  };
+  struct Request {
+    RequestId id;
+    std::string type;
   };
   void complete(Outcome o, std::shared_ptr<Peer> sender, std::function<void(const Outcome&)> after,
-                std::vector<store::Write> extra_writes = {});
+                std::vector<store::Write> extra_writes = {}, Request request = {});
   void pump();
   void committed(bool ok);
   void roll_back();
@@ -123,6 +156,7 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   bool computer_busy_ = false;  // a search or a computer turn is under way
   std::shared_ptr<std::atomic<bool>> computer_stop_ = std::make_shared<std::atomic<bool>>(false);
   store::Store* store_ = nullptr;
+  ComputerPool* computers_ = nullptr;
   std::deque<Entry> outbox_;
   bool committing_ = false;  // one submission of this room at a time: the log never has holes
   bool broken_ = false;      // the store failed and the room could not be rebuilt from it
@@ -143,8 +177,11 @@ class Registry {
   // load. Returns the rooms loaded and the rooms that failed.
   std::pair<std::size_t, std::size_t> restore_all();
 
-  // A new room with a fresh id; null when the server holds max_rooms.
-  std::shared_ptr<RoomHost> create(GameSetup setup);
+  // A new room with a fresh id, made by a client at `address` (empty: not counted); null when the
+  // server holds max_rooms (`refused` = server_full) or the address its max_rooms_per_address and
+  // none of its rooms can be retired (too_many_rooms).
+  std::shared_ptr<RoomHost> create(GameSetup setup, const std::string& address = {},
+                                   ErrorCode* refused = nullptr);
   std::shared_ptr<RoomHost> find(std::string_view id) const;
   std::vector<RoomSummary> list() const;
   RoomCounts counts() const;
@@ -153,6 +190,11 @@ class Registry {
   std::size_t sweep(Clock::time_point now);
   // Retires every room (server shutdown).
   void close_all(std::string why);
+  // Shutdown: abandons every search under way and starts no more (any thread)...
+  void stop_computers();
+  // ...and waits for the searches to end. Call after the I/O threads have stopped, before the
+  // io_context is destroyed.
+  void drain_computers();
 
  private:
   net::io_context& ioc_;
@@ -160,8 +202,16 @@ class Registry {
   Metrics& metrics_;
   mutable std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<RoomHost>> rooms_;
+  // Creator's address of each room made by a client, and how many each address has (under mu_).
+  std::unordered_map<std::string, std::string> address_of_room_;
+  std::unordered_map<std::string, std::size_t> rooms_of_address_;
+  void forget_address(const std::string& room);  // under mu_
+  // At its limit: the address's oldest room with nobody in it and no game under way, taken out of
+  // the map (under mu_); null if there is none.
+  std::shared_ptr<RoomHost> evictable_room(const std::string& address);
   std::mt19937_64 rng_;
   store::Store* store_ = nullptr;
+  ComputerPool computers_;
 };
 
 }  // namespace bc::server

@@ -4,8 +4,11 @@
 // refusal returns before anything is changed.
 #include "server/room.hpp"
 
+#include <sys/random.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 
@@ -71,12 +74,24 @@ std::int64_t unix_ms() {
 }
 
 std::string random_token() {
-  std::random_device rd;  // getrandom(2) / /dev/urandom on Linux with libstdc++
+  unsigned char bytes[16];
+  // getrandom(2): the kernel's CSPRNG (std::random_device may prefer the CPU's RDRAND).
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n > 0) {
+      got += static_cast<std::size_t>(n);
+    } else if (errno != EINTR) {
+      std::random_device urandom("/dev/urandom");
+      for (auto& b : bytes) b = static_cast<unsigned char>(urandom());
+      break;
+    }
+  }
   std::string out;
-  out.reserve(32);
-  for (int i = 0; i < 4; ++i) {
-    char buf[9];
-    std::snprintf(buf, sizeof buf, "%08x", static_cast<unsigned>(rd()));
+  out.reserve(2 * sizeof bytes);
+  for (unsigned char b : bytes) {
+    char buf[3];
+    std::snprintf(buf, sizeof buf, "%02x", b);
     out += buf;
   }
   return out;

@@ -46,6 +46,26 @@ void SharedState::remove(MemberId id) {
   sessions_.erase(id);
 }
 
+AddressTicket SharedState::admit(const std::shared_ptr<SharedState>& self, std::string address) {
+  const std::size_t limit = self->limits.max_connections_per_address;
+  if (limit > 0) {
+    std::lock_guard lock(self->mu_);
+    auto& n = self->connections_by_address_[address];
+    if (n >= limit) return nullptr;
+    ++n;
+  }
+  return std::make_shared<const AddressSlot>(self, std::move(address));
+}
+
+AddressSlot::~AddressSlot() {
+  if (state_->limits.max_connections_per_address == 0) return;
+  std::lock_guard lock(state_->mu_);
+  auto it = state_->connections_by_address_.find(address_);
+  if (it != state_->connections_by_address_.end() && --it->second == 0) {
+    state_->connections_by_address_.erase(it);
+  }
+}
+
 void SharedState::close_all_sessions() {
   std::vector<std::shared_ptr<WebSocketPeer>> live;
   {
@@ -287,6 +307,8 @@ void Server::run() {
   for (int i = 1; i < n; ++i) extra.emplace_back([this] { impl_->ioc.run(); });
   impl_->ioc.run();
   for (auto& t : extra) t.join();
+  // A search finishing now would hand its turn to a strand of the io_context about to go away.
+  impl_->state->registry.drain_computers();
   // Every accepted write is committed before the server is gone.
   if (impl_->store) impl_->store->flush();
 }
@@ -301,6 +323,7 @@ void Server::stop() {
     beast::error_code ec;
     impl_->signals.cancel(ec);
     s.close_all_sessions();
+    s.registry.stop_computers();
     impl_->wait_for_quiet(Clock::now() + std::chrono::seconds(1));
   });
 }

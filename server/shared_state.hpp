@@ -17,6 +17,25 @@
 namespace bc::server {
 
 class WebSocketPeer;
+struct SharedState;
+
+// One connection's place in its address's count (Limits::max_connections_per_address), held by
+// whichever object owns the connection (TLS detection, HTTP session, WebSocket session) and given
+// back when the last of them lets go.
+class AddressSlot {
+ public:
+  AddressSlot(std::shared_ptr<SharedState> state, std::string address)
+      : state_(std::move(state)), address_(std::move(address)) {}
+  ~AddressSlot();
+  AddressSlot(const AddressSlot&) = delete;
+  AddressSlot& operator=(const AddressSlot&) = delete;
+  const std::string& address() const { return address_; }
+
+ private:
+  std::shared_ptr<SharedState> state_;
+  std::string address_;
+};
+using AddressTicket = std::shared_ptr<const AddressSlot>;
 
 struct SharedState {
   SharedState(net::io_context& ioc, ServerConfig cfg);
@@ -36,9 +55,14 @@ struct SharedState {
   void remove(MemberId id);
   void close_all_sessions();
 
+  // A new connection from `address`: its slot, or null when the address has its limit open.
+  static AddressTicket admit(const std::shared_ptr<SharedState>& self, std::string address);
+
  private:
+  friend class AddressSlot;
   std::mutex mu_;
   std::unordered_map<MemberId, std::weak_ptr<WebSocketPeer>> sessions_;
+  std::unordered_map<std::string, std::size_t> connections_by_address_;  // under mu_
 };
 
 }  // namespace bc::server

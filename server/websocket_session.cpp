@@ -6,10 +6,27 @@
 
 namespace bc::server {
 
+namespace {
+
+std::string loggable(std::string_view text) {
+  constexpr std::size_t kMax = 40;
+  std::string out;
+  for (char c : text.substr(0, kMax)) {
+    const auto u = static_cast<unsigned char>(c);
+    out += (u < 0x20 || u == 0x7f) ? '?' : c;
+  }
+  if (text.size() > kMax) out += "...";
+  return out;
+}
+
+}  // namespace
+
 template <class Stream>
-WebSocketSession<Stream>::WebSocketSession(Stream&& stream, std::shared_ptr<SharedState> state)
+WebSocketSession<Stream>::WebSocketSession(Stream&& stream, std::shared_ptr<SharedState> state,
+                                           AddressTicket slot)
     : ws_(std::move(stream)),
       state_(std::move(state)),
+      slot_(std::move(slot)),
       id_(state_->next_member.fetch_add(1, std::memory_order_relaxed)),
       bucket_(state_->limits.rate_per_second, state_->limits.rate_burst) {
   state_->metrics.ws_open.fetch_add(1, std::memory_order_relaxed);
@@ -120,10 +137,15 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     auto& s = std::get<GameSetup>(setup);
     auto seat = resolve_seat(s.variant, c->seat, true);
     if (auto* e = std::get_if<Error>(&seat)) return refuse(msg.id, e->code, std::move(e->message), "create");
-    auto host = state_->registry.create(std::move(s));
+    ErrorCode why = ErrorCode::ServerFull;
+    auto host = state_->registry.create(std::move(s), slot_ ? slot_->address() : std::string(), &why);
     if (!host) {
-      return refuse(msg.id, ErrorCode::ServerFull,
-                    "the server holds as many rooms as it can; try again later", "create");
+      return refuse(msg.id, why,
+                    why == ErrorCode::TooManyRooms
+                        ? "your address already has " + std::to_string(state_->limits.max_rooms_per_address) +
+                              " rooms with games going on; finish or leave one first"
+                        : std::string("the server holds as many rooms as it can; try again later"),
+                    "create");
     }
     pending_ = host;
     paused_ = true;
@@ -154,8 +176,10 @@ void WebSocketSession<Stream>::refuse(const RequestId& id, ErrorCode code, std::
                                       std::string_view request) {
   state_->metrics.refused(code);
   // One line per refusal; rate-limited messages only at debug (a flooder is closed, and logged, soon).
+  // `request` may be a client's unknown type: shown short and without control characters, so it
+  // cannot forge log lines.
   spdlog::log(code == ErrorCode::RateLimited ? spdlog::level::debug : spdlog::level::info, "ws #{}: refused {}: {}",
-              id_, request.empty() ? "message" : request, error_code_name(code));
+              id_, request.empty() ? "message" : loggable(request), error_code_name(code));
   send(std::make_shared<const std::string>(error_json(id, Error{code, std::move(message)}, request)));
 }
 

@@ -27,7 +27,7 @@ class WebSocketSession final : public WebSocketPeer,
                                public std::enable_shared_from_this<WebSocketSession<Stream>> {
  public:
   // `stream`: an accepted connection (TLS handshake done) whose upgrade request has been read.
-  WebSocketSession(Stream&& stream, std::shared_ptr<SharedState> state);
+  WebSocketSession(Stream&& stream, std::shared_ptr<SharedState> state, AddressTicket slot = nullptr);
   ~WebSocketSession() override;
 
   void run(http::request<http::string_body> req);
@@ -60,6 +60,7 @@ class WebSocketSession final : public WebSocketPeer,
   websocket::stream<Stream> ws_;
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
+  AddressTicket slot_;  // the connection's place in its address's count; its address makes rooms
   const MemberId id_;
   struct Queued {
     std::shared_ptr<const std::string> text;

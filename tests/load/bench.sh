@@ -53,6 +53,12 @@ stop_server() {
 }
 trap 'stop_server; rm -rf "$work"' EXIT
 
+# Thousands of connections and rooms from 127.0.0.1: the per-address limits are off here.
+unlimited=()
+if "$server_bin" serve --help | grep -q -- --max-rooms-per-address; then
+  unlimited=(--max-connections-per-address 0 --max-rooms-per-address 0)
+fi
+
 # start_server memory|disk|echo: starts a fresh server; sets $pid and $port.
 start_server() {
   : >"$work/server.out"
@@ -60,12 +66,12 @@ start_server() {
     echo) "$echo_bin" --port 0 >"$work/server.out" 2>"$work/server.err" & ;;
     memory)
       if [ ${#memory_flag[@]} -gt 0 ]; then
-        "$server_bin" serve --host 127.0.0.1 --port 0 --memory --log-level warn >"$work/server.out" 2>"$work/server.err" &
+        "$server_bin" serve --host 127.0.0.1 --port 0 "${unlimited[@]}" --memory --log-level warn >"$work/server.out" 2>"$work/server.err" &
       else
-        "$server_bin" serve --host 127.0.0.1 --port 0 --data-dir "$(mktemp -d -p "$work")" --log-level warn >"$work/server.out" 2>"$work/server.err" &
+        "$server_bin" serve --host 127.0.0.1 --port 0 "${unlimited[@]}" --data-dir "$(mktemp -d -p "$work")" --log-level warn >"$work/server.out" 2>"$work/server.err" &
       fi ;;
     disk)
-      "$server_bin" serve --host 127.0.0.1 --port 0 --data-dir "$(mktemp -d -p "$work")" --log-level warn >"$work/server.out" 2>"$work/server.err" & ;;
+      "$server_bin" serve --host 127.0.0.1 --port 0 "${unlimited[@]}" --data-dir "$(mktemp -d -p "$work")" --log-level warn >"$work/server.out" 2>"$work/server.err" & ;;
   esac
   pid=$!
   for _ in $(seq 1 200); do

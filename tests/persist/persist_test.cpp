@@ -513,9 +513,14 @@ TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   play(*b);
   ASSERT_TRUE(run_until(ioc, [&] { return last_state(*a)["version"] == 2; }));
   const json before = last_state(*a);
-  play(*a);  // version 3: the commit fails
+  {  // version 3: the commit fails
+    json st = last_state(*a);
+    host->request(a, msg({{"type", "act"}, {"id", "m3"}, {"version", st["version"]}, {"action", st["legal"][0]}}),
+                  Clock::now());
+  }
   ASSERT_TRUE(run_until(ioc, [&] { return !a->of("error").empty(); }));
   EXPECT_EQ(a->of("error").back()["code"], "server_error");
+  EXPECT_EQ(a->of("error").back()["id"], "m3") << "the error answers the request that failed";
   const auto settle = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
   run_until(ioc, [&] { return std::chrono::steady_clock::now() > settle; });
   for (auto* p : {a.get(), b.get()}) {

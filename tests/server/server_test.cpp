@@ -292,6 +292,82 @@ TEST_F(ServerTest, ServerFull_WhenTheRoomLimitIsReached) {
   EXPECT_EQ(b->expect_error(), "server_full");
 }
 
+TEST_F(ServerTest, ConnectionsPerAddress_OverTheLimitIsRefusedAndOthersAreUnaffected) {
+  Limits l;
+  l.max_connections_per_address = 3;
+  restart(l);
+  std::vector<std::unique_ptr<WsClient>> mine;
+  for (int i = 0; i < 3; ++i) mine.push_back(connect());
+  create(*mine[0]);
+  // The fourth from 127.0.0.1 is closed at once, before any handshake.
+  EXPECT_THROW(WsClient c(port_), std::runtime_error);
+  // Another address is not affected, and the open connections go on working.
+  WsClient other(port_, "/ws", true, "", "127.0.0.2");
+  other.expect("welcome");
+  mine[1]->send({{"type", "chat"}, {"text", "still here"}});
+  EXPECT_EQ(mine[1]->expect_error(), "unknown_room");  // not in a room: answered, not dropped
+  // A connection that closes gives its place back.
+  mine.pop_back();
+  bool admitted = false;
+  for (int i = 0; i < 50 && !admitted; ++i) {
+    try {
+      WsClient again(port_);
+      again.expect("welcome");
+      admitted = true;
+    } catch (const std::runtime_error&) {
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+  EXPECT_TRUE(admitted);
+  const std::string metrics = http_get(port_, "/metrics", "GET", "127.0.0.3").body;
+  EXPECT_NE(metrics.find("bc_address_refused_total "), std::string::npos);
+  EXPECT_EQ(metrics.find("bc_address_refused_total 0\n"), std::string::npos);
+}
+
+TEST_F(ServerTest, RoomsPerAddress_IdleRoomsMakeWayAndBusyOnesRefuse) {
+  Limits l;
+  l.max_rooms_per_address = 2;
+  restart(l);
+  auto a = connect();
+  auto b = connect();
+  const std::string r1 = create(*a)["room"];
+  const std::string r2 = create(*b)["room"];
+  // Both rooms have someone in them: a third from the same address is refused.
+  auto c = connect();
+  c->send({{"type", "create"}, {"variant", "bomb"}, {"id", 7}});
+  json e = c->expect("error");
+  EXPECT_EQ(e["code"], "too_many_rooms");
+  EXPECT_EQ(e["id"], 7);
+  // Another address may still make rooms.
+  WsClient other(port_, "/ws", true, "", "127.0.0.2");
+  other.expect("welcome");
+  create(other);
+  // Once a has left r1 (empty, no game under way), c's room takes its place and r1 is retired.
+  a->send({{"type", "leave"}});
+  a->drain();
+  json joined;
+  for (int i = 0; i < 50; ++i) {  // the room's member count is a snapshot taken after the leave
+    c->send({{"type", "create"}, {"variant", "bomb"}, {"seat", "fire"}});
+    auto m = c->recv();
+    while (m && (*m)["type"] != "joined" && (*m)["type"] != "error") m = c->recv();
+    ASSERT_TRUE(m.has_value());
+    if ((*m)["type"] == "joined") {
+      joined = *m;
+      break;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_FALSE(joined.is_null()) << "the idle room never made way";
+  a->send({{"type", "join"}, {"room", r1}, {"seat", "any"}});
+  EXPECT_EQ(a->expect_error(), "unknown_room");
+  json list = json::parse(http_get(port_, "/api/rooms", "GET", "127.0.0.3").body);
+  std::set<std::string> ids;
+  for (const auto& r : list) ids.insert(r["id"].get<std::string>());
+  EXPECT_EQ(ids.count(r1), 0u);
+  EXPECT_EQ(ids.count(r2), 1u);
+  EXPECT_EQ(ids.count(joined["room"].get<std::string>()), 1u);
+}
+
 TEST_F(ServerTest, ResumeWithTokenAfterDisconnect) {
   auto a = connect();
   json ja = create(*a, "bomb", "fire");
@@ -435,6 +511,9 @@ TEST_F(ServerTest, AClientThatDoesNotReadIsDropped) {
 }
 
 TEST_F(ServerTest, ManyRoomsAtOnce) {
+  Limits l;
+  l.max_rooms_per_address = 0;  // every room here comes from 127.0.0.1
+  restart(l);
   constexpr int kRooms = 50;
   std::vector<std::unique_ptr<WsClient>> as, bs;
   std::vector<std::string> rooms;

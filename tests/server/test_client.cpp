@@ -34,12 +34,14 @@ bool run_until(net::io_context& ioc, Pred done, std::chrono::milliseconds timeou
 }
 
 void connect_socket(net::io_context& ioc, beast::tcp_stream& stream, std::uint16_t port,
-                    bool small_buffer = false) {
+                    bool small_buffer = false, const std::string& local_address = "") {
+  if (small_buffer || !local_address.empty()) stream.socket().open(tcp::v4());
   if (small_buffer) {
     // A small fixed receive window (no autotuning): a peer that does not read fills it quickly.
-    stream.socket().open(tcp::v4());
     stream.socket().set_option(net::socket_base::receive_buffer_size(4096));
   }
+  // Another loopback address (127.0.0.2...): another client machine, as far as the server can tell.
+  if (!local_address.empty()) stream.socket().bind(tcp::endpoint(net::ip::make_address(local_address), 0));
   bool done = false;
   beast::error_code result;
   stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
@@ -88,9 +90,10 @@ struct WsClient::Impl {
   }
 };
 
-WsClient::WsClient(std::uint16_t port, const std::string& target, bool read, const std::string& origin)
+WsClient::WsClient(std::uint16_t port, const std::string& target, bool read, const std::string& origin,
+                   const std::string& local_address)
     : impl_(std::make_unique<Impl>()) {
-  connect_socket(impl_->ioc, beast::get_lowest_layer(impl_->ws), port, !read);
+  connect_socket(impl_->ioc, beast::get_lowest_layer(impl_->ws), port, !read, local_address);
   if (!origin.empty()) {
     impl_->ws.set_option(websocket::stream_base::decorator(
         [origin](websocket::request_type& req) { req.set(http::field::origin, origin); }));
@@ -195,8 +198,9 @@ struct HttpClient::Impl {
   bool open = true;
 };
 
-HttpClient::HttpClient(std::uint16_t port) : impl_(std::make_unique<Impl>()) {
-  connect_socket(impl_->ioc, impl_->stream, port);
+HttpClient::HttpClient(std::uint16_t port, const std::string& local_address)
+    : impl_(std::make_unique<Impl>()) {
+  connect_socket(impl_->ioc, impl_->stream, port, false, local_address);
 }
 
 HttpClient::~HttpClient() {
@@ -244,8 +248,9 @@ HttpResponse HttpClient::request(const std::string& method, const std::string& t
   return out;
 }
 
-HttpResponse http_get(std::uint16_t port, const std::string& target, const std::string& method) {
-  HttpClient c(port);
+HttpResponse http_get(std::uint16_t port, const std::string& target, const std::string& method,
+                      const std::string& local_address) {
+  HttpClient c(port, local_address);
   return c.request(method, target);
 }
 

@@ -22,9 +22,10 @@ class WsClient {
   // With read = false the client never reads (a peer that stops reading, for tests of the server's
   // send queue); recv() and expect() then find nothing.
   // A non-empty `origin` is sent as the handshake's Origin header; a refused handshake throws with
-  // "(HTTP <status>)" in the message.
+  // "(HTTP <status>)" in the message. A `local_address` (127.0.0.2, ...) is the client's source
+  // address: another machine, as far as the server can tell.
   explicit WsClient(std::uint16_t port, const std::string& target = "/ws", bool read = true,
-                    const std::string& origin = "");
+                    const std::string& origin = "", const std::string& local_address = "");
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;
@@ -63,7 +64,7 @@ struct HttpResponse {
 // One keep-alive HTTP/1.1 connection.
 class HttpClient {
  public:
-  explicit HttpClient(std::uint16_t port);
+  explicit HttpClient(std::uint16_t port, const std::string& local_address = "");
   ~HttpClient();
   // `target` is sent exactly as given (no normalization), so traversal attempts reach the server.
   HttpResponse request(const std::string& method, const std::string& target,
@@ -77,6 +78,7 @@ class HttpClient {
 };
 
 // One request on a fresh connection.
-HttpResponse http_get(std::uint16_t port, const std::string& target, const std::string& method = "GET");
+HttpResponse http_get(std::uint16_t port, const std::string& target, const std::string& method = "GET",
+                      const std::string& local_address = "");
 
 }  // namespace bc::test
