@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <nlohmann/json.hpp>
 
 #include "server/limits.hpp"
@@ -270,6 +271,64 @@ TEST(Welcome, ListsEveryVariantWithItsOptions) {
   }
   EXPECT_EQ(w["limits"]["max_message_bytes"], 8192);
   EXPECT_EQ(w["limits"]["chat_max_chars"], 500);
+}
+
+// The state is written straight into text (no JSON tree): over random games of every variant, with
+// every optional part present or not, it is valid JSON in the library's own compact form, and its
+// board and legal list are the game's.
+TEST(State, WrittenTextIsCompactJsonOfTheGame) {
+  std::mt19937 rng(11);
+  for (VariantId v : kAllVariants) {
+    Game g = std::get<Game>(Game::create(v, default_options(v)));
+    std::optional<LastTurn> last;
+    for (int ply = 0; ply < 120 && !g.over(); ++ply) {
+      const auto legal = g.legal();
+      const Action a = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
+      Applied r = g.apply(a).value();
+      const Effects& fx = r.effects;
+      const Side mover = g.turn();
+      g = r.next;
+      if (!last || last->complete) last = LastTurn{};
+      last->side = mover;
+      last->actions.push_back(a);
+      last->captured.insert(last->captured.end(), fx.captured.begin(), fx.captured.end());
+      last->exploded.insert(last->exploded.end(), fx.exploded.begin(), fx.exploded.end());
+      last->promoted.insert(last->promoted.end(), fx.promoted.begin(), fx.promoted.end());
+      last->complete = fx.turn_over;
+
+      StateView view;
+      view.room = "ABCDEF";
+      view.game = &g;
+      view.version = ply + 1;
+      view.status = ply % 9 == 0 ? RoomStatus::Waiting : RoomStatus::Playing;
+      view.last = ply % 5 == 0 ? nullptr : &last;
+      view.players[0] = PlayerView{"Ann \"the\" \xff\n", true, std::nullopt};
+      if (ply % 3) view.players[1] = PlayerView{"Bob", false, ply % 2 ? std::optional<int>(4) : std::nullopt};
+      view.spectators = ply % 4;
+      view.moves = ply / 2;
+      view.game_number = 1 + ply % 3;
+      if (ply % 7 == 0) view.draw_offer = Side::Second;
+      view.rematch = {ply % 2 == 0, ply % 3 == 0};
+      const std::string text = state_json(view);
+      const auto parsed = nlohmann::ordered_json::parse(text, nullptr, false);
+      ASSERT_FALSE(parsed.is_discarded()) << text;
+      ASSERT_EQ(parsed.dump(), text);
+      ASSERT_EQ(parsed["version"], ply + 1);
+      ASSERT_EQ(parsed["board"]["pieces"].size(), g.pieces().size());
+      if (view.status == RoomStatus::Playing) {
+        const auto now = g.legal();
+        ASSERT_EQ(parsed["legal"].size(), now.size());
+        for (std::size_t i = 0; i < now.size(); ++i) {
+          ASSERT_EQ(parsed["legal"][i].dump(), action_json(now[i]));
+        }
+      } else {
+        ASSERT_TRUE(parsed["legal"].empty());
+      }
+      ASSERT_EQ(parsed["players"][std::string(side_name(v, Side::First))]["name"], "Ann \"the\" \xef\xbf\xbd\n");
+      ASSERT_EQ(parsed["last"].is_null(), view.last == nullptr);
+      ASSERT_EQ(parsed.contains("bombs"), v == VariantId::Kaboom);
+    }
+  }
 }
 
 TEST(Text, CleanStripsControlsAndTrims) {
