@@ -15,6 +15,10 @@ import {
 
 // ---- persistence ------------------------------------------------------------------------------
 
+/** Room ids are case-insensitive and the server's are upper-case: "k7qf2m " from a link or the
+ *  join box must find the seat saved under "K7QF2M". */
+const normRoom = (room) => String(room ?? '').trim().toUpperCase();
+
 const store = {
   get name() {
     return localStorage.getItem('bc.name') ?? '';
@@ -35,17 +39,17 @@ const store = {
   },
   seat(room) {
     try {
-      const v = JSON.parse(localStorage.getItem(`bc.seat.${room}`) ?? 'null');
+      const v = JSON.parse(localStorage.getItem(`bc.seat.${normRoom(room)}`) ?? 'null');
       return v && typeof v.token === 'string' ? v : null;
     } catch {
       return null;
     }
   },
   saveSeat(room, token, seat) {
-    localStorage.setItem(`bc.seat.${room}`, JSON.stringify({ token, seat, at: Date.now() }));
+    localStorage.setItem(`bc.seat.${normRoom(room)}`, JSON.stringify({ token, seat, at: Date.now() }));
   },
   dropSeat(room) {
-    localStorage.removeItem(`bc.seat.${room}`);
+    localStorage.removeItem(`bc.seat.${normRoom(room)}`);
   },
 };
 
@@ -1502,7 +1506,7 @@ $('#join-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const raw = $('#join-code').value.trim();
   const m = raw.match(/\/r\/([^/?#\s]+)/);
-  const room = m ? decodeURIComponent(m[1]) : raw.replace(/[^A-Za-z0-9_-]/g, '');
+  const room = normRoom(m ? decodeURIComponent(m[1]) : raw.replace(/[^A-Za-z0-9_-]/g, ''));
   if (!room) {
     toast('Paste a game link or type its room code.', 'error');
     return;
@@ -1562,7 +1566,8 @@ async function refreshRooms() {
   }));
 }
 
-function goRoom(room, seat) {
+function goRoom(id, seat) {
+  const room = normRoom(id);
   history.pushState({ room }, '', `/r/${encodeURIComponent(room)}`);
   const name = $('#create-name').value.trim() || store.name || 'Guest';
   enterRoom(room, { seat, name });
@@ -1610,7 +1615,7 @@ async function openRoom(room) {
   };
   if (!dlg.open) dlg.showModal();
   try {
-    const info = (await fetchRooms()).find((r) => r.id === room);
+    const info = (await fetchRooms()).find((r) => normRoom(r.id) === room);
     if (!info) return;
     const seats = seatList(info);
     const waiting = seats.find((x) => x.name);
@@ -1627,7 +1632,7 @@ async function openRoom(room) {
 function route() {
   const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
   if (m) {
-    const room = decodeURIComponent(m[1]);
+    const room = normRoom(decodeURIComponent(m[1]));
     if (room !== app.room) openRoom(room);
     return;
   }

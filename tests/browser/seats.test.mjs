@@ -1,0 +1,33 @@
+// Seats kept in this browser: resuming by a link typed in any case, from the room list, after
+// leaving; and a page that left a room stays out of it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, person, board, waitBoard, createGame, shareLink, joinByLink, BASE } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('a link in lower case resumes the seat saved under the upper-case room id', async () => {
+  const fire = await person(browser);
+  const room = await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
+  await waitBoard(fire, { room, seat: 'fire', status: 'waiting' });
+  const lower = room.toLowerCase();
+  assert.notEqual(lower, room, 'the room id has letters');
+  await fire.goto(`${BASE}/r/${lower}`);
+  await waitBoard(fire, { room, seat: 'fire', version: '0' });
+  assert.equal(await fire.locator('#join-dialog[open]').count(), 0, 'no question asked');
+  assert.equal(new URL(fire.url()).pathname, `/r/${room}`);
+  // The same from the join box, with spaces around the code.
+  await fire.goto(`${BASE}/`);
+  await fire.locator('#create-btn:not([disabled])').waitFor();
+  await fire.fill('#join-code', `  ${lower} `);
+  await fire.click('#join-btn');
+  await waitBoard(fire, { room, seat: 'fire', version: '0' });
+  assert.deepEqual(fire.errors, []);
+  await fire.context().close();
+});
