@@ -1569,6 +1569,12 @@ async function refreshRooms() {
 function goRoom(id, seat) {
   const room = normRoom(id);
   history.pushState({ room }, '', `/r/${encodeURIComponent(room)}`);
+  // A seat this browser holds there is taken back (as a link would), not left empty while we watch.
+  const saved = store.seat(room);
+  if (saved) {
+    enterRoom(room, { seat: saved.seat, token: saved.token, name: store.name });
+    return;
+  }
   const name = $('#create-name').value.trim() || store.name || 'Guest';
   enterRoom(room, { seat, name });
 }

@@ -31,3 +31,21 @@ test('a link in lower case resumes the seat saved under the upper-case room id',
   assert.deepEqual(fire.errors, []);
   await fire.context().close();
 });
+
+test('the room list resumes a seat this browser holds instead of watching', async () => {
+  const fire = await person(browser);
+  const water = await person(browser);
+  const room = await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
+  await joinByLink(water, await shareLink(fire), 'Rachel');
+  await waitBoard(fire, { status: 'playing' });
+  // Another tab of the same browser picks the game from the list.
+  const tab = await fire.context().newPage();
+  tab.errors = [];
+  tab.on('pageerror', (e) => tab.errors.push(e.message));
+  await tab.goto(`${BASE}/`);
+  await tab.locator(`li.room[data-room="${room}"]`).getByRole('button', { name: `Watch game ${room}` }).click();
+  await waitBoard(tab, { room, seat: 'fire', status: 'playing' });
+  await water.locator('#spectators', { hasText: '0 watching' }).waitFor();
+  for (const p of [fire, water, tab]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water].map((p) => p.context().close()));
+});
