@@ -241,6 +241,10 @@ function onJoined(msg) {
     store.saveSeat(room, msg.token, app.seat);
   }
   app.joinReq = { room, seat: app.seat, name, token: app.seat !== 'spectator' ? app.token : null };
+  if (req?.lostSeat) {
+    toast(app.seat === 'spectator' ? 'Your seat could not be taken back; you are watching.' :
+      `Your old seat was given up, so you have a new one: ${sideName(app.seat)}.`, 'info', 6000);
+  }
   if (location.pathname === '/') history.pushState({ room }, '', app.url);
   else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
   showScreen('game');
@@ -277,11 +281,19 @@ function onError(msg) {
       toast(`There is no game “${req.room}”. It may have ended long ago.`, 'error');
       return;
     }
-    if (msg.code === 'bad_token' || (msg.code === 'seat_taken' && req.seat !== 'spectator')) {
-      if (msg.code === 'bad_token') store.dropSeat(req.room);
+    if (msg.code === 'bad_token') {
+      // The seat is gone (given up before the game started, say). `any` takes a free seat if the
+      // room still waits for players, and watches otherwise; onJoined says which.
+      store.dropSeat(req.room);
+      app.token = null;
+      app.joinReq = { room: req.room, seat: 'any', name: req.name, token: null, lostSeat: true };
+      sendJoin();
+      return;
+    }
+    if (msg.code === 'seat_taken' && req.seat !== 'spectator') {
       app.token = null;
       app.joinReq = { room: req.room, seat: 'spectator', name: req.name, token: null };
-      toast(msg.code === 'bad_token' ? 'Your seat could not be resumed; you are watching.' : 'Both seats are taken: you are watching.', 'info');
+      toast('Both seats are taken: you are watching.', 'info');
       sendJoin();
       return;
     }
@@ -1310,8 +1322,17 @@ $('#draw-decline').addEventListener('click', () => {
   renderGame();
 });
 $('#rematch').addEventListener('click', askRematch);
+/** Tells the server we leave. Before the room's first game starts that frees our seat and voids its
+ *  token, so the saved seat goes too (kept, it would only earn a bad_token next time). */
+function sendLeave() {
+  if (!app.room) return;
+  const s = app.state;
+  const freesSeat = isPlayer() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
+  if (send({ type: 'leave' }) !== null && freesSeat) store.dropSeat(app.room);
+}
+
 $('#leave').addEventListener('click', () => {
-  if (app.room) send({ type: 'leave' });
+  sendLeave();
   leaveToStart();
   history.pushState({}, '', '/');
 });
@@ -1643,7 +1664,7 @@ function route() {
     return;
   }
   if (app.room) {
-    send({ type: 'leave' });
+    sendLeave();
     leaveToStart();
   } else {
     showScreen('start');

@@ -49,3 +49,39 @@ test('the room list resumes a seat this browser holds instead of watching', asyn
   for (const p of [fire, water, tab]) assert.deepEqual(p.errors, []);
   await Promise.all([fire, water].map((p) => p.context().close()));
 });
+
+const savedSeat = (page, room) => page.evaluate((r) => localStorage.getItem(`bc.seat.${r}`), room);
+
+test('leaving before the game starts forgets the seat; a stale token plays if a seat is free, else watches', async () => {
+  const fire = await person(browser);
+  const room = await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
+  await waitBoard(fire, { room, seat: 'fire', status: 'waiting' });
+  const stale = await savedSeat(fire, room);
+  assert.ok(stale, 'the seat is saved');
+  await fire.click('#leave');
+  await fire.locator('#start:not([hidden])').waitFor();
+  await fire.waitForFunction((r) => localStorage.getItem(`bc.seat.${r}`) === null, room);
+
+  // A token voided by the leave (kept by an older page, say): the room still waits, so we play.
+  await fire.evaluate(([r, v]) => localStorage.setItem(`bc.seat.${r}`, v), [room, stale]);
+  await fire.goto(`${BASE}/r/${room}`);
+  await fire.locator('.toast', { hasText: 'new one' }).waitFor();
+  const seat = (await board(fire)).seat;
+  assert.ok(seat === 'fire' || seat === 'water', `a seat: ${seat}`);
+  const mine = JSON.parse(await savedSeat(fire, room));
+  assert.notEqual(mine.token, JSON.parse(stale).token, 'the new seat is saved');
+
+  // Both seats taken: a bad token watches.
+  const other = await person(browser);
+  await joinByLink(other, await shareLink(fire), 'Rachel');
+  await waitBoard(fire, { status: 'playing' });
+  const late = await person(browser);
+  await late.goto(`${BASE}/`);
+  await late.evaluate(([r, v]) => localStorage.setItem(`bc.seat.${r}`, v), [room, stale]);
+  await late.goto(`${BASE}/r/${room}`);
+  await waitBoard(late, { room, seat: 'spectator', status: 'playing' });
+  await late.locator('.toast', { hasText: 'you are watching' }).waitFor();
+  assert.equal(await savedSeat(late, room), null);
+  for (const p of [fire, other, late]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, other, late].map((p) => p.context().close()));
+});
