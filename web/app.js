@@ -77,6 +77,7 @@ const app = {
   welcome: null, // the server's welcome message
   ai: aiLevels(null), // computer opponents, from welcome (else levels 1..8, not advertised)
   aiRequested: null, // the level asked for in our `create`, while that game waits to start
+  creating: null, // the id of our latest `create`, until its `joined` arrives
   gameNo: 1, // the room's game number (state.game; it goes up with each rematch)
   games: new Map(), // game number -> Map(version -> snapshot): every position this tab has seen
   replay: null, // {game, version, moves, record} while looking at a past position
@@ -188,7 +189,11 @@ function sendJoin() {
   send(msg, { kind: 'join', ...r });
 }
 
+// Messages about the room we are in; after leaving, late ones are dropped.
+const ROOM_NEWS = new Set(['chat', 'draw_offer', 'rematch_offer', 'draw_declined']);
+
 function onMessage(msg) {
+  if (ROOM_NEWS.has(msg.type) && !app.room) return;
   switch (msg.type) {
     case 'welcome': return onWelcome(msg);
     case 'joined': return onJoined(msg);
@@ -227,8 +232,12 @@ function onWelcome(msg) {
 function onJoined(msg) {
   const req = app.requests.get(msg.id);
   app.requests.delete(msg.id);
-  const room = msg.room ?? req?.room;
+  const room = normRoom(msg.room ?? req?.room);
   if (!room) return;
+  // Only the answer to our latest create, or news of the room we are in (or entering): anything
+  // else is about a room we have left, and must not pull us back in.
+  if (req?.kind === 'create' ? msg.id !== app.creating : room !== app.room) return;
+  app.creating = null;
   if (room !== app.room) resetGameView();
   if (req?.kind === 'create') app.aiRequested = req.ai ?? null;
   app.room = room;
@@ -315,7 +324,8 @@ function onError(msg) {
 // ---- the state --------------------------------------------------------------------------------
 
 function onState(s) {
-  if (app.room && s.room && s.room !== app.room) return;
+  // A state still on its way when we left (or of a room we left for another) is old news.
+  if (!app.room || (s.room && normRoom(s.room) !== app.room)) return;
   const prev = app.state;
   if (prev && s.version < prev.version && s.status === prev.status && s.version !== 0) return;
   const newGame = prev && (s.version < prev.version || (s.version === 0 && prev.version !== 0));
@@ -1374,6 +1384,7 @@ function showScreen(name) {
 function leaveToStart() {
   app.room = null;
   app.joinReq = null;
+  app.creating = null;
   resetGameView();
   updateDataAttrs();
   showScreen('start');
@@ -1520,7 +1531,10 @@ $('#create-form').addEventListener('submit', (e) => {
   }
   resetGameView();
   const id = send(msg, { kind: 'create', name, ai: msg.opponent?.ai ?? null });
-  if (id !== null) app.joinReq = null;
+  if (id !== null) {
+    app.joinReq = null;
+    app.creating = id;
+  }
 });
 
 $('#join-form').addEventListener('submit', (e) => {

@@ -85,3 +85,28 @@ test('leaving before the game starts forgets the seat; a stale token plays if a 
   for (const p of [fire, other, late]) assert.deepEqual(p.errors, []);
   await Promise.all([fire, other, late].map((p) => p.context().close()));
 });
+
+test('a state or joined arriving after leaving does not pull the page back into the room', async () => {
+  const fire = await person(browser);
+  const water = await person(browser);
+  const room = await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
+  await joinByLink(water, await shareLink(fire), 'Rachel');
+  await waitBoard(fire, { status: 'playing', version: '0' });
+  const last = await fire.evaluate(() => window.bombcheckers.app.state);
+  await fire.click('#leave');
+  await fire.locator('#start:not([hidden])').waitFor();
+  // What the server sent just before it read our leave, arriving late.
+  await fire.evaluate(([s, r]) => {
+    const { receive } = window.bombcheckers;
+    receive({ ...s, version: s.version + 1 });
+    receive({ type: 'joined', room: r, seat: 'fire', token: null, url: `/r/${r}` });
+    receive({ type: 'chat', from: 'Rachel', seat: 'water', text: 'still there?' });
+  }, [last, room]);
+  await fire.waitForTimeout(300);
+  assert.equal(await fire.locator('#game').isHidden(), true, 'still on the start screen');
+  assert.equal((await board(fire)).room, '');
+  assert.equal(new URL(fire.url()).pathname, '/');
+  assert.equal(await fire.locator('#chat-log li').count(), 0);
+  for (const p of [fire, water]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water].map((p) => p.context().close()));
+});
