@@ -387,13 +387,30 @@ function mergePositions(game, positions) {
 }
 
 /** Joining a game under way: the move list comes from the game record (GET /api/games/{room}). */
-async function loadHistory(s) {
+let historySeq = 0; // only the latest loadHistory may set the move list
+const HISTORY_RETRIES = 5;
+async function loadHistory(s, attempt = 0) {
+  const seq = ++historySeq;
+  const game = app.gameNo;
   app.movesPartial = true;
   try {
     const res = await fetch(`/api/games/${encodeURIComponent(s.room)}`, { cache: 'no-store' });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const rec = await res.json();
-    if (app.state?.room !== s.room || !Array.isArray(rec.actions)) return;
+    if (seq !== historySeq || app.state?.room !== s.room || app.gameNo !== game || !Array.isArray(rec.actions)) return;
+    const recVersion = rec.version ?? rec.actions[rec.actions.length - 1]?.version;
+    const behind = (Number.isInteger(recVersion) && recVersion !== app.state.version) ||
+      (Number.isInteger(rec.game) && rec.game !== game);
+    if (behind) {
+      // A move came while the record was on its way: ask again for one that has it, rather than
+      // leave the list without its beginning for good.
+      if (attempt < HISTORY_RETRIES) {
+        setTimeout(() => {
+          if (seq === historySeq && app.state?.room === s.room && app.gameNo === game) loadHistory(app.state, attempt + 1);
+        }, 200 * (attempt + 1));
+      }
+      return;
+    }
     // A server that puts the positions in the record gives the replay what this tab missed.
     if (!Number.isInteger(rec.game) || rec.game === app.gameNo) mergePositions(app.gameNo, parsePositions(rec, rec.game));
     const moves = movesFromRecord(rec);
@@ -405,7 +422,6 @@ async function loadHistory(s) {
       lastEntry.exploded = [...(cur.last.exploded ?? [])];
       lastEntry.promoted = [...(cur.last.promoted ?? [])];
     }
-    if (rec.version !== undefined && rec.version !== cur.version) return; // moved on meanwhile
     app.moves = moves;
     app.movesPartial = false;
     renderMoves();

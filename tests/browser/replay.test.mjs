@@ -273,3 +273,33 @@ test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text
   for (const p of [x, o]) assert.deepEqual(p.errors, []);
   await Promise.all([x, o].map((p) => p.context().close()));
 });
+
+test('a move made while a late joiner fetches the game record still ends up in its move list', async () => {
+  const { fire, water, room } = await openingGame();
+  const watcher = await person(browser);
+  // The first record the watcher asks for is made now and delivered only after the next move.
+  let moved;
+  const movedPromise = new Promise((resolve) => { moved = resolve; });
+  let held = 0;
+  await watcher.route(`**/api/games/${room}`, async (route) => {
+    if (held++ > 0) return route.continue();
+    const response = await route.fetch();
+    await movedPromise;
+    return route.fulfill({ response });
+  });
+  await watcher.goto(`${BASE}/r/${room}`);
+  await watcher.locator('#join-dialog[open]').waitFor();
+  await watcher.click('#join-watch');
+  await waitBoard(watcher, { seat: 'spectator', version: 3 });
+  await watcher.waitForFunction(() => window.bombcheckers.app.movesPartial === true);
+  await move(water, [1, 5], [2, 4]);
+  await waitBoard(watcher, { version: 4 });
+  moved();
+  await watcher.locator('#move-list li', { hasText: 'c3–d4' }).waitFor();
+  await watcher.locator('#move-list li', { hasText: 'b6–c5' }).waitFor();
+  assert.equal(await watcher.locator('#move-list li', { hasText: 'Earlier moves not shown' }).count(), 0);
+  assert.equal(await watcher.locator('#move-list li button.move').count(), 4);
+  assert.ok(held >= 2, 'the record was asked for again');
+  for (const p of [fire, water, watcher]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water, watcher].map((p) => p.context().close()));
+});
