@@ -327,8 +327,16 @@ function onState(s) {
   // A state still on its way when we left (or of a room we left for another) is old news.
   if (!app.room || (s.room && normRoom(s.room) !== app.room)) return;
   const prev = app.state;
-  if (prev && s.version < prev.version && s.status === prev.status && s.version !== 0) return;
-  const newGame = prev && (s.version < prev.version || (s.version === 0 && prev.version !== 0));
+  let newGame;
+  if (prev && Number.isInteger(s.game) && Number.isInteger(prev.game)) {
+    // The game number tells a rematch apart from a late state, whatever the versions say (a
+    // rematch after a resignation at version 0, or one this tab missed while offline).
+    if (s.game < prev.game || (s.game === prev.game && s.version < prev.version)) return;
+    newGame = s.game > prev.game;
+  } else {
+    if (prev && s.version < prev.version && s.status === prev.status && s.version !== 0) return;
+    newGame = !!prev && (s.version < prev.version || (s.version === 0 && prev.version !== 0));
+  }
   if (newGame) {
     app.pastMoves.set(app.gameNo, app.moves);
     app.moves = [];

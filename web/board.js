@@ -149,7 +149,8 @@ export class BoardView {
     this.kaboom = kaboom;
     if (kaboom) this.flipped = false;
     const follows =
-      prev && !geometryChanged && prev.room === next.room && next.version === prev.version + 1;
+      prev && !geometryChanged && prev.room === next.room && (prev.game ?? 0) === (next.game ?? 0) &&
+      next.version === prev.version + 1;
     if (!follows) this.effects = [];
     else if (!this.reduceMotion) this.animate(prev, next);
     return geometryChanged;

@@ -303,3 +303,35 @@ test('a move made while a late joiner fetches the game record still ends up in i
   for (const p of [fire, water, watcher]) assert.deepEqual(p.errors, []);
   await Promise.all([fire, water, watcher].map((p) => p.context().close()));
 });
+
+test('a rematch missed while offline is seen as a new game by its number, not by its version', async () => {
+  const fire = await person(browser);
+  const water = await person(browser);
+  await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
+  await joinByLink(water, await shareLink(fire), 'Rachel');
+  await waitBoard(fire, { status: 'playing', turn: 'fire' });
+  await move(fire, [2, 2], [3, 3]);
+  await waitBoard(water, { version: 1 });
+  await water.click('#resign');
+  await water.click('#confirm-yes');
+  await waitBoard(fire, { status: 'finished', version: 1 });
+  await fire.click('#rematch');
+  await water.locator('.overlay-card', { hasText: 'would like a rematch' }).waitFor();
+  // Fire goes offline (and stays so); the rematch starts and its first move is played meanwhile.
+  await fire.evaluate(() => {
+    const { net } = window.bombcheckers;
+    net.stopped = true;
+    net.ws.close();
+  });
+  await water.click('#rematch');
+  await waitBoard(water, { seat: 'fire', game: '2', version: '0', status: 'playing' });
+  await move(water, [0, 2], [1, 3]);
+  // Back online at version 1 again, but of game 2.
+  await fire.evaluate(() => window.bombcheckers.net.start());
+  await waitBoard(fire, { seat: 'water', game: '2', version: '1', status: 'playing', turn: 'water' });
+  await fire.locator('#move-list li', { hasText: 'a3–b4' }).waitFor();
+  assert.equal(await fire.locator('#move-list li', { hasText: 'c3–d4' }).count(), 0, 'game 1 is not in the list');
+  await fire.getByRole('button', { name: 'Replay game 1' }).waitFor();
+  for (const p of [fire, water]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water].map((p) => p.context().close()));
+});
