@@ -1262,14 +1262,18 @@ document.addEventListener('keydown', (e) => {
     e.target instanceof HTMLSelectElement;
   if (typing || $('#game').hidden) return;
   if (e.key === ' ' || e.code === 'Space') {
+    // Space belongs to a dialog, or to the focused control (a button, the Export menu's summary);
+    // and with nothing to do it scrolls the page as usual.
+    if (document.querySelector('dialog[open]') || e.target.closest?.('button, summary, a[href], [contenteditable]')) return;
     if (myLegal().some((a) => a.kind === 'end_turn')) {
       e.preventDefault();
       endTurn();
-    } else if (!(e.target instanceof HTMLButtonElement)) { // else Space presses the focused button
+    } else if (e.target === canvas && isPlayer() && app.state?.status === 'playing') {
       e.preventDefault();
-      if (isPlayer() && app.state?.status === 'playing') hint('Space ends your turn during an optional capture sequence.');
+      hint('Space ends your turn during an optional capture sequence.');
     }
   } else if (e.key === 'Escape') {
+    if (document.querySelector('dialog[open]')) return; // the dialog's own Escape
     if ($('#export-menu').open) {
       $('#export-menu').open = false;
     } else if (app.replay) {

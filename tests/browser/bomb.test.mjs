@@ -274,3 +274,54 @@ test('phone layout: the board fits the screen and a tap selects', async () => {
   for (const p of [p1, p2]) assert.deepEqual(p.errors, []);
   await Promise.all([p1, p2].map((p) => p.context().close()));
 });
+
+test('Space ends a capture sequence only when no dialog or control has it, and otherwise scrolls', async () => {
+  const position = {
+    turn: 'fire',
+    pieces: [piece(0, 0, 'fire'), piece(7, 1, 'fire', 'shield'), piece(1, 1, 'water'), piece(3, 3, 'water'), piece(5, 5, 'water'),
+      piece(7, 7, 'water')],
+  };
+  const fire = await person(browser);
+  const water = await person(browser);
+  await createGame(fire, { variant: 'bomb', name: 'Ann', seat: 'fire', position });
+  await joinByLink(water, await shareLink(fire), 'Bob');
+  await waitBoard(fire, { status: 'playing', turn: 'fire' });
+  // Whether the page's own handler kept Space from its default action.
+  await fire.evaluate(() => {
+    window.addEventListener('keydown', (e) => {
+      if (e.key === ' ') window.spacePrevented = e.defaultPrevented;
+    });
+  });
+  const space = async () => {
+    await fire.keyboard.press('Space');
+    return fire.evaluate(() => window.spacePrevented);
+  };
+
+  // Nothing to end: Space is the page's, to scroll.
+  await fire.evaluate(() => document.activeElement?.blur());
+  assert.equal(await space(), false, 'Space scrolls when there is nothing to do');
+
+  await move(fire, [0, 0], [2, 2]);
+  await fire.locator('#end-turn').waitFor();
+  // A focused button takes Space for itself.
+  const flipped = (await board(fire)).flipped;
+  await fire.locator('#flip').focus();
+  await space();
+  await waitBoard(fire, { flipped: String(flipped !== 'true') });
+  assert.equal((await board(fire)).version, '1');
+  // So does an open dialog.
+  await fire.click('#resign');
+  await fire.locator('#confirm[open]').waitFor();
+  await fire.locator('#confirm-no').focus();
+  await space();
+  await fire.locator('#confirm').waitFor({ state: 'hidden' });
+  await fire.waitForTimeout(200);
+  assert.equal((await board(fire)).version, '1');
+  assert.equal((await board(fire)).status, 'playing');
+  // On the board, Space ends the turn.
+  await fire.locator('#board').focus();
+  assert.equal(await space(), true);
+  await waitBoard(fire, { version: 2, turn: 'water' });
+  for (const p of [fire, water]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water].map((p) => p.context().close()));
+});
