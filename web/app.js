@@ -1677,10 +1677,16 @@ async function openRoom(room) {
     choose('any');
   };
   $('#join-watch').onclick = () => choose('spectator');
-  $('#join-cancel').onclick = () => {
+  const cancel = () => {
     dlg.close();
     history.pushState({}, '', '/');
     leaveToStart();
+  };
+  $('#join-cancel').onclick = cancel;
+  // Escape means Back too: closed alone, the dialog would leave a room page with nothing on it.
+  dlg.oncancel = (e) => {
+    e.preventDefault();
+    cancel();
   };
   if (!dlg.open) dlg.showModal();
   try {

@@ -110,3 +110,18 @@ test('a state or joined arriving after leaving does not pull the page back into 
   for (const p of [fire, water]) assert.deepEqual(p.errors, []);
   await Promise.all([fire, water].map((p) => p.context().close()));
 });
+
+test('Escape on the join dialog goes back like its Back button', async () => {
+  const fire = await person(browser);
+  const room = await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
+  const guest = await person(browser);
+  await guest.goto(`${BASE}/r/${room}`);
+  await guest.locator('#join-dialog[open]').waitFor();
+  await guest.keyboard.press('Escape');
+  await guest.locator('#join-dialog').waitFor({ state: 'hidden' });
+  await guest.locator('#start:not([hidden])').waitFor();
+  assert.equal(new URL(guest.url()).pathname, '/');
+  assert.equal((await board(guest)).room, '');
+  for (const p of [fire, guest]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, guest].map((p) => p.context().close()));
+});
