@@ -1738,7 +1738,16 @@ function layoutBoard() {
   updateDataAttrs();
 }
 new ResizeObserver(() => layoutBoard()).observe(area);
-window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', layoutBoard);
+/** The query for the current pixel ratio changes once, when the ratio leaves it (a zoom, another
+ *  screen): then the board is redrawn for the new ratio and a query for that one is watched. */
+function watchPixelRatio() {
+  const mq = window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`);
+  mq?.addEventListener?.('change', () => {
+    layoutBoard();
+    watchPixelRatio();
+  }, { once: true });
+}
+watchPixelRatio();
 
 // ---- start ------------------------------------------------------------------------------------
 

@@ -325,3 +325,50 @@ test('Space ends a capture sequence only when no dialog or control has it, and o
   for (const p of [fire, water]) assert.deepEqual(p.errors, []);
   await Promise.all([fire, water].map((p) => p.context().close()));
 });
+
+/** Headless Chromium sends no media query events when the pixel ratio changes, so resolution
+ *  queries are played here: each fires `change` when its match flips, as a browser's do. */
+function fakeResolutionQueries() {
+  const real = window.matchMedia.bind(window);
+  const lists = [];
+  window.matchMedia = (q) => {
+    const m = /^\(resolution: ([\d.]+)dppx\)$/.exec(q);
+    if (!m) return real(q);
+    const mql = {
+      media: q, want: Number(m[1]), matches: Number(m[1]) === window.devicePixelRatio, listeners: [],
+      addEventListener(type, fn, opts) {
+        if (type === 'change') this.listeners.push({ fn, once: !!opts?.once });
+      },
+      removeEventListener(type, fn) {
+        this.listeners = this.listeners.filter((l) => l.fn !== fn);
+      },
+    };
+    lists.push(mql);
+    return mql;
+  };
+  window.setPixelRatio = (d) => {
+    window.devicePixelRatio = d;
+    for (const mql of [...lists]) {
+      const now = mql.want === d;
+      if (now === mql.matches) continue;
+      mql.matches = now;
+      const ls = mql.listeners;
+      mql.listeners = ls.filter((l) => !l.once);
+      for (const l of ls) l.fn({ matches: now, media: mql.media });
+    }
+  };
+}
+
+test('the board follows every change of the pixel ratio (zoom, another screen), not only the first', async () => {
+  const page = await person(browser);
+  await page.addInitScript(fakeResolutionQueries);
+  await createGame(page, { variant: 'bomb', name: 'Zoe', seat: 'fire' });
+  await waitBoard(page, { status: 'waiting' });
+  for (const dpr of [2, 3, 1.5, 1]) {
+    await page.evaluate((d) => window.setPixelRatio(d), dpr);
+    const ratio = await page.locator('#board').evaluate((c) => c.width / parseFloat(c.style.width));
+    assert.ok(Math.abs(ratio - dpr) < 0.02, `backing store at ${dpr}x, not ${ratio}x`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
