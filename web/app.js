@@ -19,6 +19,15 @@ import {
  *  join box must find the seat saved under "K7QF2M". */
 const normRoom = (room) => String(room ?? '').trim().toUpperCase();
 
+/** The room in a link's path segment, or null when its %-escapes are broken (a link cut short). */
+function decodeRoom(segment) {
+  try {
+    return normRoom(decodeURIComponent(segment));
+  } catch {
+    return null;
+  }
+}
+
 const store = {
   get name() {
     return localStorage.getItem('bc.name') ?? '';
@@ -1569,7 +1578,11 @@ $('#join-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const raw = $('#join-code').value.trim();
   const m = raw.match(/\/r\/([^/?#\s]+)/);
-  const room = normRoom(m ? decodeURIComponent(m[1]) : raw.replace(/[^A-Za-z0-9_-]/g, ''));
+  const room = m ? decodeRoom(m[1]) : normRoom(raw.replace(/[^A-Za-z0-9_-]/g, ''));
+  if (room === null) {
+    toast('That link is damaged (a stray “%”): copy the whole link again, or type just the room code.', 'error', 6000);
+    return;
+  }
   if (!room) {
     toast('Paste a game link or type its room code.', 'error');
     return;
@@ -1706,8 +1719,12 @@ async function openRoom(room) {
 
 function route() {
   const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
-  if (m) {
-    const room = normRoom(decodeURIComponent(m[1]));
+  const room = m ? decodeRoom(m[1]) : null;
+  if (m && room === null) {
+    history.replaceState({}, '', '/');
+    toast('That link is damaged: ask for it again, or type the room code.', 'error', 6000);
+  }
+  if (room) {
     if (room !== app.room) openRoom(room);
     return;
   }

@@ -125,3 +125,16 @@ test('Escape on the join dialog goes back like its Back button', async () => {
   for (const p of [fire, guest]) assert.deepEqual(p.errors, []);
   await Promise.all([fire, guest].map((p) => p.context().close()));
 });
+
+test('a pasted link with a stray % is answered with a hint, not an exception', async () => {
+  const page = await person(browser);
+  await page.goto(`${BASE}/`);
+  await page.locator('#create-btn:not([disabled])').waitFor();
+  await page.fill('#join-code', `${BASE}/r/AB%ZZ`);
+  await page.click('#join-btn');
+  await page.locator('.toast.error', { hasText: 'stray “%”' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.equal(await page.locator('#start').isVisible(), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
