@@ -155,13 +155,19 @@ function clearHint() {
   el.textContent = '';
 }
 
+const MAX_REQUESTS = 100;
+
 function send(msg, meta) {
   const id = net.send(msg);
   if (id === null) {
     toast('Not connected right now; trying to reconnect…', 'error');
     return null;
   }
-  if (meta) app.requests.set(id, meta);
+  if (meta) {
+    app.requests.set(id, meta);
+    // Replies take their entries out; this bounds what unanswered ones can pile up.
+    while (app.requests.size > MAX_REQUESTS) app.requests.delete(app.requests.keys().next().value);
+  }
   return id;
 }
 
@@ -184,6 +190,7 @@ function onOpen() {
 function onDown(retryMs) {
   setConn(false, 'Offline');
   app.pending = false;
+  app.requests.clear(); // nothing sent on the old socket will be answered
   if (app.everConnected || app.joinReq) {
     $('#banner-text').textContent = `Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`;
     $('#banner').hidden = false;
@@ -211,6 +218,9 @@ function onMessage(msg) {
     case 'draw_offer': return onDrawOffer(msg);
     case 'error': return onError(msg);
     case 'notice': return onNotice(msg);
+    case 'ok':
+      app.requests.delete(msg.id); // the request went through; its state or chat follows
+      return undefined;
     case 'rematch_offer':
       if (msg.from !== app.seat) toast(`${sideName(msg.from)} would like a rematch.`, 'info');
       return undefined;

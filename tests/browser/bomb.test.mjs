@@ -99,6 +99,8 @@ test('the opening from the normal start, watched live, with a reload, chat, a dr
   await fire.press('#chat-input', 'Enter');
   await water.locator('#chat-log li', { hasText: 'good luck!' }).waitFor();
   await watcher.locator('#chat-log li', { hasText: 'Ross' }).waitFor();
+  // Every request so far has had its reply (ok, joined or error): none is still kept.
+  for (const p of [fire, water]) await p.waitForFunction(() => window.bombcheckers.app.requests.size === 0);
 
   // A draw offer shows as a question for the other player, who declines it.
   await water.click('#offer-draw');
