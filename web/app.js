@@ -87,6 +87,7 @@ const app = {
   ai: aiLevels(null), // computer opponents, from welcome (else levels 1..8, not advertised)
   aiRequested: null, // the level asked for in our `create`, while that game waits to start
   creating: null, // the id of our latest `create`, until its `joined` arrives
+  replaced: false, // another tab took our seat with its token: this one is paused
   gameNo: 1, // the room's game number (state.game; it goes up with each rematch)
   games: new Map(), // game number -> Map(version -> snapshot): every position this tab has seen
   replay: null, // {game, version, moves, record} while looking at a past position
@@ -120,7 +121,7 @@ function isPlayer() {
 
 function myLegal() {
   const s = app.state;
-  if (!s || app.replay || app.pending || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
+  if (!s || app.replay || app.pending || app.replaced || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
   return Array.isArray(s.legal) ? s.legal : [];
 }
 
@@ -179,10 +180,36 @@ function setConn(online, text) {
   el.querySelector('.conn-text').textContent = text;
 }
 
+/** The banner over the page: a spinner while something is under way, or a button to act on it. */
+function showBanner(text, { spinner = true, action = null, onAction = null } = {}) {
+  $('#banner-text').textContent = text;
+  $('#banner-spinner').hidden = !spinner;
+  const btn = $('#banner-action');
+  btn.hidden = !action;
+  btn.textContent = action ?? '';
+  btn.onclick = onAction;
+  $('#banner').hidden = false;
+}
+
+function showReplaced() {
+  showBanner('This game is open in another tab or window; this tab is paused.', {
+    spinner: false, action: 'Play here', onAction: playHere,
+  });
+}
+
+/** Takes the seat back from the other tab (which is paused in turn). */
+function playHere() {
+  if (!app.replaced || !app.room) return;
+  app.joinReq = { room: app.room, seat: app.seat, name: store.name || 'Guest', token: app.token };
+  $('#banner').hidden = true;
+  if (net.connected) sendJoin();
+}
+
 function onOpen() {
   app.everConnected = true;
   setConn(true, 'Online');
-  $('#banner').hidden = true;
+  if (app.replaced) showReplaced();
+  else $('#banner').hidden = true;
   if (app.joinReq) sendJoin();
   refreshRooms();
 }
@@ -191,10 +218,7 @@ function onDown(retryMs) {
   setConn(false, 'Offline');
   app.pending = false;
   app.requests.clear(); // nothing sent on the old socket will be answered
-  if (app.everConnected || app.joinReq) {
-    $('#banner-text').textContent = `Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`;
-    $('#banner').hidden = false;
-  }
+  if (app.everConnected || app.joinReq) showBanner(`Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`);
   renderGame();
 }
 
@@ -258,6 +282,10 @@ function onJoined(msg) {
   if (req?.kind === 'create' ? msg.id !== app.creating : room !== app.room) return;
   app.creating = null;
   if (room !== app.room) resetGameView();
+  if (app.replaced) {
+    app.replaced = false;
+    $('#banner').hidden = true;
+  }
   if (req?.kind === 'create') app.aiRequested = req.ai ?? null;
   app.room = room;
   app.seat = msg.seat ?? req?.seat ?? 'spectator';
@@ -282,10 +310,14 @@ function onJoined(msg) {
 
 function onNotice(msg) {
   if (msg.code === 'replaced') {
-    // Another tab or device took this seat with our token: do not fight it for the seat.
+    // Another tab or device took this seat with our token: do not fight it for the seat, and
+    // offer nothing that would only be refused (this connection is out of the room).
     app.joinReq = null;
-    $('#banner-text').textContent = 'This game is now open in another tab or window.';
-    $('#banner').hidden = false;
+    app.replaced = true;
+    app.pending = false;
+    app.selected = null;
+    showReplaced();
+    renderGame();
     return;
   }
   if (msg.code === 'room_closed') {
@@ -510,6 +542,10 @@ function enrichMoves(moves, game) {
 }
 
 function resetGameView() {
+  if (app.replaced) {
+    app.replaced = false;
+    $('#banner').hidden = true;
+  }
   app.state = null;
   app.seat = null;
   app.token = null;
@@ -610,6 +646,10 @@ function renderGame() {
     cls = `turn side-${s.turn}`;
   }
   if (app.pending) text = 'Sending…';
+  if (app.replaced) {
+    text = 'Paused: this game is open in another tab or window.';
+    cls = 'waiting';
+  }
   line.textContent = text;
   line.className = `status-line ${cls}`;
   document.title = `${myTurn ? '● Your turn · ' : ''}${variantName(s.variant, app.variants)} · ${s.room ?? ''}`;
@@ -626,7 +666,11 @@ function renderGame() {
   $('#offer-draw').hidden = !(isPlayer() && playing);
   $('#resign').hidden = !(isPlayer() && playing);
   $('#rematch').hidden = !(isPlayer() && s.status === 'finished');
-  $('#rematch').disabled = app.rematchAsked;
+  $('#rematch').disabled = app.rematchAsked || app.replaced;
+  // A paused tab (another one has the seat) shows the game but cannot act in it.
+  for (const el of [$('#offer-draw'), $('#resign'), $('#draw-accept'), $('#draw-decline'), $('#chat-input'), $('#chat-form button')]) {
+    el.disabled = app.replaced;
+  }
   $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
   $('#flip').hidden = kaboom;
   $('#replay').hidden = !(s.status === 'finished' && s.version > 0) || !!app.replay;
@@ -690,7 +734,7 @@ function renderOverlay(s, sides) {
   const ov = $('#board-overlay');
   // Rebuilt only when what it says changes, so its entrance animation plays once.
   const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.invite?.share, app.rematchAsked, app.rematchFrom,
-    app.overlayClosed, !!app.replay, app.aiRequested]);
+    app.overlayClosed, !!app.replay, app.aiRequested, app.replaced]);
   if (k === overlayKey) return;
   overlayKey = k;
   if (app.replay) {
@@ -740,7 +784,7 @@ function renderOverlay(s, sides) {
       app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,
       h('div.overlay-buttons', {},
         s.version > 0 ? h('button.btn', { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' }, icon('play'), 'Replay') : null,
-        isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null)));
+        isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked || app.replaced }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null)));
     ov.hidden = false;
     return;
   }
@@ -1184,6 +1228,10 @@ function clickSquare(sq) {
       'Replay: step with ← and →, or the buttons below the board.');
     return;
   }
+  if (app.replaced) {
+    hint('This game is open in another tab. Press “Play here” to play in this one.');
+    return;
+  }
   if (!isPlayer()) {
     hint('You are watching this game.');
     return;
@@ -1342,7 +1390,7 @@ async function copyLink() {
 }
 
 function askRematch() {
-  if (app.rematchAsked) return;
+  if (app.rematchAsked || app.replaced) return;
   if (send({ type: 'rematch' }, { kind: 'rematch' }) !== null) {
     app.rematchAsked = true;
     toast('Rematch asked. It starts when your opponent asks too.', 'info');

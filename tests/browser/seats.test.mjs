@@ -2,7 +2,9 @@
 // leaving; and a page that left a room stays out of it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, board, waitBoard, createGame, shareLink, joinByLink, BASE } from './helpers.mjs';
+import {
+  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE,
+} from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -137,4 +139,38 @@ test('a pasted link with a stray % is answered with a hint, not an exception', a
   assert.equal(await page.locator('#start').isVisible(), true);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('a tab whose seat another tab took is paused, says so, and can take the seat back', async () => {
+  const fire = await person(browser);
+  const water = await person(browser);
+  const room = await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
+  await joinByLink(water, await shareLink(fire), 'Rachel');
+  await waitBoard(fire, { status: 'playing', turn: 'fire' });
+  const tab = await fire.context().newPage();
+  tab.errors = [];
+  tab.on('pageerror', (e) => tab.errors.push(e.message));
+  await tab.goto(`${BASE}/r/${room}`);
+  await waitBoard(tab, { room, seat: 'fire', status: 'playing' });
+
+  // The first tab is paused: a clear banner, the status line, and no controls that act.
+  await fire.locator('#banner', { hasText: 'open in another tab' }).waitFor();
+  await fire.locator('#status-line', { hasText: 'Paused' }).waitFor();
+  for (const sel of ['#resign', '#offer-draw', '#chat-input']) assert.ok(await fire.locator(sel).isDisabled(), `${sel} disabled`);
+  await clickSquare(fire, [2, 2]);
+  await fire.locator('#hint', { hasText: 'another tab' }).waitFor();
+  assert.equal((await board(fire)).selected, '');
+  await fire.waitForTimeout(200);
+  assert.equal(await fire.locator('.toast.error').count(), 0, 'nothing was sent to be refused');
+  await shot(fire, 'seat-taken-by-another-tab');
+
+  // "Play here" takes the seat back; the other tab is paused in turn.
+  await fire.getByRole('button', { name: 'Play here' }).click();
+  await fire.locator('#banner').waitFor({ state: 'hidden' });
+  await tab.locator('#banner', { hasText: 'open in another tab' }).waitFor();
+  assert.ok(await fire.locator('#resign').isEnabled());
+  await move(fire, [2, 2], [3, 3]);
+  await waitBoard(water, { version: 1 });
+  for (const p of [fire, water, tab]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water].map((p) => p.context().close()));
 });
