@@ -839,6 +839,15 @@ function shownMoves() {
   return r && r.game !== app.gameNo ? r.moves ?? [] : app.moves;
 }
 
+/** Brings an item of a scrolling list into view by scrolling that list alone: scrollIntoView would
+ *  scroll the page too, and on a phone that moves the board away at every replay step. */
+function scrollWithin(list, item) {
+  const l = list.getBoundingClientRect();
+  const i = item.getBoundingClientRect();
+  if (i.top < l.top) list.scrollTop -= l.top - i.top;
+  else if (i.bottom > l.bottom) list.scrollTop += Math.min(i.bottom - l.bottom, i.top - l.top);
+}
+
 let movesKey = '';
 function renderMoves() {
   const list = $('#move-list');
@@ -875,7 +884,7 @@ function renderMoves() {
   list.replaceChildren(...items);
   list.classList.toggle('replaying', !!r);
   const cur = list.querySelector('li.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) scrollWithin(list, cur);
   else if (!r) list.scrollTop = list.scrollHeight;
 }
 
