@@ -658,7 +658,6 @@ function renderGame() {
   $('#variant-label').textContent = variantName(s.variant, app.variants);
   const n = s.spectators ?? 0;
   $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
-  $('#spectators').setAttribute('aria-label', `${n} spectator${n === 1 ? '' : 's'}`);
 
   // Controls.
   const playing = s.status === 'playing';
@@ -715,14 +714,18 @@ function renderPlayer(el, side, s) {
   if (ai) kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
   kids.push(h('span.pside', {}, sideName(side)));
   if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
-    kids.push(h('span.bombs', { title: 'Bombs left to drop', 'aria-label': `${s.bombs[side]} bombs left` },
-      ...Array.from({ length: Math.min(5, s.bombs[side]) }, () => icon('bomb')), s.bombs[side] === 0 ? 'no bombs' : '',
-      s.bombs[side] > 5 ? `×${s.bombs[side]}` : ''));
+    // Screen readers get the count in words (an aria-label on a plain span is not read); the
+    // icons and the "×N" are for the eye.
+    const n = s.bombs[side];
+    kids.push(h('span.bombs', { title: 'Bombs left to drop' },
+      h('span', { 'aria-hidden': 'true' }, ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
+        n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
+      h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
   }
   if (p) {
-    kids.push(h(`span.presence${p.connected ? '.on' : ''}`, {
-      title: p.connected ? 'Connected' : 'Disconnected', 'aria-label': p.connected ? 'connected' : 'disconnected',
-    }, p.connected ? '' : 'away'));
+    kids.push(h(`span.presence${p.connected ? '.on' : ''}`, { title: p.connected ? 'Connected' : 'Disconnected' },
+      h('span', { 'aria-hidden': 'true' }, p.connected ? '' : 'away'),
+      h('span.sr-only', {}, p.connected ? 'connected' : 'disconnected')));
   }
   if (turn) kids.push(h('span.to-move', {}, 'to move'));
   el.replaceChildren(...kids);
@@ -1703,7 +1706,7 @@ async function refreshRooms() {
         h('span.room-players', {}, ...seats.flatMap((x, i) => [i ? h('span.vs', {}, 'vs') : null, sideChip(x.side), h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—'))]))),
       h('div.room-meta', {},
         h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : r.status ?? ''),
-        h('span.muted.watchers', { 'aria-label': `${r.spectators ?? 0} watching` }, icon('eye'), ` ${r.spectators ?? 0}`),
+        h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
         free ? h('button.btn.small.primary', { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any') }, 'Play') : null,
         h('button.btn.small', { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') }, 'Watch')));
   }));

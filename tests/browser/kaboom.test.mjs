@@ -20,6 +20,10 @@ test('kaboom: drop buttons, column clicks, a bomb, a detonation, a win', async (
   assert.equal(await joinByLink(o, link, 'Otto'), 'o');
   await waitBoard(o, { flipped: 'false', status: 'playing' });
   await waitBoard(x, { status: 'playing', turn: 'x' });
+  // Screen readers hear each player's bombs and whether they are connected.
+  const card = await x.locator('#player-top').ariaSnapshot();
+  assert.match(card, /1 bomb left/, card);
+  assert.match(card, /\bconnected/, card);
 
   // The drop buttons sit over their columns.
   const btn = x.getByRole('button', { name: 'Drop a piece in column 4' });
