@@ -1499,6 +1499,14 @@ function leaveToStart() {
   refreshRooms();
 }
 
+/** Marks the label of each checked radio for style.css (which cannot rely on :has() yet). */
+function markChecked(fieldset) {
+  for (const label of fieldset.querySelectorAll('label')) {
+    label.classList.toggle('is-checked', !!label.querySelector('input:checked'));
+  }
+}
+for (const id of ['#variant-list', '#side-list']) $(id).addEventListener('change', () => markChecked($(id)));
+
 function renderVariantPicker() {
   const list = $('#variant-list');
   const kids = [h('legend', {}, 'Game')];
@@ -1510,6 +1518,7 @@ function renderVariantPicker() {
       h('span.variant-blurb', {}, variantBlurb(v.id)))));
   });
   list.replaceChildren(...kids);
+  markChecked(list);
   $('#create-btn').disabled = false;
   renderVariantDetails();
 }
@@ -1551,6 +1560,7 @@ function renderVariantDetails() {
       h('span', {}, s === 'random' ? 'Random' : sideName(s))));
   }
   $('#side-list').replaceChildren(...sideKids);
+  markChecked($('#side-list'));
   updateOpponent();
 }
 

@@ -374,3 +374,23 @@ test('the board follows every change of the pixel ratio (zoom, another screen), 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the chosen game and side are marked by a class, for browsers without :has()', async () => {
+  const page = await person(browser);
+  await page.goto(`${BASE}/`);
+  await page.locator('#create-btn:not([disabled])').waitFor();
+  const marked = (sel) => page.locator(`${sel}.is-checked input`).evaluateAll((els) => els.map((e) => e.value));
+  assert.deepEqual(await marked('label.variant'), ['bomb']);
+  assert.deepEqual(await marked('label.side-pick'), ['fire']);
+  await page.locator('label.variant:has(input[value="kaboom"])').click();
+  assert.deepEqual(await marked('label.variant'), ['kaboom']);
+  assert.deepEqual(await marked('label.side-pick'), ['x'], 'the sides of the new game, the first one chosen');
+  await page.locator('label.side-pick:has(input[value="random"])').click();
+  assert.deepEqual(await marked('label.side-pick'), ['random']);
+  // The marked one looks chosen: its border is not the others'.
+  const borders = await page.locator('label.side-pick').evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor));
+  assert.notEqual(borders[2], borders[0]);
+  assert.equal(borders[0], borders[1]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
