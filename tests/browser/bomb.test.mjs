@@ -111,6 +111,13 @@ test('the opening from the normal start, watched live, with a reload, chat, a dr
   // Resigning asks first; cancel keeps playing, confirm ends the game.
   await water.click('#resign');
   await water.click('#confirm-no');
+  await water.locator('#confirm').waitFor({ state: 'hidden' });
+  // A round trip after the cancel: a resign sent before this chat would have ended the game
+  // before the chat reached fire (the room's messages keep their order).
+  await water.fill('#chat-input', 'not yet!');
+  await water.press('#chat-input', 'Enter');
+  await fire.locator('#chat-log li', { hasText: 'not yet!' }).waitFor();
+  assert.equal((await board(fire)).status, 'playing');
   assert.equal((await board(water)).status, 'playing');
   await water.click('#resign');
   await water.click('#confirm-yes');
