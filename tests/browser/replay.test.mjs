@@ -215,18 +215,17 @@ test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text
   assert.equal(body.actions.length, 3, 'three moves (resigning is no action)');
   assert.equal(body.result.reason, 'resigned');
 
-  // The PDN: offered only when the server makes one.
+  // The PDN of a checkers game (GET /api/games/{room}.pdn): this server makes one, so it is offered.
   const pdn = fire.locator('#export-pdn');
-  if (await pdn.evaluate((el) => el.classList.contains('unavailable'))) {
-    assert.equal(await pdn.getAttribute('href'), null);
-    await pdn.locator('small', { hasText: 'Not offered' }).waitFor();
-    t.diagnostic(`PDN not checked: GET /api/games/${room}.pdn is not served yet`);
-  } else {
-    const res = await fire.request.get(new URL(await pdn.getAttribute('href'), BASE).href);
-    assert.equal(res.status(), 200);
-    assert.match(res.headers()['content-type'], /pdn|text\/plain/);
-    assert.match(await res.text(), /\[/, 'PDN tags');
-  }
+  assert.equal(await pdn.evaluate((el) => el.classList.contains('unavailable')), false,
+    `the PDN is offered (GET /api/games/${room}.pdn answers)`);
+  const res = await fire.request.get(new URL(await pdn.getAttribute('href'), BASE).href);
+  assert.equal(res.status(), 200);
+  assert.match(res.headers()['content-type'], /^text\/plain/);
+  const pdnText = await res.text();
+  assert.match(pdnText, /\[Event /, 'PDN tags');
+  assert.match(pdnText, /\[Result "0-1"\]/, 'fire (Black in PDN) won');
+  assert.match(pdnText, /1\. 11-15 22-18 2\. 15x22/, 'the moves');
   // A click on the JSON entry downloads the record.
   const [dl] = await Promise.all([fire.waitForEvent('download'), json.click()]);
   assert.match(dl.suggestedFilename(), /\.json$/);
