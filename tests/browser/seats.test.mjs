@@ -1,5 +1,6 @@
-// Seats kept in this browser: resuming by a link typed in any case, from the room list, after
-// leaving; and a page that left a room stays out of it.
+// Rooms and seats kept in this browser: resuming by a link in any case or from the room list, a
+// seat given up by leaving, late news of a room we left, the join dialog's Escape, a broken link,
+// and a tab whose seat another tab took.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
