@@ -15,6 +15,19 @@ import {
 
 // ---- persistence ------------------------------------------------------------------------------
 
+/** Room ids are case-insensitive and the server's are upper-case: "k7qf2m " from a link or the
+ *  join box must find the seat saved under "K7QF2M". */
+const normRoom = (room) => String(room ?? '').trim().toUpperCase();
+
+/** The room in a link's path segment, or null when its %-escapes are broken (a link cut short). */
+function decodeRoom(segment) {
+  try {
+    return normRoom(decodeURIComponent(segment));
+  } catch {
+    return null;
+  }
+}
+
 const store = {
   get name() {
     return localStorage.getItem('bc.name') ?? '';
@@ -35,17 +48,17 @@ const store = {
   },
   seat(room) {
     try {
-      const v = JSON.parse(localStorage.getItem(`bc.seat.${room}`) ?? 'null');
+      const v = JSON.parse(localStorage.getItem(`bc.seat.${normRoom(room)}`) ?? 'null');
       return v && typeof v.token === 'string' ? v : null;
     } catch {
       return null;
     }
   },
   saveSeat(room, token, seat) {
-    localStorage.setItem(`bc.seat.${room}`, JSON.stringify({ token, seat, at: Date.now() }));
+    localStorage.setItem(`bc.seat.${normRoom(room)}`, JSON.stringify({ token, seat, at: Date.now() }));
   },
   dropSeat(room) {
-    localStorage.removeItem(`bc.seat.${room}`);
+    localStorage.removeItem(`bc.seat.${normRoom(room)}`);
   },
 };
 
@@ -73,6 +86,8 @@ const app = {
   welcome: null, // the server's welcome message
   ai: aiLevels(null), // computer opponents, from welcome (else levels 1..8, not advertised)
   aiRequested: null, // the level asked for in our `create`, while that game waits to start
+  creating: null, // the id of our latest `create`, until its `joined` arrives
+  replaced: false, // another tab took our seat with its token: this one is paused
   gameNo: 1, // the room's game number (state.game; it goes up with each rematch)
   games: new Map(), // game number -> Map(version -> snapshot): every position this tab has seen
   replay: null, // {game, version, moves, record} while looking at a past position
@@ -106,7 +121,7 @@ function isPlayer() {
 
 function myLegal() {
   const s = app.state;
-  if (!s || app.replay || app.pending || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
+  if (!s || app.replay || app.pending || app.replaced || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
   return Array.isArray(s.legal) ? s.legal : [];
 }
 
@@ -141,13 +156,19 @@ function clearHint() {
   el.textContent = '';
 }
 
+const MAX_REQUESTS = 100;
+
 function send(msg, meta) {
   const id = net.send(msg);
   if (id === null) {
     toast('Not connected right now; trying to reconnect…', 'error');
     return null;
   }
-  if (meta) app.requests.set(id, meta);
+  if (meta) {
+    app.requests.set(id, meta);
+    // Replies take their entries out; this bounds what unanswered ones can pile up.
+    while (app.requests.size > MAX_REQUESTS) app.requests.delete(app.requests.keys().next().value);
+  }
   return id;
 }
 
@@ -159,10 +180,36 @@ function setConn(online, text) {
   el.querySelector('.conn-text').textContent = text;
 }
 
+/** The banner over the page: a spinner while something is under way, or a button to act on it. */
+function showBanner(text, { spinner = true, action = null, onAction = null } = {}) {
+  $('#banner-text').textContent = text;
+  $('#banner-spinner').hidden = !spinner;
+  const btn = $('#banner-action');
+  btn.hidden = !action;
+  btn.textContent = action ?? '';
+  btn.onclick = onAction;
+  $('#banner').hidden = false;
+}
+
+function showReplaced() {
+  showBanner('This game is open in another tab or window; this tab is paused.', {
+    spinner: false, action: 'Play here', onAction: playHere,
+  });
+}
+
+/** Takes the seat back from the other tab (which is paused in turn). */
+function playHere() {
+  if (!app.replaced || !app.room) return;
+  app.joinReq = { room: app.room, seat: app.seat, name: store.name || 'Guest', token: app.token };
+  $('#banner').hidden = true;
+  if (net.connected) sendJoin();
+}
+
 function onOpen() {
   app.everConnected = true;
   setConn(true, 'Online');
-  $('#banner').hidden = true;
+  if (app.replaced) showReplaced();
+  else $('#banner').hidden = true;
   if (app.joinReq) sendJoin();
   refreshRooms();
 }
@@ -170,10 +217,8 @@ function onOpen() {
 function onDown(retryMs) {
   setConn(false, 'Offline');
   app.pending = false;
-  if (app.everConnected || app.joinReq) {
-    $('#banner-text').textContent = `Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`;
-    $('#banner').hidden = false;
-  }
+  app.requests.clear(); // nothing sent on the old socket will be answered
+  if (app.everConnected || app.joinReq) showBanner(`Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`);
   renderGame();
 }
 
@@ -184,7 +229,11 @@ function sendJoin() {
   send(msg, { kind: 'join', ...r });
 }
 
+// Messages about the room we are in; after leaving, late ones are dropped.
+const ROOM_NEWS = new Set(['chat', 'draw_offer', 'rematch_offer', 'draw_declined']);
+
 function onMessage(msg) {
+  if (ROOM_NEWS.has(msg.type) && !app.room) return;
   switch (msg.type) {
     case 'welcome': return onWelcome(msg);
     case 'joined': return onJoined(msg);
@@ -193,6 +242,9 @@ function onMessage(msg) {
     case 'draw_offer': return onDrawOffer(msg);
     case 'error': return onError(msg);
     case 'notice': return onNotice(msg);
+    case 'ok':
+      app.requests.delete(msg.id); // the request went through; its state or chat follows
+      return undefined;
     case 'rematch_offer':
       if (msg.from !== app.seat) toast(`${sideName(msg.from)} would like a rematch.`, 'info');
       return undefined;
@@ -223,9 +275,17 @@ function onWelcome(msg) {
 function onJoined(msg) {
   const req = app.requests.get(msg.id);
   app.requests.delete(msg.id);
-  const room = msg.room ?? req?.room;
+  const room = normRoom(msg.room ?? req?.room);
   if (!room) return;
+  // Only the answer to our latest create, or news of the room we are in (or entering): anything
+  // else is about a room we have left, and must not pull us back in.
+  if (req?.kind === 'create' ? msg.id !== app.creating : room !== app.room) return;
+  app.creating = null;
   if (room !== app.room) resetGameView();
+  if (app.replaced) {
+    app.replaced = false;
+    $('#banner').hidden = true;
+  }
   if (req?.kind === 'create') app.aiRequested = req.ai ?? null;
   app.room = room;
   app.seat = msg.seat ?? req?.seat ?? 'spectator';
@@ -237,6 +297,10 @@ function onJoined(msg) {
     store.saveSeat(room, msg.token, app.seat);
   }
   app.joinReq = { room, seat: app.seat, name, token: app.seat !== 'spectator' ? app.token : null };
+  if (req?.lostSeat) {
+    toast(app.seat === 'spectator' ? 'Your seat could not be taken back; you are watching.' :
+      `Your old seat was given up, so you have a new one: ${sideName(app.seat)}.`, 'info', 6000);
+  }
   if (location.pathname === '/') history.pushState({ room }, '', app.url);
   else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
   showScreen('game');
@@ -246,10 +310,14 @@ function onJoined(msg) {
 
 function onNotice(msg) {
   if (msg.code === 'replaced') {
-    // Another tab or device took this seat with our token: do not fight it for the seat.
+    // Another tab or device took this seat with our token: do not fight it for the seat, and
+    // offer nothing that would only be refused (this connection is out of the room).
     app.joinReq = null;
-    $('#banner-text').textContent = 'This game is now open in another tab or window.';
-    $('#banner').hidden = false;
+    app.replaced = true;
+    app.pending = false;
+    app.selected = null;
+    showReplaced();
+    renderGame();
     return;
   }
   if (msg.code === 'room_closed') {
@@ -273,11 +341,19 @@ function onError(msg) {
       toast(`There is no game “${req.room}”. It may have ended long ago.`, 'error');
       return;
     }
-    if (msg.code === 'bad_token' || (msg.code === 'seat_taken' && req.seat !== 'spectator')) {
-      if (msg.code === 'bad_token') store.dropSeat(req.room);
+    if (msg.code === 'bad_token') {
+      // The seat is gone (given up before the game started, say). `any` takes a free seat if the
+      // room still waits for players, and watches otherwise; onJoined says which.
+      store.dropSeat(req.room);
+      app.token = null;
+      app.joinReq = { room: req.room, seat: 'any', name: req.name, token: null, lostSeat: true };
+      sendJoin();
+      return;
+    }
+    if (msg.code === 'seat_taken' && req.seat !== 'spectator') {
       app.token = null;
       app.joinReq = { room: req.room, seat: 'spectator', name: req.name, token: null };
-      toast(msg.code === 'bad_token' ? 'Your seat could not be resumed; you are watching.' : 'Both seats are taken: you are watching.', 'info');
+      toast('Both seats are taken: you are watching.', 'info');
       sendJoin();
       return;
     }
@@ -299,10 +375,19 @@ function onError(msg) {
 // ---- the state --------------------------------------------------------------------------------
 
 function onState(s) {
-  if (app.room && s.room && s.room !== app.room) return;
+  // A state still on its way when we left (or of a room we left for another) is old news.
+  if (!app.room || (s.room && normRoom(s.room) !== app.room)) return;
   const prev = app.state;
-  if (prev && s.version < prev.version && s.status === prev.status && s.version !== 0) return;
-  const newGame = prev && (s.version < prev.version || (s.version === 0 && prev.version !== 0));
+  let newGame;
+  if (prev && Number.isInteger(s.game) && Number.isInteger(prev.game)) {
+    // The game number tells a rematch apart from a late state, whatever the versions say (a
+    // rematch after a resignation at version 0, or one this tab missed while offline).
+    if (s.game < prev.game || (s.game === prev.game && s.version < prev.version)) return;
+    newGame = s.game > prev.game;
+  } else {
+    if (prev && s.version < prev.version && s.status === prev.status && s.version !== 0) return;
+    newGame = !!prev && (s.version < prev.version || (s.version === 0 && prev.version !== 0));
+  }
   if (newGame) {
     app.pastMoves.set(app.gameNo, app.moves);
     app.moves = [];
@@ -361,13 +446,30 @@ function mergePositions(game, positions) {
 }
 
 /** Joining a game under way: the move list comes from the game record (GET /api/games/{room}). */
-async function loadHistory(s) {
+let historySeq = 0; // only the latest loadHistory may set the move list
+const HISTORY_RETRIES = 5;
+async function loadHistory(s, attempt = 0) {
+  const seq = ++historySeq;
+  const game = app.gameNo;
   app.movesPartial = true;
   try {
     const res = await fetch(`/api/games/${encodeURIComponent(s.room)}`, { cache: 'no-store' });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const rec = await res.json();
-    if (app.state?.room !== s.room || !Array.isArray(rec.actions)) return;
+    if (seq !== historySeq || app.state?.room !== s.room || app.gameNo !== game || !Array.isArray(rec.actions)) return;
+    const recVersion = rec.version ?? rec.actions[rec.actions.length - 1]?.version;
+    const behind = (Number.isInteger(recVersion) && recVersion !== app.state.version) ||
+      (Number.isInteger(rec.game) && rec.game !== game);
+    if (behind) {
+      // A move came while the record was on its way: ask again for one that has it, rather than
+      // leave the list without its beginning for good.
+      if (attempt < HISTORY_RETRIES) {
+        setTimeout(() => {
+          if (seq === historySeq && app.state?.room === s.room && app.gameNo === game) loadHistory(app.state, attempt + 1);
+        }, 200 * (attempt + 1));
+      }
+      return;
+    }
     // A server that puts the positions in the record gives the replay what this tab missed.
     if (!Number.isInteger(rec.game) || rec.game === app.gameNo) mergePositions(app.gameNo, parsePositions(rec, rec.game));
     const moves = movesFromRecord(rec);
@@ -379,7 +481,6 @@ async function loadHistory(s) {
       lastEntry.exploded = [...(cur.last.exploded ?? [])];
       lastEntry.promoted = [...(cur.last.promoted ?? [])];
     }
-    if (rec.version !== undefined && rec.version !== cur.version) return; // moved on meanwhile
     app.moves = moves;
     app.movesPartial = false;
     renderMoves();
@@ -441,6 +542,10 @@ function enrichMoves(moves, game) {
 }
 
 function resetGameView() {
+  if (app.replaced) {
+    app.replaced = false;
+    $('#banner').hidden = true;
+  }
   app.state = null;
   app.seat = null;
   app.token = null;
@@ -541,6 +646,10 @@ function renderGame() {
     cls = `turn side-${s.turn}`;
   }
   if (app.pending) text = 'Sending…';
+  if (app.replaced) {
+    text = 'Paused: this game is open in another tab or window.';
+    cls = 'waiting';
+  }
   line.textContent = text;
   line.className = `status-line ${cls}`;
   document.title = `${myTurn ? '● Your turn · ' : ''}${variantName(s.variant, app.variants)} · ${s.room ?? ''}`;
@@ -549,7 +658,6 @@ function renderGame() {
   $('#variant-label').textContent = variantName(s.variant, app.variants);
   const n = s.spectators ?? 0;
   $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
-  $('#spectators').setAttribute('aria-label', `${n} spectator${n === 1 ? '' : 's'}`);
 
   // Controls.
   const playing = s.status === 'playing';
@@ -557,7 +665,11 @@ function renderGame() {
   $('#offer-draw').hidden = !(isPlayer() && playing);
   $('#resign').hidden = !(isPlayer() && playing);
   $('#rematch').hidden = !(isPlayer() && s.status === 'finished');
-  $('#rematch').disabled = app.rematchAsked;
+  $('#rematch').disabled = app.rematchAsked || app.replaced;
+  // A paused tab (another one has the seat) shows the game but cannot act in it.
+  for (const el of [$('#offer-draw'), $('#resign'), $('#draw-accept'), $('#draw-decline'), $('#chat-input'), $('#chat-form button')]) {
+    el.disabled = app.replaced;
+  }
   $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
   $('#flip').hidden = kaboom;
   $('#replay').hidden = !(s.status === 'finished' && s.version > 0) || !!app.replay;
@@ -602,14 +714,18 @@ function renderPlayer(el, side, s) {
   if (ai) kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
   kids.push(h('span.pside', {}, sideName(side)));
   if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
-    kids.push(h('span.bombs', { title: 'Bombs left to drop', 'aria-label': `${s.bombs[side]} bombs left` },
-      ...Array.from({ length: Math.min(5, s.bombs[side]) }, () => icon('bomb')), s.bombs[side] === 0 ? 'no bombs' : '',
-      s.bombs[side] > 5 ? `×${s.bombs[side]}` : ''));
+    // Screen readers get the count in words (an aria-label on a plain span is not read); the
+    // icons and the "×N" are for the eye.
+    const n = s.bombs[side];
+    kids.push(h('span.bombs', { title: 'Bombs left to drop' },
+      h('span', { 'aria-hidden': 'true' }, ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
+        n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
+      h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
   }
   if (p) {
-    kids.push(h(`span.presence${p.connected ? '.on' : ''}`, {
-      title: p.connected ? 'Connected' : 'Disconnected', 'aria-label': p.connected ? 'connected' : 'disconnected',
-    }, p.connected ? '' : 'away'));
+    kids.push(h(`span.presence${p.connected ? '.on' : ''}`, { title: p.connected ? 'Connected' : 'Disconnected' },
+      h('span', { 'aria-hidden': 'true' }, p.connected ? '' : 'away'),
+      h('span.sr-only', {}, p.connected ? 'connected' : 'disconnected')));
   }
   if (turn) kids.push(h('span.to-move', {}, 'to move'));
   el.replaceChildren(...kids);
@@ -621,7 +737,7 @@ function renderOverlay(s, sides) {
   const ov = $('#board-overlay');
   // Rebuilt only when what it says changes, so its entrance animation plays once.
   const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.invite?.share, app.rematchAsked, app.rematchFrom,
-    app.overlayClosed, !!app.replay, app.aiRequested]);
+    app.overlayClosed, !!app.replay, app.aiRequested, app.replaced]);
   if (k === overlayKey) return;
   overlayKey = k;
   if (app.replay) {
@@ -671,7 +787,7 @@ function renderOverlay(s, sides) {
       app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,
       h('div.overlay-buttons', {},
         s.version > 0 ? h('button.btn', { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' }, icon('play'), 'Replay') : null,
-        isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null)));
+        isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked || app.replaced }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null)));
     ov.hidden = false;
     return;
   }
@@ -726,6 +842,15 @@ function shownMoves() {
   return r && r.game !== app.gameNo ? r.moves ?? [] : app.moves;
 }
 
+/** Brings an item of a scrolling list into view by scrolling that list alone: scrollIntoView would
+ *  scroll the page too, and on a phone that moves the board away at every replay step. */
+function scrollWithin(list, item) {
+  const l = list.getBoundingClientRect();
+  const i = item.getBoundingClientRect();
+  if (i.top < l.top) list.scrollTop -= l.top - i.top;
+  else if (i.bottom > l.bottom) list.scrollTop += Math.min(i.bottom - l.bottom, i.top - l.top);
+}
+
 let movesKey = '';
 function renderMoves() {
   const list = $('#move-list');
@@ -762,7 +887,7 @@ function renderMoves() {
   list.replaceChildren(...items);
   list.classList.toggle('replaying', !!r);
   const cur = list.querySelector('li.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) scrollWithin(list, cur);
   else if (!r) list.scrollTop = list.scrollHeight;
 }
 
@@ -1115,6 +1240,10 @@ function clickSquare(sq) {
       'Replay: step with ← and →, or the buttons below the board.');
     return;
   }
+  if (app.replaced) {
+    hint('This game is open in another tab. Press “Play here” to play in this one.');
+    return;
+  }
   if (!isPlayer()) {
     hint('You are watching this game.');
     return;
@@ -1212,14 +1341,18 @@ document.addEventListener('keydown', (e) => {
     e.target instanceof HTMLSelectElement;
   if (typing || $('#game').hidden) return;
   if (e.key === ' ' || e.code === 'Space') {
+    // Space belongs to a dialog, or to the focused control (a button, the Export menu's summary);
+    // and with nothing to do it scrolls the page as usual.
+    if (document.querySelector('dialog[open]') || e.target.closest?.('button, summary, a[href], [contenteditable]')) return;
     if (myLegal().some((a) => a.kind === 'end_turn')) {
       e.preventDefault();
       endTurn();
-    } else if (!(e.target instanceof HTMLButtonElement)) { // else Space presses the focused button
+    } else if (e.target === canvas && isPlayer() && app.state?.status === 'playing') {
       e.preventDefault();
-      if (isPlayer() && app.state?.status === 'playing') hint('Space ends your turn during an optional capture sequence.');
+      hint('Space ends your turn during an optional capture sequence.');
     }
   } else if (e.key === 'Escape') {
+    if (document.querySelector('dialog[open]')) return; // the dialog's own Escape
     if ($('#export-menu').open) {
       $('#export-menu').open = false;
     } else if (app.replay) {
@@ -1269,7 +1402,7 @@ async function copyLink() {
 }
 
 function askRematch() {
-  if (app.rematchAsked) return;
+  if (app.rematchAsked || app.replaced) return;
   if (send({ type: 'rematch' }, { kind: 'rematch' }) !== null) {
     app.rematchAsked = true;
     toast('Rematch asked. It starts when your opponent asks too.', 'info');
@@ -1306,8 +1439,17 @@ $('#draw-decline').addEventListener('click', () => {
   renderGame();
 });
 $('#rematch').addEventListener('click', askRematch);
+/** Tells the server we leave. Before the room's first game starts that frees our seat and voids its
+ *  token, so the saved seat goes too (kept, it would only earn a bad_token next time). */
+function sendLeave() {
+  if (!app.room) return;
+  const s = app.state;
+  const freesSeat = isPlayer() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
+  if (send({ type: 'leave' }) !== null && freesSeat) store.dropSeat(app.room);
+}
+
 $('#leave').addEventListener('click', () => {
-  if (app.room) send({ type: 'leave' });
+  sendLeave();
   leaveToStart();
   history.pushState({}, '', '/');
 });
@@ -1349,12 +1491,21 @@ function showScreen(name) {
 function leaveToStart() {
   app.room = null;
   app.joinReq = null;
+  app.creating = null;
   resetGameView();
   updateDataAttrs();
   showScreen('start');
   document.title = 'Bomb Checkers';
   refreshRooms();
 }
+
+/** Marks the label of each checked radio for style.css (which cannot rely on :has() yet). */
+function markChecked(fieldset) {
+  for (const label of fieldset.querySelectorAll('label')) {
+    label.classList.toggle('is-checked', !!label.querySelector('input:checked'));
+  }
+}
+for (const id of ['#variant-list', '#side-list']) $(id).addEventListener('change', () => markChecked($(id)));
 
 function renderVariantPicker() {
   const list = $('#variant-list');
@@ -1367,6 +1518,7 @@ function renderVariantPicker() {
       h('span.variant-blurb', {}, variantBlurb(v.id)))));
   });
   list.replaceChildren(...kids);
+  markChecked(list);
   $('#create-btn').disabled = false;
   renderVariantDetails();
 }
@@ -1408,6 +1560,7 @@ function renderVariantDetails() {
       h('span', {}, s === 'random' ? 'Random' : sideName(s))));
   }
   $('#side-list').replaceChildren(...sideKids);
+  markChecked($('#side-list'));
   updateOpponent();
 }
 
@@ -1495,14 +1648,21 @@ $('#create-form').addEventListener('submit', (e) => {
   }
   resetGameView();
   const id = send(msg, { kind: 'create', name, ai: msg.opponent?.ai ?? null });
-  if (id !== null) app.joinReq = null;
+  if (id !== null) {
+    app.joinReq = null;
+    app.creating = id;
+  }
 });
 
 $('#join-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const raw = $('#join-code').value.trim();
   const m = raw.match(/\/r\/([^/?#\s]+)/);
-  const room = m ? decodeURIComponent(m[1]) : raw.replace(/[^A-Za-z0-9_-]/g, '');
+  const room = m ? decodeRoom(m[1]) : normRoom(raw.replace(/[^A-Za-z0-9_-]/g, ''));
+  if (room === null) {
+    toast('That link is damaged (a stray “%”): copy the whole link again, or type just the room code.', 'error', 6000);
+    return;
+  }
   if (!room) {
     toast('Paste a game link or type its room code.', 'error');
     return;
@@ -1556,14 +1716,21 @@ async function refreshRooms() {
         h('span.room-players', {}, ...seats.flatMap((x, i) => [i ? h('span.vs', {}, 'vs') : null, sideChip(x.side), h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—'))]))),
       h('div.room-meta', {},
         h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : r.status ?? ''),
-        h('span.muted.watchers', { 'aria-label': `${r.spectators ?? 0} watching` }, icon('eye'), ` ${r.spectators ?? 0}`),
+        h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
         free ? h('button.btn.small.primary', { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any') }, 'Play') : null,
         h('button.btn.small', { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') }, 'Watch')));
   }));
 }
 
-function goRoom(room, seat) {
+function goRoom(id, seat) {
+  const room = normRoom(id);
   history.pushState({ room }, '', `/r/${encodeURIComponent(room)}`);
+  // A seat this browser holds there is taken back (as a link would), not left empty while we watch.
+  const saved = store.seat(room);
+  if (saved) {
+    enterRoom(room, { seat: saved.seat, token: saved.token, name: store.name });
+    return;
+  }
   const name = $('#create-name').value.trim() || store.name || 'Guest';
   enterRoom(room, { seat, name });
 }
@@ -1603,14 +1770,20 @@ async function openRoom(room) {
     choose('any');
   };
   $('#join-watch').onclick = () => choose('spectator');
-  $('#join-cancel').onclick = () => {
+  const cancel = () => {
     dlg.close();
     history.pushState({}, '', '/');
     leaveToStart();
   };
+  $('#join-cancel').onclick = cancel;
+  // Escape means Back too: closed alone, the dialog would leave a room page with nothing on it.
+  dlg.oncancel = (e) => {
+    e.preventDefault();
+    cancel();
+  };
   if (!dlg.open) dlg.showModal();
   try {
-    const info = (await fetchRooms()).find((r) => r.id === room);
+    const info = (await fetchRooms()).find((r) => normRoom(r.id) === room);
     if (!info) return;
     const seats = seatList(info);
     const waiting = seats.find((x) => x.name);
@@ -1626,13 +1799,17 @@ async function openRoom(room) {
 
 function route() {
   const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
-  if (m) {
-    const room = decodeURIComponent(m[1]);
+  const room = m ? decodeRoom(m[1]) : null;
+  if (m && room === null) {
+    history.replaceState({}, '', '/');
+    toast('That link is damaged: ask for it again, or type the room code.', 'error', 6000);
+  }
+  if (room) {
     if (room !== app.room) openRoom(room);
     return;
   }
   if (app.room) {
-    send({ type: 'leave' });
+    sendLeave();
     leaveToStart();
   } else {
     showScreen('start');
@@ -1658,7 +1835,16 @@ function layoutBoard() {
   updateDataAttrs();
 }
 new ResizeObserver(() => layoutBoard()).observe(area);
-window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener?.('change', layoutBoard);
+/** The query for the current pixel ratio changes once, when the ratio leaves it (a zoom, another
+ *  screen): then the board is redrawn for the new ratio and a query for that one is watched. */
+function watchPixelRatio() {
+  const mq = window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`);
+  mq?.addEventListener?.('change', () => {
+    layoutBoard();
+    watchPixelRatio();
+  }, { once: true });
+}
+watchPixelRatio();
 
 // ---- start ------------------------------------------------------------------------------------
 

@@ -149,7 +149,8 @@ export class BoardView {
     this.kaboom = kaboom;
     if (kaboom) this.flipped = false;
     const follows =
-      prev && !geometryChanged && prev.room === next.room && next.version === prev.version + 1;
+      prev && !geometryChanged && prev.room === next.room && (prev.game ?? 0) === (next.game ?? 0) &&
+      next.version === prev.version + 1;
     if (!follows) this.effects = [];
     else if (!this.reduceMotion) this.animate(prev, next);
     return geometryChanged;
@@ -261,16 +262,21 @@ export class BoardView {
     }
   }
 
+  /** Whether the next frame would differ: effects under way, a shake, or a bomb pulsing. */
+  moving(now) {
+    return this.effects.length > 0 || now < this.shakeUntil || this.ui.detonatable.length > 0;
+  }
+
+  // At most one frame is ever requested: draw() (from anywhere) asks for the next one through here,
+  // so a frame that draws cannot schedule a second callback of its own.
   loop() {
     if (this.raf) return;
-    const tick = () => {
+    this.raf = requestAnimationFrame(() => {
       this.raf = 0;
       const now = performance.now();
       this.effects = this.effects.filter((e) => now < e.t0 + e.dur);
       this.draw(now);
-      if (this.effects.length > 0 || now < this.shakeUntil) this.raf = requestAnimationFrame(tick);
-    };
-    this.raf = requestAnimationFrame(tick);
+    });
   }
 
   // ---- drawing --------------------------------------------------------------------------------
@@ -294,6 +300,7 @@ export class BoardView {
     this.drawPieces(w, h, now);
     this.drawUiOver(w, h, now);
     this.drawEffects(w, h, now);
+    if (this.moving(now)) this.loop();
   }
 
   cellRect(sq) {
@@ -493,7 +500,6 @@ export class BoardView {
       ctx.arc(cx, cy, m * 0.46, 0, Math.PI * 2);
       ctx.stroke();
     }
-    if (detonatable.length) this.loop();
     if (selected) {
       const [cx, cy] = this.center(selected);
       ctx.strokeStyle = 'rgba(140, 230, 255, 0.95)';

@@ -99,6 +99,8 @@ test('the opening from the normal start, watched live, with a reload, chat, a dr
   await fire.press('#chat-input', 'Enter');
   await water.locator('#chat-log li', { hasText: 'good luck!' }).waitFor();
   await watcher.locator('#chat-log li', { hasText: 'Ross' }).waitFor();
+  // Every request so far has had its reply (ok, joined or error): none is still kept.
+  for (const p of [fire, water]) await p.waitForFunction(() => window.bombcheckers.app.requests.size === 0);
 
   // A draw offer shows as a question for the other player, who declines it.
   await water.click('#offer-draw');
@@ -109,6 +111,13 @@ test('the opening from the normal start, watched live, with a reload, chat, a dr
   // Resigning asks first; cancel keeps playing, confirm ends the game.
   await water.click('#resign');
   await water.click('#confirm-no');
+  await water.locator('#confirm').waitFor({ state: 'hidden' });
+  // A round trip after the cancel: a resign sent before this chat would have ended the game
+  // before the chat reached fire (the room's messages keep their order).
+  await water.fill('#chat-input', 'not yet!');
+  await water.press('#chat-input', 'Enter');
+  await fire.locator('#chat-log li', { hasText: 'not yet!' }).waitFor();
+  assert.equal((await board(fire)).status, 'playing');
   assert.equal((await board(water)).status, 'playing');
   await water.click('#resign');
   await water.click('#confirm-yes');
@@ -273,4 +282,122 @@ test('phone layout: the board fits the screen and a tap selects', async () => {
   await shot(p1, 'phone-water');
   for (const p of [p1, p2]) assert.deepEqual(p.errors, []);
   await Promise.all([p1, p2].map((p) => p.context().close()));
+});
+
+test('Space ends a capture sequence only when no dialog or control has it, and otherwise scrolls', async () => {
+  const position = {
+    turn: 'fire',
+    pieces: [piece(0, 0, 'fire'), piece(7, 1, 'fire', 'shield'), piece(1, 1, 'water'), piece(3, 3, 'water'), piece(5, 5, 'water'),
+      piece(7, 7, 'water')],
+  };
+  const fire = await person(browser);
+  const water = await person(browser);
+  await createGame(fire, { variant: 'bomb', name: 'Ann', seat: 'fire', position });
+  await joinByLink(water, await shareLink(fire), 'Bob');
+  await waitBoard(fire, { status: 'playing', turn: 'fire' });
+  // Whether the page's own handler kept Space from its default action.
+  await fire.evaluate(() => {
+    window.addEventListener('keydown', (e) => {
+      if (e.key === ' ') window.spacePrevented = e.defaultPrevented;
+    });
+  });
+  const space = async () => {
+    await fire.keyboard.press('Space');
+    return fire.evaluate(() => window.spacePrevented);
+  };
+
+  // Nothing to end: Space is the page's, to scroll.
+  await fire.evaluate(() => document.activeElement?.blur());
+  assert.equal(await space(), false, 'Space scrolls when there is nothing to do');
+
+  await move(fire, [0, 0], [2, 2]);
+  await fire.locator('#end-turn').waitFor();
+  // A focused button takes Space for itself.
+  const flipped = (await board(fire)).flipped;
+  await fire.locator('#flip').focus();
+  await space();
+  await waitBoard(fire, { flipped: String(flipped !== 'true') });
+  assert.equal((await board(fire)).version, '1');
+  // So does an open dialog.
+  await fire.click('#resign');
+  await fire.locator('#confirm[open]').waitFor();
+  await fire.locator('#confirm-no').focus();
+  await space();
+  await fire.locator('#confirm').waitFor({ state: 'hidden' });
+  await fire.waitForTimeout(200);
+  assert.equal((await board(fire)).version, '1');
+  assert.equal((await board(fire)).status, 'playing');
+  // On the board, Space ends the turn.
+  await fire.locator('#board').focus();
+  assert.equal(await space(), true);
+  await waitBoard(fire, { version: 2, turn: 'water' });
+  for (const p of [fire, water]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water].map((p) => p.context().close()));
+});
+
+/** Headless Chromium sends no media query events when the pixel ratio changes, so resolution
+ *  queries are played here: each fires `change` when its match flips, as a browser's do. */
+function fakeResolutionQueries() {
+  const real = window.matchMedia.bind(window);
+  const lists = [];
+  window.matchMedia = (q) => {
+    const m = /^\(resolution: ([\d.]+)dppx\)$/.exec(q);
+    if (!m) return real(q);
+    const mql = {
+      media: q, want: Number(m[1]), matches: Number(m[1]) === window.devicePixelRatio, listeners: [],
+      addEventListener(type, fn, opts) {
+        if (type === 'change') this.listeners.push({ fn, once: !!opts?.once });
+      },
+      removeEventListener(type, fn) {
+        this.listeners = this.listeners.filter((l) => l.fn !== fn);
+      },
+    };
+    lists.push(mql);
+    return mql;
+  };
+  window.setPixelRatio = (d) => {
+    window.devicePixelRatio = d;
+    for (const mql of [...lists]) {
+      const now = mql.want === d;
+      if (now === mql.matches) continue;
+      mql.matches = now;
+      const ls = mql.listeners;
+      mql.listeners = ls.filter((l) => !l.once);
+      for (const l of ls) l.fn({ matches: now, media: mql.media });
+    }
+  };
+}
+
+test('the board follows every change of the pixel ratio (zoom, another screen), not only the first', async () => {
+  const page = await person(browser);
+  await page.addInitScript(fakeResolutionQueries);
+  await createGame(page, { variant: 'bomb', name: 'Zoe', seat: 'fire' });
+  await waitBoard(page, { status: 'waiting' });
+  for (const dpr of [2, 3, 1.5, 1]) {
+    await page.evaluate((d) => window.setPixelRatio(d), dpr);
+    const ratio = await page.locator('#board').evaluate((c) => c.width / parseFloat(c.style.width));
+    assert.ok(Math.abs(ratio - dpr) < 0.02, `backing store at ${dpr}x, not ${ratio}x`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the chosen game and side are marked by a class, for browsers without :has()', async () => {
+  const page = await person(browser);
+  await page.goto(`${BASE}/`);
+  await page.locator('#create-btn:not([disabled])').waitFor();
+  const marked = (sel) => page.locator(`${sel}.is-checked input`).evaluateAll((els) => els.map((e) => e.value));
+  assert.deepEqual(await marked('label.variant'), ['bomb']);
+  assert.deepEqual(await marked('label.side-pick'), ['fire']);
+  await page.locator('label.variant:has(input[value="kaboom"])').click();
+  assert.deepEqual(await marked('label.variant'), ['kaboom']);
+  assert.deepEqual(await marked('label.side-pick'), ['x'], 'the sides of the new game, the first one chosen');
+  await page.locator('label.side-pick:has(input[value="random"])').click();
+  assert.deepEqual(await marked('label.side-pick'), ['random']);
+  // The marked one looks chosen: its border is not the others'.
+  const borders = await page.locator('label.side-pick').evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor));
+  assert.notEqual(borders[2], borders[0]);
+  assert.equal(borders[0], borders[1]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

@@ -20,6 +20,10 @@ test('kaboom: drop buttons, column clicks, a bomb, a detonation, a win', async (
   assert.equal(await joinByLink(o, link, 'Otto'), 'o');
   await waitBoard(o, { flipped: 'false', status: 'playing' });
   await waitBoard(x, { status: 'playing', turn: 'x' });
+  // Screen readers hear each player's bombs and whether they are connected.
+  const card = await x.locator('#player-top').ariaSnapshot();
+  assert.match(card, /1 bomb left/, card);
+  assert.match(card, /\bconnected/, card);
 
   // The drop buttons sit over their columns.
   const btn = x.getByRole('button', { name: 'Drop a piece in column 4' });
@@ -74,6 +78,70 @@ test('kaboom: drop buttons, column clicks, a bomb, a detonation, a win', async (
   await x.locator('#status-line', { hasText: 'O wins with 4 in a row.' }).waitFor();
   await x.waitForTimeout(600);
   await shot(o, 'kaboom-end');
+  for (const p of [x, o]) assert.deepEqual(p.errors, []);
+  await Promise.all([x, o].map((p) => p.context().close()));
+});
+
+/** Counts requestAnimationFrame calls, and frames with a counter of its own. A runaway redraw loop
+ *  is cut off (callbacks dropped) so the page stays alive long enough to report it. */
+function countFrames() {
+  const raf = window.requestAnimationFrame.bind(window);
+  const c = { calls: 0, frames: 0, dropped: 0 };
+  window.__raf = c;
+  const tick = () => {
+    c.frames++;
+    raf(tick);
+  };
+  raf(tick);
+  window.requestAnimationFrame = (cb) => {
+    c.calls++;
+    if (c.calls > 10 * c.frames + 200) {
+      c.dropped++;
+      return 0;
+    }
+    return raf(cb);
+  };
+}
+
+test('kaboom: a running animation with a bomb ready schedules one frame at a time', async () => {
+  const x = await person(browser);
+  const o = await person(browser);
+  await x.addInitScript(countFrames);
+  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 3, connect: 3, bombs: 1 } });
+  await joinByLink(o, await shareLink(x), 'Otto');
+  await waitBoard(x, { status: 'playing', turn: 'x' });
+  await x.getByRole('button', { name: 'Drop a bomb in column 1' }).click();
+  await waitBoard(o, { version: 1, turn: 'o' });
+  await o.getByRole('button', { name: 'Drop a piece in column 4' }).click();
+  await waitBoard(x, { version: 2, turn: 'x' });
+
+  // Measures requestAnimationFrame calls per frame over about a second.
+  const measure = async () => {
+    const a = await x.evaluate(() => ({ ...window.__raf }));
+    await x.waitForTimeout(1000);
+    const b = await x.evaluate(() => ({ ...window.__raf }));
+    return { calls: b.calls - a.calls, frames: b.frames - a.frames, dropped: b.dropped };
+  };
+  // Our bomb can go off (it pulses) while o's piece falls.
+  let m = await measure();
+  assert.equal(m.dropped, 0, `runaway redraw loop: ${JSON.stringify(m)}`);
+  assert.ok(m.frames > 10, `frames ran: ${JSON.stringify(m)}`);
+  assert.ok(m.calls < 2 * m.frames, `about one requestAnimationFrame per frame: ${JSON.stringify(m)}`);
+
+  // A click on a full column flashes it red, with the bomb still ready.
+  await x.getByRole('button', { name: 'Drop a piece in column 7' }).click();
+  await waitBoard(o, { version: 3, turn: 'o' });
+  await o.getByRole('button', { name: 'Drop a piece in column 7' }).click();
+  await waitBoard(x, { version: 4, turn: 'x' });
+  await x.getByRole('button', { name: 'Drop a piece in column 7' }).click();
+  await waitBoard(o, { version: 5, turn: 'o' });
+  await o.getByRole('button', { name: 'Drop a piece in column 6' }).click();
+  await waitBoard(x, { version: 6, turn: 'x' });
+  await clickSquare(x, [6, 2]);
+  await x.locator('#hint', { hasText: 'That column is full' }).waitFor();
+  m = await measure();
+  assert.equal(m.dropped, 0, `runaway redraw loop: ${JSON.stringify(m)}`);
+  assert.ok(m.calls < 2 * m.frames, `about one requestAnimationFrame per frame: ${JSON.stringify(m)}`);
   for (const p of [x, o]) assert.deepEqual(p.errors, []);
   await Promise.all([x, o].map((p) => p.context().close()));
 });

@@ -215,18 +215,17 @@ test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text
   assert.equal(body.actions.length, 3, 'three moves (resigning is no action)');
   assert.equal(body.result.reason, 'resigned');
 
-  // The PDN: offered only when the server makes one.
+  // The PDN of a checkers game (GET /api/games/{room}.pdn): this server makes one, so it is offered.
   const pdn = fire.locator('#export-pdn');
-  if (await pdn.evaluate((el) => el.classList.contains('unavailable'))) {
-    assert.equal(await pdn.getAttribute('href'), null);
-    await pdn.locator('small', { hasText: 'Not offered' }).waitFor();
-    t.diagnostic(`PDN not checked: GET /api/games/${room}.pdn is not served yet`);
-  } else {
-    const res = await fire.request.get(new URL(await pdn.getAttribute('href'), BASE).href);
-    assert.equal(res.status(), 200);
-    assert.match(res.headers()['content-type'], /pdn|text\/plain/);
-    assert.match(await res.text(), /\[/, 'PDN tags');
-  }
+  assert.equal(await pdn.evaluate((el) => el.classList.contains('unavailable')), false,
+    `the PDN is offered (GET /api/games/${room}.pdn answers)`);
+  const res = await fire.request.get(new URL(await pdn.getAttribute('href'), BASE).href);
+  assert.equal(res.status(), 200);
+  assert.match(res.headers()['content-type'], /^text\/plain/);
+  const pdnText = await res.text();
+  assert.match(pdnText, /\[Event /, 'PDN tags');
+  assert.match(pdnText, /\[Result "0-1"\]/, 'fire (Black in PDN) won');
+  assert.match(pdnText, /1\. 11-15 22-18 2\. 15x22/, 'the moves');
   // A click on the JSON entry downloads the record.
   const [dl] = await Promise.all([fire.waitForEvent('download'), json.click()]);
   assert.match(dl.suggestedFilename(), /\.json$/);
@@ -269,6 +268,104 @@ test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text
     assert.match(text, /1\. X column 4/);
     assert.match(text, /2\. O bomb in column 3/);
     assert.match(text, /Result: Game not over\./);
+  }
+  for (const p of [x, o]) assert.deepEqual(p.errors, []);
+  await Promise.all([x, o].map((p) => p.context().close()));
+});
+
+test('a move made while a late joiner fetches the game record still ends up in its move list', async () => {
+  const { fire, water, room } = await openingGame();
+  const watcher = await person(browser);
+  // The first record the watcher asks for is made now and delivered only after the next move.
+  let moved;
+  const movedPromise = new Promise((resolve) => { moved = resolve; });
+  let held = 0;
+  await watcher.route(`**/api/games/${room}`, async (route) => {
+    if (held++ > 0) return route.continue();
+    const response = await route.fetch();
+    await movedPromise;
+    return route.fulfill({ response });
+  });
+  await watcher.goto(`${BASE}/r/${room}`);
+  await watcher.locator('#join-dialog[open]').waitFor();
+  await watcher.click('#join-watch');
+  await waitBoard(watcher, { seat: 'spectator', version: 3 });
+  await watcher.waitForFunction(() => window.bombcheckers.app.movesPartial === true);
+  await move(water, [1, 5], [2, 4]);
+  await waitBoard(watcher, { version: 4 });
+  moved();
+  await watcher.locator('#move-list li', { hasText: 'c3–d4' }).waitFor();
+  await watcher.locator('#move-list li', { hasText: 'b6–c5' }).waitFor();
+  assert.equal(await watcher.locator('#move-list li', { hasText: 'Earlier moves not shown' }).count(), 0);
+  assert.equal(await watcher.locator('#move-list li button.move').count(), 4);
+  assert.ok(held >= 2, 'the record was asked for again');
+  for (const p of [fire, water, watcher]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water, watcher].map((p) => p.context().close()));
+});
+
+test('a rematch missed while offline is seen as a new game by its number, not by its version', async () => {
+  const fire = await person(browser);
+  const water = await person(browser);
+  await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
+  await joinByLink(water, await shareLink(fire), 'Rachel');
+  await waitBoard(fire, { status: 'playing', turn: 'fire' });
+  await move(fire, [2, 2], [3, 3]);
+  await waitBoard(water, { version: 1 });
+  await water.click('#resign');
+  await water.click('#confirm-yes');
+  await waitBoard(fire, { status: 'finished', version: 1 });
+  await fire.click('#rematch');
+  await water.locator('.overlay-card', { hasText: 'would like a rematch' }).waitFor();
+  // Fire goes offline (and stays so); the rematch starts and its first move is played meanwhile.
+  await fire.evaluate(() => {
+    const { net } = window.bombcheckers;
+    net.stopped = true;
+    net.ws.close();
+  });
+  await water.click('#rematch');
+  await waitBoard(water, { seat: 'fire', game: '2', version: '0', status: 'playing' });
+  await move(water, [0, 2], [1, 3]);
+  // Back online at version 1 again, but of game 2.
+  await fire.evaluate(() => window.bombcheckers.net.start());
+  await waitBoard(fire, { seat: 'water', game: '2', version: '1', status: 'playing', turn: 'water' });
+  await fire.locator('#move-list li', { hasText: 'a3–b4' }).waitFor();
+  assert.equal(await fire.locator('#move-list li', { hasText: 'c3–d4' }).count(), 0, 'game 1 is not in the list');
+  await fire.getByRole('button', { name: 'Replay game 1' }).waitFor();
+  for (const p of [fire, water]) assert.deepEqual(p.errors, []);
+  await Promise.all([fire, water].map((p) => p.context().close()));
+});
+
+test('replay on a phone: stepping scrolls the move list, never the page', async () => {
+  const x = await person(browser, { viewport: { width: 390, height: 844 }, dpr: 2, mobile: true });
+  const o = await person(browser);
+  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 6, connect: 4, bombs: 0 } });
+  await joinByLink(o, await shareLink(x), 'Otto');
+  await waitBoard(x, { status: 'playing', turn: 'x' });
+  // Eighteen drops, x and o in turn up columns 1 to 3: nobody gets four in a row.
+  for (let i = 0; i < 18; i++) {
+    const page = i % 2 === 0 ? x : o;
+    await page.getByRole('button', { name: `Drop a piece in column ${Math.floor(i / 6) + 1}` }).click();
+    await waitBoard(x, { version: i + 1 });
+  }
+  await waitBoard(o, { version: 18 });
+  const list = x.locator('#move-list');
+  assert.ok(await list.evaluate((el) => el.scrollHeight > el.clientHeight + 100), 'the move list scrolls');
+
+  await x.evaluate(() => window.scrollTo(0, 0));
+  await x.keyboard.press('Home');
+  await replayAt(x, 0);
+  for (let v = 1; v <= 12; v++) {
+    await x.locator('#replay-next').click();
+    await replayAt(x, v);
+    assert.equal(await x.evaluate(() => window.scrollY), 0, `the page stays put at step ${v}`);
+    // The current move is in view inside the list.
+    const inView = await list.evaluate((el) => {
+      const cur = el.querySelector('li.current');
+      const l = el.getBoundingClientRect();
+      const r = cur.getBoundingClientRect();
+      return r.top >= l.top - 1 && r.bottom <= l.bottom + 1;
+    });
+    assert.ok(inView, `move ${v} is shown in the list`);
   }
   for (const p of [x, o]) assert.deepEqual(p.errors, []);
   await Promise.all([x, o].map((p) => p.context().close()));
