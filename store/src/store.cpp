@@ -6,6 +6,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include "bc/store.hpp"
@@ -48,11 +49,40 @@ CREATE TABLE IF NOT EXISTS actions(
 CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
 )sql";
 
-// A prepared statement that finalizes itself.
+// Statements the writer runs for every batch, prepared once for the connection's life: parsing
+// their SQL each time cost as much as running them (perf, closed-loop load). Used under db_mutex.
+class StmtCache {
+ public:
+  ~StmtCache() { clear(); }
+  // The statement for `sql` (a string literal: keyed by its address); null if it does not prepare.
+  sqlite3_stmt* get(sqlite3* db, const char* sql) {
+    sqlite3_stmt*& s = stmts_[sql];
+    if (s == nullptr) sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr);
+    return s;
+  }
+  // Before the connection closes: it cannot close with statements still open.
+  void clear() {
+    for (auto& [sql, s] : stmts_) sqlite3_finalize(s);
+    stmts_.clear();
+  }
+
+ private:
+  std::unordered_map<const char*, sqlite3_stmt*> stmts_;
+};
+
+// A prepared statement that finalizes itself, or a cached one that it resets when done.
 class Stmt {
  public:
   Stmt(sqlite3* db, const char* sql) { sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
-  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(StmtCache& cache, sqlite3* db, const char* sql) : stmt_(cache.get(db, sql)), cached_(true) {}
+  ~Stmt() {
+    if (!cached_) {
+      sqlite3_finalize(stmt_);
+    } else if (stmt_ != nullptr) {
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    }
+  }
   Stmt(const Stmt&) = delete;
   Stmt& operator=(const Stmt&) = delete;
 
@@ -78,6 +108,7 @@ class Stmt {
 
  private:
   sqlite3_stmt* stmt_ = nullptr;
+  bool cached_ = false;
 };
 
 bool exec(sqlite3* db, const char* sql, std::string* error = nullptr) {
@@ -98,6 +129,7 @@ struct Store::Impl {
   std::string path;
   sqlite3* db = nullptr;
   std::mutex db_mutex;  // one connection; the writer holds it for a batch, readers for a query
+  StmtCache cache;      // the writer's statements
 
   std::mutex queue_mutex;
   std::condition_variable queue_cv;
@@ -115,12 +147,13 @@ struct Store::Impl {
     }
     queue_cv.notify_all();
     if (writer.joinable()) writer.join();
+    cache.clear();
     if (db != nullptr) sqlite3_close(db);
   }
 
   bool apply(const Write& w) {
     if (const auto* r = std::get_if<PutRoom>(&w)) {
-      return Stmt(db,
+      return Stmt(cache, db,
                   "INSERT INTO rooms(id, setup, created_ms, game_no, retired) VALUES(?,?,?,?,?) "
                   "ON CONFLICT(id) DO UPDATE SET setup=excluded.setup, game_no=excluded.game_no, "
                   "retired=excluded.retired")
@@ -132,7 +165,7 @@ struct Store::Impl {
           .run();
     }
     if (const auto* s = std::get_if<PutSeat>(&w)) {
-      return Stmt(db, "INSERT OR REPLACE INTO seats(room, side, name, token_hash) VALUES(?,?,?,?)")
+      return Stmt(cache, db, "INSERT OR REPLACE INTO seats(room, side, name, token_hash) VALUES(?,?,?,?)")
           .bind(1, s->row.room)
           .bind(2, s->row.side)
           .bind(3, s->row.name)
@@ -140,10 +173,10 @@ struct Store::Impl {
           .run();
     }
     if (const auto* f = std::get_if<FreeSeat>(&w)) {
-      return Stmt(db, "DELETE FROM seats WHERE room=? AND side=?").bind(1, f->room).bind(2, f->side).run();
+      return Stmt(cache, db, "DELETE FROM seats WHERE room=? AND side=?").bind(1, f->room).bind(2, f->side).run();
     }
     if (const auto* g = std::get_if<PutGame>(&w)) {
-      return Stmt(db,
+      return Stmt(cache, db,
                   "INSERT OR REPLACE INTO games(room, game_no, result, started_ms, ended_ms, players) "
                   "VALUES(?,?,?,?,?,?)")
                  .bind(1, g->row.room)
@@ -153,13 +186,13 @@ struct Store::Impl {
                  .bind(5, g->row.ended_ms)
                  .bind(6, g->row.players)
                  .run() &&
-             Stmt(db, "UPDATE rooms SET game_no=max(game_no, ?) WHERE id=?")
+             Stmt(cache, db, "UPDATE rooms SET game_no=max(game_no, ?) WHERE id=?")
                  .bind(1, g->row.game_no)
                  .bind(2, g->row.room)
                  .run();
     }
     if (const auto* a = std::get_if<AppendAction>(&w)) {
-      return Stmt(db,
+      return Stmt(cache, db,
                   "INSERT INTO actions(room, game_no, version, side, action, at_ms) "
                   "VALUES(?,?,?,?,?,?)")
           .bind(1, a->row.room)
@@ -171,7 +204,7 @@ struct Store::Impl {
           .run();
     }
     const auto& r = std::get<RetireRoom>(w);
-    return Stmt(db, "UPDATE rooms SET retired=1 WHERE id=?").bind(1, r.room).run();
+    return Stmt(cache, db, "UPDATE rooms SET retired=1 WHERE id=?").bind(1, r.room).run();
   }
 
   void run_writer() {
@@ -190,18 +223,18 @@ struct Store::Impl {
       std::size_t writes = 0;
       {
         std::lock_guard db_lock(db_mutex);
-        committed = exec(db, "BEGIN IMMEDIATE");
+        committed = Stmt(cache, db, "BEGIN IMMEDIATE").run();
         for (std::size_t i = 0; committed && i < batch.size(); ++i) {
-          bool ok = exec(db, "SAVEPOINT w");
+          bool ok = Stmt(cache, db, "SAVEPOINT w").run();
           for (const Write& w : batch[i].first) {
             ok = ok && apply(w);
             ++writes;
           }
           if (!ok) exec(db, "ROLLBACK TO w");
-          exec(db, "RELEASE w");
+          Stmt(cache, db, "RELEASE w").run();
           entry_ok[i] = ok ? 1 : 0;
         }
-        committed = committed && exec(db, "COMMIT");
+        committed = committed && Stmt(cache, db, "COMMIT").run();
         if (!committed) exec(db, "ROLLBACK");
       }
       std::uint64_t failed = 0;
