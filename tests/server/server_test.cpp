@@ -2,6 +2,11 @@
 // has a timeout (test_client.hpp), so a server bug fails a test rather than hanging it.
 #include <gtest/gtest.h>
 
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -366,6 +371,76 @@ TEST_F(ServerTest, RoomsPerAddress_IdleRoomsMakeWayAndBusyOnesRefuse) {
   EXPECT_EQ(ids.count(r1), 0u);
   EXPECT_EQ(ids.count(r2), 1u);
   EXPECT_EQ(ids.count(joined["room"].get<std::string>()), 1u);
+}
+
+// A plain TCP connection to 127.0.0.1:port that sends nothing; -1 on failure.
+int raw_connect(std::uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return -1;
+  return fd;
+}
+
+// Whether the server closed `fd` (end of stream or reset) within `timeout`.
+bool closed_by_server(int fd, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 100) > 0) {
+      char buf[256];
+      if (::recv(fd, buf, sizeof buf, 0) <= 0) return true;
+    }
+  }
+  return false;
+}
+
+TEST_F(ServerTest, TotalConnections_OverTheLimitAreClosedAtOnce) {
+  Limits l;
+  l.max_connections = 3;
+  restart(l);
+  std::vector<std::unique_ptr<WsClient>> open;
+  for (int i = 0; i < 3; ++i) open.push_back(connect());
+  EXPECT_THROW(WsClient c(port_, "/ws", true, "", "127.0.0.2"), std::runtime_error);
+  // Those already in are served as before.
+  open[0]->send({{"type", "chat"}, {"text", "hello"}});
+  EXPECT_EQ(open[0]->expect_error(), "unknown_room");
+}
+
+TEST_F(ServerTest, HandshakeOverTheHeaderLimitGets413AndOthersGoOn) {
+  auto a = connect();
+  const HttpResponse r = http_get(port_, "/ws?pad=" + std::string(9000, 'a'));
+  EXPECT_EQ(r.status, 413);
+  a->send({{"type", "chat"}, {"text", "hello"}});
+  EXPECT_EQ(a->expect_error(), "unknown_room");
+  EXPECT_EQ(http_get(port_, "/healthz").status, 200);
+}
+
+TEST_F(ServerTest, IdleSocketsAreDropped) {
+  Limits l;
+  l.http_timeout = std::chrono::seconds(1);
+  l.ws_idle_timeout = std::chrono::seconds(2);
+  restart(l);
+  // A connection that never sends its request.
+  const int fd = raw_connect(port_);
+  ASSERT_GE(fd, 0);
+  EXPECT_TRUE(closed_by_server(fd, 5s)) << "a silent TCP connection was kept";
+  ::close(fd);
+  // A WebSocket peer that stops reading answers no ping, and is dropped after the idle timeout.
+  auto live = connect();
+  {
+    WsClient mute(port_, "/ws", false);
+    const auto deadline = std::chrono::steady_clock::now() + 8s;
+    while (server_->metrics().ws_open.load() > 1 && std::chrono::steady_clock::now() < deadline) {
+      live->drain(50ms);  // reading, the live client answers the server's pings
+    }
+    EXPECT_EQ(server_->metrics().ws_open.load(), 1) << "the mute WebSocket was kept";
+  }
+  // The live one answered the pings all along.
+  live->send({{"type", "chat"}, {"text", "hello"}});
+  EXPECT_EQ(live->expect_error(), "unknown_room");
 }
 
 TEST_F(ServerTest, ResumeWithTokenAfterDisconnect) {
