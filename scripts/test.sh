@@ -20,6 +20,8 @@ done
 JOBS=${JOBS:-2}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/bombcheckers-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# Paths relative to the checkout, so a fresh clone elsewhere (CI) still hits the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 
 step() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
 
