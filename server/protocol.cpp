@@ -731,11 +731,6 @@ struct Writer {
   std::string& out;
 
   void raw(std::string_view t) { out += t; }
-  void key(std::string_view k) {  // after '{' or a value: the comma is the caller's
-    out += '"';
-    out += k;
-    out += "\":";
-  }
   void str(std::string_view t) {
     out += '"';
     out += t;
@@ -754,13 +749,18 @@ struct Writer {
     num(q.y);
     out += ']';
   }
-  void squares(const std::vector<Square>& v) {
+  // A JSON array of `items`, each written by `item`.
+  template <class T, class F>
+  void list(const std::vector<T>& items, F item) {
     out += '[';
-    for (std::size_t i = 0; i < v.size(); ++i) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
       if (i) out += ',';
-      square(v[i]);
+      item(items[i]);
     }
     out += ']';
+  }
+  void squares(const std::vector<Square>& v) {
+    list(v, [this](Square q) { square(q); });
   }
   void action(const Action& a) {  // the keys of action_obj, in its order
     out += "{\"kind\":";
@@ -789,28 +789,20 @@ struct Writer {
     out += '}';
   }
   void actions(const std::vector<Action>& v) {
-    out += '[';
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (i) out += ',';
-      action(v[i]);
-    }
-    out += ']';
+    list(v, [this](const Action& a) { action(a); });
   }
   void pieces(VariantId v, const std::vector<Piece>& ps) {  // the keys of piece_json
-    out += '[';
-    for (std::size_t i = 0; i < ps.size(); ++i) {
-      if (i) out += ',';
+    list(ps, [this, v](const Piece& p) {
       out += "{\"at\":";
-      square(ps[i].at);
+      square(p.at);
       out += ",\"side\":";
-      str(side_name(v, ps[i].side));
+      str(side_name(v, p.side));
       out += ",\"kind\":";
-      str(kind_name(ps[i].kind));
+      str(kind_name(p.kind));
       out += ",\"rank\":";
-      str(rank_name(ps[i].rank));
+      str(rank_name(p.rank));
       out += '}';
-    }
-    out += ']';
+    });
   }
 };
 
