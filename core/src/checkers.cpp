@@ -2,8 +2,9 @@
 //
 // Decided points (RULES.md leaves them open):
 // - Captured pieces are removed at each hop, so a piece is never jumped twice.
-// - B8 applies to any landing on the far row: a bomb that steps there explodes too.
-// - T5: for a triple king its own pieces are transparent along the whole line of a hop.
+// - T5a: for a triple king's quiet leap its own pieces are transparent along the line.
+// Rules revision 1 (records played before 2026-11-24, replayed as they were played): a bomb that
+// stepped onto the far row exploded, and a triple king's capture could land past its own pieces.
 #include <algorithm>
 #include <string>
 
@@ -50,7 +51,7 @@ constexpr int first_dir(int side, bool king) { return king ? 0 : (side == 0 ? 0 
 constexpr int last_dir(int side, bool king) { return king ? 4 : (side == 0 ? 2 : 4); }
 
 // Flying captures (T3, T5b) for a king or triple king of the triple_king variant.
-void flying_jumps(const CheckersState& s, int sq, bool triple, Hops& out) {
+void flying_jumps(const CheckersState& s, Rules v, int sq, bool triple, Hops& out) {
   const int me = side_of(s, bit(sq));
   const Bits own = s.occ[static_cast<std::size_t>(me)];
   const Bits opp = s.occ[static_cast<std::size_t>(1 - me)];
@@ -68,12 +69,12 @@ void flying_jumps(const CheckersState& s, int sq, bool triple, Hops& out) {
       captured |= bit(land);
       land = nb(land, d);
     }
-    // Landing: any empty square beyond, up to the next piece (a triple king passes its own).
+    // Landing (T3, T5b): any empty square beyond, up to the next piece of either side.
     for (; land >= 0; land = nb(land, d)) {
       const Bits b = bit(land);
       if ((opp & b) != 0) break;
       if ((own & b) != 0) {
-        if (triple) continue;
+        if (triple && v.revision == 1) continue;  // revision 1 let it pass its own pieces here
         break;
       }
       out.push({static_cast<std::int8_t>(sq), static_cast<std::int8_t>(land), true, captured});
@@ -115,22 +116,22 @@ void short_jumps(const CheckersState& s, int me, Bits men, Bits kings, Hops& out
   }
 }
 
-void piece_jumps(const CheckersState& s, VariantId v, int sq, Hops& out) {
+void piece_jumps(const CheckersState& s, Rules v, int sq, Hops& out) {
   const Bits b = bit(sq);
   const bool king = (s.kings & b) != 0;
   if (v == VariantId::TripleKing && king) {
-    flying_jumps(s, sq, (s.triples & b) != 0, out);
+    flying_jumps(s, v, sq, (s.triples & b) != 0, out);
     return;
   }
   short_jumps(s, side_of(s, b), king ? 0 : b, king ? b : 0, out);
 }
 
 // Whether the piece on sq has any capture (cheaper than listing them).
-bool has_jump(const CheckersState& s, VariantId v, int sq) {
+bool has_jump(const CheckersState& s, Rules v, int sq) {
   const Bits b = bit(sq);
   if (v == VariantId::TripleKing && (s.kings & b) != 0) {
     Hops hops;
-    flying_jumps(s, sq, (s.triples & b) != 0, hops);
+    flying_jumps(s, v, sq, (s.triples & b) != 0, hops);
     return !hops.empty();
   }
   const int me = side_of(s, b);
@@ -156,13 +157,13 @@ bool any_short_jump(Bits men, Bits kings, Bits opp, Bits empty, int me) {
   return false;
 }
 
-void all_jumps(const CheckersState& s, VariantId v, Hops& out) {
+void all_jumps(const CheckersState& s, Rules v, Hops& out) {
   const int me = index(s.turn);
   const Bits mine = s.occ[static_cast<std::size_t>(me)];
   if (v == VariantId::TripleKing) {  // flying kings (T3) one by one, men in bitboard form
     short_jumps(s, me, mine & ~s.kings, 0, out);
     for (Bits k = mine & s.kings; k != 0; k &= k - 1) {
-      flying_jumps(s, std::countr_zero(k), (s.triples & (k & -k)) != 0, out);
+      flying_jumps(s, v, std::countr_zero(k), (s.triples & (k & -k)) != 0, out);
     }
     return;
   }
@@ -170,7 +171,7 @@ void all_jumps(const CheckersState& s, VariantId v, Hops& out) {
 }
 
 // Steps in bitboard form: for each direction, destinations of movable pieces.
-void all_steps(const CheckersState& s, VariantId v, Hops& out) {
+void all_steps(const CheckersState& s, Rules v, Hops& out) {
   const int me = index(s.turn);
   const Bits mine = s.occ[static_cast<std::size_t>(me)];
   const Bits empty = ~(s.occ[0] | s.occ[1]);
@@ -188,13 +189,13 @@ void all_steps(const CheckersState& s, VariantId v, Hops& out) {
 }
 
 // Most pieces a capture sequence can still remove after this hop (T2).
-int best_continuation(const CheckersState& s, VariantId v, const Hop& h);
+int best_continuation(const CheckersState& s, Rules v, const Hop& h);
 
-int sequence_value(const CheckersState& s, VariantId v, const Hop& h) {
+int sequence_value(const CheckersState& s, Rules v, const Hop& h) {
   return std::popcount(h.captured) + best_continuation(s, v, h);
 }
 
-int best_continuation(const CheckersState& s, VariantId v, const Hop& h) {
+int best_continuation(const CheckersState& s, Rules v, const Hop& h) {
   const HopOutcome o = apply_hop(s, v, h, nullptr);
   if (o.turn_over) return 0;
   Hops next;
@@ -205,7 +206,7 @@ int best_continuation(const CheckersState& s, VariantId v, const Hop& h) {
 }
 
 // T2: keep only the hops that start a sequence removing the most pieces.
-void keep_longest(const CheckersState& s, VariantId v, Hops& hops) {
+void keep_longest(const CheckersState& s, Rules v, Hops& hops) {
   std::array<int, 128> value{};
   int best = 0;
   for (int i = 0; i < hops.n; ++i) {
@@ -236,7 +237,7 @@ void push_squares(std::vector<Square>& out, Bits b) {
 
 }  // namespace
 
-void legal_hops(const CheckersState& s, VariantId v, Hops& out) {
+void legal_hops(const CheckersState& s, Rules v, Hops& out) {
   if (s.jumper >= 0) {
     piece_jumps(s, v, s.jumper, out);
     if (v == VariantId::TripleKing) keep_longest(s, v, out);
@@ -254,7 +255,7 @@ void legal_hops(const CheckersState& s, VariantId v, Hops& out) {
   all_steps(s, v, out);
 }
 
-bool end_turn_legal(const CheckersState& s, VariantId v) {
+bool end_turn_legal(const CheckersState& s, Rules v) {
   return v == VariantId::Bomb && s.jumper >= 0;  // B5: continuing is the player's choice
 }
 
@@ -265,7 +266,7 @@ CheckersState apply_end_turn(const CheckersState& s) {
   return n;
 }
 
-HopOutcome apply_hop(const CheckersState& s, VariantId v, const Hop& h, Effects* fx) {
+HopOutcome apply_hop(const CheckersState& s, Rules v, const Hop& h, Effects* fx) {
   CheckersState n = s;
   const Side me = s.turn;
   const Bits from = bit(h.from);
@@ -289,9 +290,10 @@ HopOutcome apply_hop(const CheckersState& s, VariantId v, const Hop& h, Effects*
     if (fx != nullptr) push_squares(fx->captured, h.captured);
   }
 
-  // B7, B8: a bomb explodes when it captures or reaches the far row; shields survive, no chains.
+  // B7, B8: a bomb explodes when it jumps, never when it steps; shields survive, no chains.
+  // (Revision 1 also blew up a bomb that stepped onto the far row.)
   bool exploded = false;
-  if ((n.bombs & to) != 0 && (h.jump || (to & far_row(me)) != 0)) {
+  if ((n.bombs & to) != 0 && (h.jump || (v.revision == 1 && (to & far_row(me)) != 0))) {
     const Bits victims =
         (n.occ[0] | n.occ[1]) & kTables.blast[static_cast<std::size_t>(h.to)] & ~n.shields;
     remove_pieces(n, victims);
@@ -300,7 +302,8 @@ HopOutcome apply_hop(const CheckersState& s, VariantId v, const Hop& h, Effects*
     if (fx != nullptr) push_squares(fx->exploded, victims);
   }
 
-  // C4, T4: crowning at every hop.
+  // C4, B8, T4: crowning at every hop, of every kind of piece (a bomb only by a step: a jumping
+  // bomb has exploded).
   bool crowned = false;
   if (!exploded) {
     if ((n.kings & to) == 0 && (to & far_row(me)) != 0) {
@@ -336,7 +339,7 @@ HopOutcome apply_hop(const CheckersState& s, VariantId v, const Hop& h, Effects*
   return {n, turn_over};
 }
 
-std::optional<Result> checkers_result(const CheckersState& s, VariantId v, const Options& o) {
+std::optional<Result> checkers_result(const CheckersState& s, Rules v, const Options& o) {
   const bool first_empty = s.occ[0] == 0;
   const bool second_empty = s.occ[1] == 0;
   if (first_empty && second_empty) return Result{std::nullopt, Reason::MutualDestruction};  // B9
@@ -384,9 +387,6 @@ std::optional<std::string> checkers_from_position(VariantId v, const Position& p
     if (piece.rank == Rank::TripleKing && v != VariantId::TripleKing) {
       return "triple kings exist only in the triple_king variant";
     }
-    if (piece.kind == Kind::Bomb && piece.rank != Rank::Man) {
-      return "the bomb on " + where + " cannot be a king: bombs are never crowned";
-    }
     if (piece.rank == Rank::Man && (bit(i) & far_row(piece.side)) != 0) {
       return "the man on " + where + " stands on its far row and would have been crowned";
     }
@@ -407,7 +407,7 @@ std::optional<std::string> checkers_from_position(VariantId v, const Position& p
 namespace {
 
 template <typename F>
-void for_each_turn(const CheckersState& s, VariantId v, F&& f) {
+void for_each_turn(const CheckersState& s, Rules v, F&& f) {
   Hops hops;
   legal_hops(s, v, hops);
   for (const Hop& h : hops) {
@@ -423,7 +423,7 @@ void for_each_turn(const CheckersState& s, VariantId v, F&& f) {
 
 
 // Turns that continue from a mid-sequence state.
-std::uint64_t count_sequence(const CheckersState& s, VariantId v) {
+std::uint64_t count_sequence(const CheckersState& s, Rules v) {
   std::uint64_t n = end_turn_legal(s, v) ? 1 : 0;
   Hops hops;
   legal_hops(s, v, hops);
@@ -434,7 +434,7 @@ std::uint64_t count_sequence(const CheckersState& s, VariantId v) {
   return n;
 }
 
-std::uint64_t count_turns(const CheckersState& s, VariantId v) {
+std::uint64_t count_turns(const CheckersState& s, Rules v) {
   const int me = index(s.turn);
   const Bits mine = s.occ[static_cast<std::size_t>(me)];
   if (v == VariantId::TripleKing && (mine & s.kings) != 0) return count_sequence(s, v);
@@ -465,7 +465,7 @@ bool game_over(const CheckersState& s, const Options& o) {
   return s.occ[0] == 0 || s.occ[1] == 0 || (o.draw_turns > 0 && s.quiet_turns >= o.draw_turns);
 }
 
-std::uint64_t perft_rec(const CheckersState& s, VariantId v, const Options& o, int depth) {
+std::uint64_t perft_rec(const CheckersState& s, Rules v, const Options& o, int depth) {
   if (game_over(s, o)) return 0;
   if (depth == 1) return count_turns(s, v);
   std::uint64_t n = 0;
@@ -475,7 +475,7 @@ std::uint64_t perft_rec(const CheckersState& s, VariantId v, const Options& o, i
 
 }  // namespace
 
-std::uint64_t checkers_perft(const CheckersState& s, VariantId v, const Options& o, int depth) {
+std::uint64_t checkers_perft(const CheckersState& s, Rules v, const Options& o, int depth) {
   if (depth <= 0) return 1;
   if (s.jumper >= 0) {  // finish the turn under way first; each finished turn is depth 1
     std::uint64_t n = 0;

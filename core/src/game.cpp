@@ -143,13 +143,13 @@ std::vector<Action> Game::legal() const {
   if (result_) return out;
   if (const auto* c = std::get_if<CheckersState>(&state_)) {
     Hops hops;
-    detail::legal_hops(*c, variant_, hops);
+    detail::legal_hops(*c, detail::rules_of(variant_, options_), hops);
     out.reserve(static_cast<std::size_t>(hops.n) + 1);
     for (const Hop& h : hops) out.push_back(to_action(h));
     std::sort(out.begin(), out.end(), [](const Action& l, const Action& r) {
       return std::tie(l.kind, l.from, l.to) < std::tie(r.kind, r.from, r.to);
     });
-    if (detail::end_turn_legal(*c, variant_)) out.push_back(Action::end_turn());
+    if (detail::end_turn_legal(*c, detail::rules_of(variant_, options_))) out.push_back(Action::end_turn());
     return out;
   }
   detail::kaboom_legal(std::get<KaboomState>(state_), options_, out);
@@ -166,17 +166,17 @@ std::optional<Applied> Game::apply(const Action& a) const {
   Applied out{*this, {}};
   if (const auto* c = std::get_if<CheckersState>(&state_)) {
     if (a.kind == ActionKind::EndTurn) {
-      if (a != Action::end_turn() || !detail::end_turn_legal(*c, variant_)) return std::nullopt;
+      if (a != Action::end_turn() || !detail::end_turn_legal(*c, detail::rules_of(variant_, options_))) return std::nullopt;
       out.next.state_ = detail::apply_end_turn(*c);
       out.effects.turn_over = true;
     } else {
       Hops hops;
-      detail::legal_hops(*c, variant_, hops);
+      detail::legal_hops(*c, detail::rules_of(variant_, options_), hops);
       const Hop* hop = std::find_if(hops.begin(), hops.end(), [&](const Hop& h) {
         return matches(h, a) && a == to_action(h);
       });
       if (hop == hops.end()) return std::nullopt;
-      out.next.state_ = detail::apply_hop(*c, variant_, *hop, &out.effects).next;
+      out.next.state_ = detail::apply_hop(*c, detail::rules_of(variant_, options_), *hop, &out.effects).next;
     }
   } else {
     if (!is_legal(a)) return std::nullopt;
@@ -196,7 +196,7 @@ std::vector<Turn> Game::turns() const {
 
 void Game::settle_result() {
   if (const auto* c = std::get_if<CheckersState>(&state_)) {
-    result_ = detail::checkers_result(*c, variant_, options_);
+    result_ = detail::checkers_result(*c, detail::rules_of(variant_, options_), options_);
   } else {
     result_ = detail::kaboom_result(std::get<KaboomState>(state_), options_);
   }

@@ -10,6 +10,15 @@
 
 namespace bc::detail {
 
+// A variant as played under one rules revision (Options::rules). Compares equal to its VariantId,
+// so rule code reads `v == VariantId::Bomb` whichever revision it runs.
+struct Rules {
+  VariantId id;
+  int revision;
+  friend constexpr bool operator==(Rules r, VariantId v) { return r.id == v; }
+};
+constexpr Rules rules_of(VariantId v, const Options& o) { return {v, o.rules}; }
+
 // ---- Checkers squares: index i in [0, 32), y = i / 4, x = 2 * (i % 4) + (y & 1).
 using Bits = std::uint32_t;
 
@@ -73,17 +82,17 @@ struct HopOutcome {
 };
 
 // Legal hops of the side to move (or of the jumper mid-turn); end_turn is not a hop.
-void legal_hops(const CheckersState& s, VariantId v, Hops& out);
-bool end_turn_legal(const CheckersState& s, VariantId v);
+void legal_hops(const CheckersState& s, Rules v, Hops& out);
+bool end_turn_legal(const CheckersState& s, Rules v);
 // Applies a hop; effects (captured/exploded/promoted) are appended to fx when it is not null.
-HopOutcome apply_hop(const CheckersState& s, VariantId v, const Hop& h, Effects* fx);
+HopOutcome apply_hop(const CheckersState& s, Rules v, const Hop& h, Effects* fx);
 CheckersState apply_end_turn(const CheckersState& s);
 // Checkers result after a completed turn (nullopt: play on).
-std::optional<Result> checkers_result(const CheckersState& s, VariantId v, const Options& o);
+std::optional<Result> checkers_result(const CheckersState& s, Rules v, const Options& o);
 std::optional<std::string> checkers_from_position(VariantId v, const Position& p,
                                                   CheckersState& out);
 CheckersState checkers_start(VariantId v);
-std::uint64_t checkers_perft(const CheckersState& s, VariantId v, const Options& o, int depth);
+std::uint64_t checkers_perft(const CheckersState& s, Rules v, const Options& o, int depth);
 
 // ---- Kaboom
 void kaboom_legal(const KaboomState& s, const Options& o, std::vector<Action>& out);

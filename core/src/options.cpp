@@ -88,6 +88,10 @@ std::optional<std::string> validate_options(const Options& o, VariantId v) {
              std::to_string(spec.min) + " and " + std::to_string(spec.max);
     }
   }
+  if (o.rules < 1 || o.rules > kRulesRevision) {
+    return "rules revision " + std::to_string(o.rules) + " is unknown (this server plays 1 to " +
+           std::to_string(kRulesRevision) + ")";
+  }
   if (v == VariantId::Kaboom && o.connect > std::max(o.width, o.height)) {
     return "connect (" + std::to_string(o.connect) + ") is longer than the board allows";
   }

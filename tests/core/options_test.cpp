@@ -148,3 +148,20 @@ TEST(Options, LargestKaboomBoardWorks) {
 }
 
 }  // namespace
+
+// The rules revision is no player option: set_option does not know it, and only the revisions
+// this core plays are accepted.
+TEST(Options, RulesRevisionIsNotAPlayerOption) {
+  for (VariantId v : bc::kAllVariants) {
+    Options o = bc::default_options(v);
+    EXPECT_EQ(o.rules, bc::kRulesRevision);
+    EXPECT_TRUE(bc::set_option(o, v, "rules", 1).has_value()) << "set_option must refuse 'rules'";
+    for (const auto& spec : bc::option_specs(v)) EXPECT_NE(spec.name, "rules");
+    o.rules = 0;
+    EXPECT_TRUE(bc::validate_options(o, v).has_value());
+    o.rules = bc::kRulesRevision + 1;
+    EXPECT_TRUE(bc::validate_options(o, v).has_value());
+    o.rules = 1;
+    EXPECT_FALSE(bc::validate_options(o, v).has_value());
+  }
+}

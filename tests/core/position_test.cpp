@@ -139,10 +139,14 @@ TEST(Position, TripleKingRankOnlyInTripleKing) {
       position_error(kTk, bc::default_options(kTk), {triple(kBlack, 2, 2), man(kWhite, 7, 7)}), "");
 }
 
-TEST(Position, BombThatIsAKingRefused) {
-  Piece b = bomb(kFire, 2, 2);
-  b.rank = Rank::King;
-  expect_refused(kBomb, {b, man(kWater, 7, 7)}, "B8: bombs are never kings");
+TEST(Position, B8_BombThatIsAKingLoads) {
+  EXPECT_EQ(position_error(kBomb, bc::default_options(kBomb),
+                           {bomb_king(kFire, 2, 2), bomb_king(kWater, 5, 7), man(kWater, 7, 7)}),
+            "");
+}
+
+TEST(Position, BombManOnItsFarRowRefused) {
+  expect_refused(kBomb, {bomb(kFire, 1, 7), man(kWater, 7, 5)}, "a bomb man cannot stand on row 7");
 }
 
 TEST(Position, KaboomPieceAboveEmptyCellRefused) {

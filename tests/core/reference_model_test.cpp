@@ -79,14 +79,9 @@ std::vector<Hop> capture_hops(VariantId v, const Board& b, Square from) {
       x += dx;
       y += dy;
     }
-    // Landing squares beyond: empty ones, own pieces transparent for a triple king.
-    while (on_board(x, y)) {
-      const Piece* q = at(b, x, y);
-      if (!q) {
-        out.push_back({{x, y}, taken});
-      } else if (!(triple && q->side == p.side)) {
-        break;
-      }
+    // Landing squares beyond (T3, T5b): the empty ones up to the next piece, own or not.
+    while (on_board(x, y) && !at(b, x, y)) {
+      out.push_back({{x, y}, taken});
       x += dx;
       y += dy;
     }
@@ -137,7 +132,7 @@ HopResult do_hop(VariantId v, const Board& b, Square from, Square to,
   for (const auto& c : captured) r.board.erase({c.x, c.y});
   p.at = to;
   const bool jump = !captured.empty();
-  if (v == VariantId::Bomb && p.kind == Kind::Bomb && (jump || to.y == far_row(p.side))) {
+  if (v == VariantId::Bomb && p.kind == Kind::Bomb && jump) {  // B7, B8: only a jump explodes
     r.exploded = true;
     r.exploded_squares.push_back(to);
     for (int dx = -1; dx <= 1; ++dx) {
@@ -320,10 +315,6 @@ TEST_P(ReferenceModel, RandomPositions) {
       if (v == VariantId::Bomb) {
         const int kd = static_cast<int>(rng() % 3);
         pc.kind = kd == 0 ? Kind::Normal : kd == 1 ? Kind::Shield : Kind::Bomb;
-        if (pc.kind == Kind::Bomb) {
-          pc.rank = Rank::Man;
-          if (pc.at.y == far_row(pc.side)) pc.kind = Kind::Normal;
-        }
       }
       p.pieces.push_back(pc);
     }

@@ -73,7 +73,7 @@ TEST(Bomb, B3_ShieldAndBombMenMoveLikeMen) {
                                               A::step({5, 1}, {4, 2}), A::step({5, 1}, {6, 2})));
   Applied r = play(g, A::step({5, 1}, {6, 2}));
   EXPECT_TRUE(has_piece(r.next, bomb(kFire, 6, 2)));
-  EXPECT_THAT(r.effects.exploded, IsEmpty()) << "only a bomb's jump (or far-row landing) explodes";
+  EXPECT_THAT(r.effects.exploded, IsEmpty()) << "only a bomb's jump explodes";
 }
 
 TEST(Bomb, B3_ShieldCanBeCaptured) {
@@ -328,24 +328,54 @@ TEST(Bomb, B7_BlastAtTheEdgeOfTheBoard) {
   EXPECT_EQ(r.next.pieces(), sorted_pieces({man(kFire, 6, 0), man(kWater, 7, 7)}));
 }
 
-TEST(Bomb, B8_BombSteppingOntoFarRowExplodes) {
+TEST(Bomb, B8_BombSteppingOntoFarRowIsCrowned) {
   Game g =
       bomb_position({bomb(kFire, 2, 6), man(kWater, 0, 6), man(kFire, 4, 0), man(kWater, 7, 7)});
   Applied r = play(g, A::step({2, 6}, {1, 7}));
-  EXPECT_THAT(r.effects.exploded, UnorderedElementsAre(Square{1, 7}, Square{0, 6}));
+  EXPECT_THAT(r.effects.exploded, IsEmpty()) << "a step never explodes a bomb";
   EXPECT_THAT(r.effects.captured, IsEmpty());
-  EXPECT_THAT(r.effects.promoted, IsEmpty());
+  EXPECT_THAT(r.effects.promoted, ElementsAre(Square{1, 7}));
   EXPECT_TRUE(r.effects.turn_over);
-  EXPECT_TRUE(is_empty(r.next, {1, 7}));
-  EXPECT_TRUE(is_empty(r.next, {0, 6}));
-  EXPECT_EQ(r.next.pieces(), sorted_pieces({man(kFire, 4, 0), man(kWater, 7, 7)}));
+  EXPECT_EQ(r.next.pieces(), sorted_pieces({bomb_king(kFire, 1, 7), man(kWater, 0, 6),
+                                            man(kFire, 4, 0), man(kWater, 7, 7)}));
+  EXPECT_FALSE(r.next.over());
 }
 
-TEST(Bomb, B8_FarRowBlastSparesShields) {
-  Game g = bomb_position({bomb(kFire, 2, 6), shield(kWater, 0, 6), man(kFire, 4, 0)});
-  Applied r = play(g, A::step({2, 6}, {1, 7}));
-  EXPECT_THAT(r.effects.exploded, ElementsAre(Square{1, 7}));
-  EXPECT_TRUE(has_piece(r.next, shield(kWater, 0, 6)));
+TEST(Bomb, B8_WaterBombSteppingOntoRowZeroIsCrowned) {
+  Game g = bomb_position(
+      {bomb(kWater, 1, 1), man(kFire, 3, 1), man(kFire, 6, 0), man(kWater, 7, 7)}, kWater);
+  Applied r = play(g, A::step({1, 1}, {2, 0}));
+  EXPECT_THAT(r.effects.exploded, IsEmpty());
+  EXPECT_THAT(r.effects.promoted, ElementsAre(Square{2, 0}));
+  EXPECT_TRUE(has_piece(r.next, bomb_king(kWater, 2, 0)));
+  EXPECT_TRUE(has_piece(r.next, man(kFire, 3, 1)));
+}
+
+// A king bomb steps and captures backwards (B3 for kings), and its capture explodes it (B7).
+TEST(Bomb, B8_KingBombStepsAndCapturesBackwardsThenExplodes) {
+  Game g = bomb_position({bomb_king(kFire, 3, 5), man(kWater, 2, 4), man(kWater, 0, 4),
+                          shield(kWater, 1, 1), man(kWater, 7, 7), man(kFire, 6, 0)});
+  EXPECT_TRUE(g.is_legal(A::step({3, 5}, {4, 4}))) << "backwards step";
+  EXPECT_TRUE(g.is_legal(A::step({3, 5}, {2, 6})));
+  EXPECT_TRUE(g.is_legal(A::step({3, 5}, {4, 6})));
+  EXPECT_TRUE(g.is_legal(A::jump({3, 5}, {1, 3}))) << "backwards capture";
+  Applied stepped = play(g, A::step({3, 5}, {4, 4}));
+  EXPECT_THAT(stepped.effects.exploded, IsEmpty());
+  EXPECT_TRUE(has_piece(stepped.next, bomb_king(kFire, 4, 4)));
+  Applied r = play(g, A::jump({3, 5}, {1, 3}));
+  EXPECT_THAT(r.effects.captured, ElementsAre(Square{2, 4}));
+  EXPECT_THAT(r.effects.exploded, UnorderedElementsAre(Square{1, 3}, Square{0, 4}));
+  EXPECT_TRUE(r.effects.turn_over) << "a bomb's turn ends with its first jump";
+  EXPECT_EQ(r.next.pieces(),
+            sorted_pieces({shield(kWater, 1, 1), man(kWater, 7, 7), man(kFire, 6, 0)}));
+}
+
+TEST(Bomb, B8_KingBombInCustomPositionLoads) {
+  Game g = bomb_position({bomb_king(kFire, 3, 7), bomb_king(kWater, 4, 0), man(kFire, 0, 0),
+                          man(kWater, 7, 7)});
+  EXPECT_TRUE(has_piece(g, bomb_king(kFire, 3, 7)));
+  EXPECT_TRUE(has_piece(g, bomb_king(kWater, 4, 0)));
+  EXPECT_TRUE(g.is_legal(A::step({3, 7}, {2, 6})));
 }
 
 TEST(Bomb, B8_BombJumpingOntoFarRowIsNeverCrowned) {
@@ -359,13 +389,16 @@ TEST(Bomb, B8_BombJumpingOntoFarRowIsNeverCrowned) {
   EXPECT_TRUE(r.effects.turn_over);
 }
 
-TEST(Bomb, B8_WaterBombSteppingOntoRowZeroExplodes) {
-  Game g = bomb_position(
-      {bomb(kWater, 1, 1), man(kFire, 3, 1), man(kFire, 6, 0), man(kWater, 7, 7)}, kWater);
-  Applied r = play(g, A::step({1, 1}, {2, 0}));
-  EXPECT_THAT(r.effects.exploded, UnorderedElementsAre(Square{2, 0}, Square{3, 1}));
+// Games stored before 2026-11-24 replay under rules revision 1, where the far-row step exploded.
+TEST(Bomb, B8_Revision1BombSteppingOntoFarRowExploded) {
+  Options o = bc::default_options(kBomb);
+  o.rules = 1;
+  Game g = position(kBomb, o, {bomb(kFire, 2, 6), man(kWater, 0, 6), man(kFire, 4, 0),
+                               man(kWater, 7, 7)}, kFire);
+  Applied r = play(g, A::step({2, 6}, {1, 7}));
+  EXPECT_THAT(r.effects.exploded, UnorderedElementsAre(Square{1, 7}, Square{0, 6}));
   EXPECT_THAT(r.effects.promoted, IsEmpty());
-  EXPECT_EQ(r.next.pieces(), sorted_pieces({man(kFire, 6, 0), man(kWater, 7, 7)}));
+  EXPECT_EQ(r.next.pieces(), sorted_pieces({man(kFire, 4, 0), man(kWater, 7, 7)}));
 }
 
 TEST(Bomb, B9_MutualDestructionIsADraw) {
@@ -377,9 +410,9 @@ TEST(Bomb, B9_MutualDestructionIsADraw) {
   EXPECT_THAT(r.next.legal(), IsEmpty());
 }
 
-TEST(Bomb, B9_FarRowBlastCanDestroyBothSides) {
-  Game g = bomb_position({bomb(kFire, 2, 6), man(kWater, 0, 6)});
-  Applied r = play(g, A::step({2, 6}, {1, 7}));
+TEST(Bomb, B9_KingBombBlastBackwardsCanDestroyBothSides) {
+  Game g = bomb_position({bomb_king(kFire, 4, 4), man(kWater, 3, 3), man(kWater, 1, 1)});
+  Applied r = play(g, A::jump({4, 4}, {2, 2}));
   ASSERT_TRUE(r.next.over());
   EXPECT_EQ(*r.next.result(), draw(Reason::MutualDestruction));
 }

@@ -244,17 +244,37 @@ TEST(TripleKing, T5a_PlainKingCannotLeap) {
   EXPECT_FALSE(g.is_legal(A::step({1, 1}, {3, 3})));
 }
 
-// Lead's choice: own pieces are transparent for a triple king along its whole line, before and
-// after the captured piece.
+// T5b: own pieces may stand before the captured piece; after it, the landing stops at the next piece.
 TEST(TripleKing, T5b_CapturePassesOverOwnPieces) {
-  Game g = tk({triple(kBlack, 0, 0), man(kBlack, 1, 1), man(kWhite, 3, 3), man(kBlack, 5, 5),
-               man(kWhite, 7, 7)});
-  EXPECT_THAT(g.legal(), UnorderedElementsAre(A::jump({0, 0}, {4, 4}), A::jump({0, 0}, {6, 6})));
+  Game g = tk({triple(kBlack, 0, 0), man(kBlack, 1, 1), man(kWhite, 3, 3), man(kWhite, 7, 1)});
+  EXPECT_THAT(g.legal(), UnorderedElementsAre(A::jump({0, 0}, {4, 4}), A::jump({0, 0}, {5, 5}),
+                                              A::jump({0, 0}, {6, 6}), A::jump({0, 0}, {7, 7})));
   Applied r = play(g, A::jump({0, 0}, {6, 6}));
   EXPECT_THAT(r.effects.captured, ElementsAre(Square{3, 3}));
   EXPECT_TRUE(has_piece(r.next, man(kBlack, 1, 1)));
-  EXPECT_TRUE(has_piece(r.next, man(kBlack, 5, 5)));
   EXPECT_TRUE(has_piece(r.next, triple(kBlack, 6, 6)));
+}
+
+TEST(TripleKing, T5b_StopsBeforeOwnPieceAfterCapture) {
+  Game g = tk({triple(kBlack, 0, 0), man(kBlack, 1, 1), man(kWhite, 3, 3), man(kBlack, 5, 5),
+               man(kWhite, 7, 1)});
+  EXPECT_THAT(g.legal(), UnorderedElementsAre(A::jump({0, 0}, {4, 4})));
+  EXPECT_FALSE(g.is_legal(A::jump({0, 0}, {6, 6}))) << "never past an own piece after the capture";
+  Applied r = play(g, A::jump({0, 0}, {4, 4}));
+  EXPECT_THAT(r.effects.captured, ElementsAre(Square{3, 3}));
+  EXPECT_TRUE(has_piece(r.next, man(kBlack, 5, 5)));
+}
+
+// Games stored before 2026-11-24 replay under rules revision 1, which allowed the landing past.
+TEST(TripleKing, T5b_Revision1LandedPastOwnPieces) {
+  Options o = bc::default_options(VariantId::TripleKing);
+  o.rules = 1;
+  Game g = position(VariantId::TripleKing, o,
+                    {triple(kBlack, 0, 0), man(kBlack, 1, 1), man(kWhite, 3, 3), man(kBlack, 5, 5),
+                     man(kWhite, 7, 1)},
+                    kBlack);
+  EXPECT_THAT(g.legal(), UnorderedElementsAre(A::jump({0, 0}, {4, 4}), A::jump({0, 0}, {6, 6}),
+                                              A::jump({0, 0}, {7, 7})));
 }
 
 TEST(TripleKing, T5b_DoubleCaptureInOneHop) {

@@ -202,6 +202,9 @@ inline Piece shield_king(Side s, int x, int y) {
 inline Piece bomb(Side s, int x, int y) {
   return Piece{{x, y}, s, Kind::Bomb, Rank::Man};
 }
+inline Piece bomb_king(Side s, int x, int y) {
+  return {{x, y}, s, Kind::Bomb, Rank::King};
+}
 
 inline std::string describe(const std::vector<Action>& actions) {
   std::ostringstream os;

@@ -130,7 +130,14 @@ struct OptionSpec {
   std::string_view help;
 };
 
+// RULES.md as the core plays it now. Revision 1: before 2026-11-24 (B8: a bomb stepping onto the far
+// row exploded; T5b: a triple king could land past its own pieces after a capture).
+inline constexpr int kRulesRevision = 2;
+
 struct Options {
+  // Not an option a player sets (no OptionSpec): the rules revision a game is played under, so a
+  // stored game replays under the rules it was played by.
+  int rules = kRulesRevision;
   int draw_turns = 80;  // checkers, C6: consecutive quiet turns before a draw; 0 turns it off
   int width = 7;        // kaboom X1
   int height = 6;
