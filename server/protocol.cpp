@@ -928,6 +928,7 @@ std::string record_json(const RecordView& r) {
   j["room"] = r.room;
   j["variant"] = variant_key(v);
   j["options"] = options_json(v, setup.options);
+  j["rules"] = setup.options.rules;
   j["status"] = status_name(r.status);
   j["game"] = r.game_number;
   j["version"] = r.version;
@@ -993,6 +994,7 @@ std::string setup_json(const GameSetup& s) {
   ojson j;
   j["variant"] = variant_key(v);
   j["options"] = options_json(v, s.options);
+  j["rules"] = s.options.rules;
   if (s.position) {
     ojson p;
     p["pieces"] = pieces_json(v, s.position->pieces);
@@ -1013,9 +1015,26 @@ std::variant<GameSetup, Error> setup_from(const json& j) {
   for (const char* key : {"variant", "options", "position"}) {
     if (auto it = j.find(key); it != j.end()) create[key] = *it;
   }
+  // The rules revision the game was played under; none written means revision 1 (stored before
+  // revisions were recorded). A revision this server does not know is refused, not guessed.
+  int rules = 1;
+  if (auto it = j.find("rules"); it != j.end()) {
+    auto n = as_int(*it);
+    if (!n || *n < 1 || *n > kRulesRevision) {
+      return Error{ErrorCode::BadOptions, "rules revision " + it->dump() +
+                                              " is unknown: this server plays revisions 1 to " +
+                                              std::to_string(kRulesRevision)};
+    }
+    rules = static_cast<int>(*n);
+  }
   auto parsed = parse_client_message(create.dump());
   if (auto* e = std::get_if<ParseError>(&parsed)) return e->error;
-  return resolve_create(std::get<CreateMsg>(std::get<ClientMessage>(parsed).body));
+  auto setup = resolve_create(std::get<CreateMsg>(std::get<ClientMessage>(parsed).body));
+  if (auto* s = std::get_if<GameSetup>(&setup); s != nullptr && rules != s->options.rules) {
+    s->options.rules = rules;
+    s->game = fresh_game(*s);
+  }
+  return setup;
 }
 
 std::optional<std::optional<Result>> result_from(VariantId v, const json& j) {
@@ -1093,6 +1112,7 @@ std::variant<ParsedRecord, std::string> parse_record_json(std::string_view text)
   json setup = json::object();
   if (auto it = j.find("variant"); it != j.end()) setup["variant"] = *it;
   if (auto it = j.find("options"); it != j.end()) setup["options"] = *it;
+  if (auto it = j.find("rules"); it != j.end()) setup["rules"] = *it;
   auto custom = j.find("custom_start");
   if (custom != j.end() && custom->is_boolean() && custom->get<bool>()) {
     auto start = j.find("start");

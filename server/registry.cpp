@@ -517,6 +517,11 @@ std::pair<std::size_t, std::size_t> Registry::restore_all() {
     if (auto* img = std::get_if<RoomImage>(&image)) {
       auto r = restore_room(id, *img, limits_);
       if (r.room) {
+        if (const int rules = r.room->setup().options.rules; rules < kRulesRevision) {
+          spdlog::info("room {}: played under rules revision {} and replayed under it, as are its "
+                       "rematches (docs/RULES.md, Revisions)",
+                       id, rules);
+        }
         auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_, &computers_);
         std::lock_guard lock(mu_);
         rooms_.emplace(id, std::move(host));
