@@ -821,6 +821,10 @@ std::string state_json(const StateView& s) {
   w.str(variant_key(v));
   w.raw(",\"options\":");
   w.raw(dump(options_json(v, g.options())));
+  if (g.options().rules != kRulesRevision) {  // only games stored under earlier rules say so
+    w.raw(",\"rules\":");
+    w.num(g.options().rules);
+  }
   w.raw(",\"version\":");
   w.num(s.version);
   w.raw(",\"status\":");

@@ -95,6 +95,12 @@ TEST(Revision, B8_AStoredFarRowStepStillExploded) {
   EXPECT_EQ(room.game().turn(), Side::First);
   EXPECT_EQ(room.game().pieces(), sorted({pc(4, 0, Side::First), pc(4, 4, Side::Second),
                                           pc(7, 7, Side::Second)}));
+  // The state tells clients that this game keeps the earlier rules; current games say nothing.
+  EXPECT_EQ(json::parse(room.state_text())["rules"], 1);
+  CreateMsg c;
+  c.variant = "bomb";
+  Room fresh("NEWONE", std::get<GameSetup>(resolve_create(c)));
+  EXPECT_FALSE(json::parse(fresh.state_text()).contains("rules"));
 }
 
 TEST(Revision, B8_AStoredResultStaysAsItWas) {
