@@ -1,6 +1,5 @@
 #include "server/registry.hpp"
 
-#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -383,17 +382,6 @@ void RoomHost::maybe_start_computer() {
   computers_->post([self = shared_from_this(), turn = *turn, game, started, stop = computer_stop_] {
     ai::SearchResult r = ai::choose_turn(game, computer_limits(turn, self->id_, stop.get()));
     if (self->computers_->closing()) return;  // shutting down: the strand may be gone soon
-    // The search plays today's rules; a game kept under an earlier revision (docs/RULES.md,
-    // Revisions) may refuse its choice. Then core's first turn is played, so the game never stalls.
-    if (game.options().rules != kRulesRevision) {
-      const auto turns = game.turns();
-      if (!turns.empty() && std::find(turns.begin(), turns.end(), r.best) == turns.end()) {
-        spdlog::warn("room {}: the computer's choice is not legal under rules revision {}; it "
-                     "plays the first legal turn",
-                     self->id_, game.options().rules);
-        r.best = turns.front();
-      }
-    }
     auto timer = std::make_shared<net::steady_timer>(self->strand_, started + kComputerMinThink);
     timer->async_wait([self, timer, turn, actions = std::move(r.best.actions)](boost::system::error_code) {
       self->play_computer_turn(turn, actions);
