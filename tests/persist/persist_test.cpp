@@ -15,12 +15,16 @@
 #include "server/notation.hpp"
 #include "server/persist.hpp"
 #include "server/registry.hpp"
+#include "fake_peer.hpp"
 
 namespace bc::server {
 namespace {
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;
+using testing::FakePeer;
+using testing::msg;
+using testing::run_until;
 
 struct TempDir {
   fs::path path;
@@ -434,50 +438,6 @@ TEST(Store, AFailingLogIsReportedAndLeftAloneWhileTheOtherRoomsLoad) {
 // ---------------------------------------------------------------------------------------------
 // RoomHost with a store: nothing is announced before its commit, and a failed commit is undone.
 
-class FakePeer : public Peer {
- public:
-  explicit FakePeer(MemberId id) : id_(id) {}
-  MemberId member_id() const override { return id_; }
-  void deliver(std::shared_ptr<const std::string> text) override {
-    std::lock_guard lock(mu);
-    got.push_back(json::parse(*text));
-  }
-  void join_answered(std::shared_ptr<RoomHost> r) override {
-    std::lock_guard lock(mu);
-    room = std::move(r);
-  }
-  void handled() override {}
-  void detached(const RoomHost*) override {}
-  std::vector<json> of(const std::string& type) {
-    std::lock_guard lock(mu);
-    std::vector<json> out;
-    for (const auto& j : got) {
-      if (j["type"] == type) out.push_back(j);
-    }
-    return out;
-  }
-  std::mutex mu;
-  std::vector<json> got;
-  std::shared_ptr<RoomHost> room;
-
- private:
-  MemberId id_;
-};
-
-ClientMessage msg(const json& j) { return std::get<ClientMessage>(parse_client_message(j.dump())); }
-
-// Runs the io_context until `done` or 5 s.
-template <class F>
-bool run_until(boost::asio::io_context& ioc, F done) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (std::chrono::steady_clock::now() < deadline) {
-    ioc.restart();
-    ioc.poll();
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return false;
-}
 
 TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   TempDir dir;

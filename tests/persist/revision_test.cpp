@@ -10,6 +10,7 @@
 #include "bc/store.hpp"
 #include "server/persist.hpp"
 #include "server/registry.hpp"
+#include "fake_peer.hpp"
 
 namespace bc::server {
 namespace {
@@ -176,6 +177,53 @@ TEST(Revision, ACreateCannotAskForOldRules) {
   auto setup = resolve_create(std::get<CreateMsg>(std::get<ClientMessage>(parsed).body));
   ASSERT_TRUE(std::holds_alternative<Error>(setup));
   EXPECT_EQ(std::get<Error>(setup).code, ErrorCode::BadOptions);
+}
+
+// A computer seat in a game kept under revision 1 searches that revision's rules (its moves come
+// from Game::legal): today this triple king would have no capture (its landing is its own man on
+// [5,3]) and might step; revision 1 demands the double capture past that man.
+TEST(Revision, AComputerInARevision1GamePlaysALegalTurn) {
+  FixtureCopy f;
+  auto s = open(f.db);
+  const std::string setup =
+      R"({"variant":"triple_king","options":{"draw_turns":80},"rules":1,"position":{"turn":"black",)"
+      R"("pieces":[{"at":[2,0],"side":"black","kind":"normal","rank":"triple_king"},)"
+      R"({"at":[3,1],"side":"black","kind":"normal","rank":"man"},)"
+      R"({"at":[5,3],"side":"black","kind":"normal","rank":"man"},)"
+      R"({"at":[4,2],"side":"white","kind":"normal","rank":"man"},)"
+      R"({"at":[5,5],"side":"white","kind":"normal","rank":"man"},)"
+      R"({"at":[0,6],"side":"white","kind":"normal","rank":"king"}]}})";
+  s->submit({store::PutRoom{store::RoomRow{"CMPTR2", setup, 1, 1, false}},
+             store::PutSeat{store::SeatRow{"CMPTR2", 0, "Computer", "ai:1"}},
+             store::PutSeat{store::SeatRow{"CMPTR2", 1, "Ann", store::sha256_hex("t")}},
+             store::PutGame{store::GameRow{"CMPTR2", 1, "", 1, 0, ""}}});
+  s->flush();
+  boost::asio::io_context ioc;
+  Limits limits;
+  Metrics metrics;
+  Registry reg(ioc, limits, metrics);
+  reg.set_store(s.get());
+  EXPECT_EQ(reg.restore_all().second, 0u);
+  auto host = reg.find("CMPTR2");
+  ASSERT_TRUE(host);
+  auto watcher = std::make_shared<testing::FakePeer>(MemberId{1});
+  host->request(watcher,
+                testing::msg({{"type", "join"}, {"room", "CMPTR2"}, {"seat", "spectator"}}),
+                Clock::now());
+  auto played = [&] {
+    for (const auto& st : watcher->of("state")) {
+      if (st["version"] == 2) return true;  // the capture sequence: two hops
+    }
+    return false;
+  };
+  ASSERT_TRUE(testing::run_until(ioc, played, std::chrono::seconds(20)))
+      << "the computer never completed a legal turn";
+  const json last = watcher->of("state").back();
+  EXPECT_EQ(last["rules"], 1);
+  EXPECT_EQ(last["last"]["captured"].size(), 2u);
+  EXPECT_EQ(last["turn"], "white");
+  reg.stop_computers();
+  reg.drain_computers();
 }
 
 }  // namespace
