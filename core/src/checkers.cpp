@@ -13,36 +13,7 @@
 namespace bc::detail {
 namespace {
 
-// neighbour[i][d]: the square one step from i in direction d, or -1 off the board.
-struct Tables {
-  std::array<std::array<std::int8_t, 4>, 32> neighbour{};
-  std::array<Bits, 32> blast{};  // the 3x3 block centred on a square (B7), playable squares only
-};
-
-constexpr Tables make_tables() {
-  Tables t{};
-  for (int i = 0; i < 32; ++i) {
-    const Square s = sq_square(i);
-    for (int d = 0; d < 4; ++d) {
-      const Square n{s.x + kDx[d], s.y + kDy[d]};
-      t.neighbour[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)] =
-          on_board(n) ? static_cast<std::int8_t>(sq_index(n.x, n.y)) : std::int8_t{-1};
-    }
-    Bits b = bit(i);
-    for (int d = 0; d < 4; ++d) {
-      const int n = t.neighbour[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)];
-      if (n >= 0) b |= bit(n);
-    }
-    t.blast[static_cast<std::size_t>(i)] = b;
-  }
-  return t;
-}
-
-constexpr Tables kTables = make_tables();
-
-constexpr int nb(int i, int d) {
-  return kTables.neighbour[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)];
-}
+constexpr int nb(int i, int d) { return neighbour(i, d); }
 
 constexpr int side_of(const CheckersState& s, Bits b) { return (s.occ[1] & b) != 0 ? 1 : 0; }
 
@@ -51,7 +22,7 @@ constexpr int first_dir(int side, bool king) { return king ? 0 : (side == 0 ? 0 
 constexpr int last_dir(int side, bool king) { return king ? 4 : (side == 0 ? 2 : 4); }
 
 // Flying captures (T3, T5b) for a king or triple king of the triple_king variant.
-void flying_jumps(const CheckersState& s, Rules v, int sq, bool triple, Hops& out) {
+void flying_jumps(const CheckersState& s, const Rules& r, int sq, bool triple, Hops& out) {
   const int me = side_of(s, bit(sq));
   const Bits own = s.occ[static_cast<std::size_t>(me)];
   const Bits opp = s.occ[static_cast<std::size_t>(1 - me)];
@@ -74,7 +45,7 @@ void flying_jumps(const CheckersState& s, Rules v, int sq, bool triple, Hops& ou
       const Bits b = bit(land);
       if ((opp & b) != 0) break;
       if ((own & b) != 0) {
-        if (triple && v.revision == 1) continue;  // revision 1 let it pass its own pieces here
+        if (triple && r.lands_past_own_after_capture) continue;  // revision 1
         break;
       }
       out.push({static_cast<std::int8_t>(sq), static_cast<std::int8_t>(land), true, captured});
@@ -116,22 +87,22 @@ void short_jumps(const CheckersState& s, int me, Bits men, Bits kings, Hops& out
   }
 }
 
-void piece_jumps(const CheckersState& s, Rules v, int sq, Hops& out) {
+void piece_jumps(const CheckersState& s, const Rules& r, int sq, Hops& out) {
   const Bits b = bit(sq);
   const bool king = (s.kings & b) != 0;
-  if (v == VariantId::TripleKing && king) {
-    flying_jumps(s, v, sq, (s.triples & b) != 0, out);
+  if (r.flying_kings && king) {
+    flying_jumps(s, r, sq, (s.triples & b) != 0, out);
     return;
   }
   short_jumps(s, side_of(s, b), king ? 0 : b, king ? b : 0, out);
 }
 
 // Whether the piece on sq has any capture (cheaper than listing them).
-bool has_jump(const CheckersState& s, Rules v, int sq) {
+bool has_jump(const CheckersState& s, const Rules& r, int sq) {
   const Bits b = bit(sq);
-  if (v == VariantId::TripleKing && (s.kings & b) != 0) {
+  if (r.flying_kings && (s.kings & b) != 0) {
     Hops hops;
-    flying_jumps(s, v, sq, (s.triples & b) != 0, hops);
+    flying_jumps(s, r, sq, (s.triples & b) != 0, hops);
     return !hops.empty();
   }
   const int me = side_of(s, b);
@@ -157,13 +128,13 @@ bool any_short_jump(Bits men, Bits kings, Bits opp, Bits empty, int me) {
   return false;
 }
 
-void all_jumps(const CheckersState& s, Rules v, Hops& out) {
+void all_jumps(const CheckersState& s, const Rules& r, Hops& out) {
   const int me = index(s.turn);
   const Bits mine = s.occ[static_cast<std::size_t>(me)];
-  if (v == VariantId::TripleKing) {  // flying kings (T3) one by one, men in bitboard form
+  if (r.flying_kings) {  // flying kings (T3) one by one, men in bitboard form
     short_jumps(s, me, mine & ~s.kings, 0, out);
     for (Bits k = mine & s.kings; k != 0; k &= k - 1) {
-      flying_jumps(s, v, std::countr_zero(k), (s.triples & (k & -k)) != 0, out);
+      flying_jumps(s, r, std::countr_zero(k), (s.triples & (k & -k)) != 0, out);
     }
     return;
   }
@@ -171,7 +142,7 @@ void all_jumps(const CheckersState& s, Rules v, Hops& out) {
 }
 
 // Steps in bitboard form: for each direction, destinations of movable pieces.
-void all_steps(const CheckersState& s, Rules v, Hops& out) {
+void all_steps(const CheckersState& s, const Rules& r, Hops& out) {
   const int me = index(s.turn);
   const Bits mine = s.occ[static_cast<std::size_t>(me)];
   const Bits empty = ~(s.occ[0] | s.occ[1]);
@@ -183,34 +154,34 @@ void all_steps(const CheckersState& s, Rules v, Hops& out) {
       out.push({static_cast<std::int8_t>(nb(t, 3 - d)), static_cast<std::int8_t>(t), false, 0});
     }
   }
-  if (v == VariantId::TripleKing) {
+  if (r.triple_kings) {
     for (Bits m = mine & s.triples; m != 0; m &= m - 1) triple_leaps(s, std::countr_zero(m), out);
   }
 }
 
 // Most pieces a capture sequence can still remove after this hop (T2).
-int best_continuation(const CheckersState& s, Rules v, const Hop& h);
+int best_continuation(const CheckersState& s, const Rules& r, const Hop& h);
 
-int sequence_value(const CheckersState& s, Rules v, const Hop& h) {
-  return std::popcount(h.captured) + best_continuation(s, v, h);
+int sequence_value(const CheckersState& s, const Rules& r, const Hop& h) {
+  return std::popcount(h.captured) + best_continuation(s, r, h);
 }
 
-int best_continuation(const CheckersState& s, Rules v, const Hop& h) {
-  const HopOutcome o = apply_hop(s, v, h, nullptr);
+int best_continuation(const CheckersState& s, const Rules& r, const Hop& h) {
+  const HopOutcome o = apply_hop(s, r, h, nullptr);
   if (o.turn_over) return 0;
   Hops next;
-  piece_jumps(o.next, v, o.next.jumper, next);
+  piece_jumps(o.next, r, o.next.jumper, next);
   int best = 0;
-  for (const Hop& n : next) best = std::max(best, sequence_value(o.next, v, n));
+  for (const Hop& n : next) best = std::max(best, sequence_value(o.next, r, n));
   return best;
 }
 
 // T2: keep only the hops that start a sequence removing the most pieces.
-void keep_longest(const CheckersState& s, Rules v, Hops& hops) {
+void keep_longest(const CheckersState& s, const Rules& r, Hops& hops) {
   std::array<int, 128> value{};
   int best = 0;
   for (int i = 0; i < hops.n; ++i) {
-    value[static_cast<std::size_t>(i)] = sequence_value(s, v, hops.items[static_cast<std::size_t>(i)]);
+    value[static_cast<std::size_t>(i)] = sequence_value(s, r, hops.items[static_cast<std::size_t>(i)]);
     best = std::max(best, value[static_cast<std::size_t>(i)]);
   }
   int kept = 0;
@@ -237,26 +208,26 @@ void push_squares(std::vector<Square>& out, Bits b) {
 
 }  // namespace
 
-void legal_hops(const CheckersState& s, Rules v, Hops& out) {
+void legal_hops(const CheckersState& s, const Rules& r, Hops& out) {
   if (s.jumper >= 0) {
-    piece_jumps(s, v, s.jumper, out);
-    if (v == VariantId::TripleKing) keep_longest(s, v, out);
+    piece_jumps(s, r, s.jumper, out);
+    if (r.largest_capture) keep_longest(s, r, out);
     return;
   }
-  all_jumps(s, v, out);
-  if (v == VariantId::Bomb) {  // B4: capturing is never required
-    all_steps(s, v, out);
+  all_jumps(s, r, out);
+  if (!r.capture_compulsory) {  // B4: capturing is never required
+    all_steps(s, r, out);
     return;
   }
   if (!out.empty()) {  // K2, T2: capturing is compulsory
-    if (v == VariantId::TripleKing) keep_longest(s, v, out);
+    if (r.largest_capture) keep_longest(s, r, out);
     return;
   }
-  all_steps(s, v, out);
+  all_steps(s, r, out);
 }
 
-bool end_turn_legal(const CheckersState& s, Rules v) {
-  return v == VariantId::Bomb && s.jumper >= 0;  // B5: continuing is the player's choice
+bool end_turn_legal(const CheckersState& s, const Rules& r) {
+  return r.continuation_optional && s.jumper >= 0;  // B5: continuing is the player's choice
 }
 
 CheckersState apply_end_turn(const CheckersState& s) {
@@ -266,7 +237,7 @@ CheckersState apply_end_turn(const CheckersState& s) {
   return n;
 }
 
-HopOutcome apply_hop(const CheckersState& s, Rules v, const Hop& h, Effects* fx) {
+HopOutcome apply_hop(const CheckersState& s, const Rules& r, const Hop& h, Effects* fx) {
   CheckersState n = s;
   const Side me = s.turn;
   const Bits from = bit(h.from);
@@ -293,9 +264,9 @@ HopOutcome apply_hop(const CheckersState& s, Rules v, const Hop& h, Effects* fx)
   // B7, B8: a bomb explodes when it jumps, never when it steps; shields survive, no chains.
   // (Revision 1 also blew up a bomb that stepped onto the far row.)
   bool exploded = false;
-  if ((n.bombs & to) != 0 && (h.jump || (v.revision == 1 && (to & far_row(me)) != 0))) {
+  if ((n.bombs & to) != 0 && (h.jump || (r.far_row_step_explodes && (to & far_row(me)) != 0))) {
     const Bits victims =
-        (n.occ[0] | n.occ[1]) & kTables.blast[static_cast<std::size_t>(h.to)] & ~n.shields;
+        (n.occ[0] | n.occ[1]) & blast(h.to) & ~n.shields;
     remove_pieces(n, victims);
     removed = true;
     exploded = true;
@@ -309,7 +280,7 @@ HopOutcome apply_hop(const CheckersState& s, Rules v, const Hop& h, Effects* fx)
     if ((n.kings & to) == 0 && (to & far_row(me)) != 0) {
       n.kings |= to;
       crowned = true;
-    } else if (v == VariantId::TripleKing && (n.kings & to) != 0 && (n.triples & to) == 0 &&
+    } else if (r.triple_kings && (n.kings & to) != 0 && (n.triples & to) == 0 &&
                (to & back_row(me)) != 0) {
       n.triples |= to;
       crowned = true;
@@ -318,8 +289,8 @@ HopOutcome apply_hop(const CheckersState& s, Rules v, const Hop& h, Effects* fx)
   }
 
   bool turn_over = true;
-  if (h.jump && !exploded && !(v == VariantId::Classic && crowned)) {  // B7, K4
-    turn_over = !has_jump(n, v, h.to);  // B5, K3, T2: the sequence goes on while it can jump
+  if (h.jump && !exploded && !(r.crowning_ends_turn && crowned)) {  // B7, K4
+    turn_over = !has_jump(n, r, h.to);  // B5, K3, T2: the sequence goes on while it can jump
   }
 
   // C6: only a king's quiet step keeps the no-progress count going.
@@ -339,7 +310,7 @@ HopOutcome apply_hop(const CheckersState& s, Rules v, const Hop& h, Effects* fx)
   return {n, turn_over};
 }
 
-std::optional<Result> checkers_result(const CheckersState& s, Rules v, const Options& o) {
+std::optional<Result> checkers_result(const CheckersState& s, const Rules& r, const Options& o) {
   const bool first_empty = s.occ[0] == 0;
   const bool second_empty = s.occ[1] == 0;
   if (first_empty && second_empty) return Result{std::nullopt, Reason::MutualDestruction};  // B9
@@ -348,8 +319,8 @@ std::optional<Result> checkers_result(const CheckersState& s, Rules v, const Opt
   // C5 before C6: a turn that leaves the opponent without a move wins even when it is also the
   // last quiet turn the draw rule allows (as checkmate outranks chess's 50-move rule).
   Hops hops;
-  legal_hops(s, v, hops);
-  if (hops.empty() && !end_turn_legal(s, v)) return Result{other(s.turn), Reason::NoMoves};
+  legal_hops(s, r, hops);
+  if (hops.empty() && !end_turn_legal(s, r)) return Result{other(s.turn), Reason::NoMoves};
   if (o.draw_turns > 0 && s.quiet_turns >= o.draw_turns) {  // C6
     return Result{std::nullopt, Reason::DrawRule};
   }
@@ -362,7 +333,7 @@ CheckersState checkers_start(VariantId v) {
     s.occ[0] |= bit(i);
     s.occ[1] |= bit(31 - i);
   }
-  if (v == VariantId::Bomb) {  // B2: back row normal, then shields, then bombs
+  if (checkers_rules(v).piece_kinds) {  // B2: back row normal, then shields, then bombs
     s.shields = 0x0000'00F0u | 0x0F00'0000u;
     s.bombs = 0x0000'0F00u | 0x00F0'0000u;
   }
@@ -381,10 +352,10 @@ std::optional<std::string> checkers_from_position(VariantId v, const Position& p
     if (!playable(piece.at)) return "square " + where + " is not a playable (dark) square";
     const int i = sq_index(piece.at.x, piece.at.y);
     if (((s.occ[0] | s.occ[1]) & bit(i)) != 0) return "two pieces on square " + where;
-    if (piece.kind != Kind::Normal && v != VariantId::Bomb) {
+    if (piece.kind != Kind::Normal && !checkers_rules(v).piece_kinds) {
       return "the " + std::string(variant_key(v)) + " variant has only normal pieces";
     }
-    if (piece.rank == Rank::TripleKing && v != VariantId::TripleKing) {
+    if (piece.rank == Rank::TripleKing && !checkers_rules(v).triple_kings) {
       return "triple kings exist only in the triple_king variant";
     }
     if (piece.rank == Rank::Man && (bit(i) & far_row(piece.side)) != 0) {
@@ -407,37 +378,37 @@ std::optional<std::string> checkers_from_position(VariantId v, const Position& p
 namespace {
 
 template <typename F>
-void for_each_turn(const CheckersState& s, Rules v, F&& f) {
+void for_each_turn(const CheckersState& s, const Rules& r, F&& f) {
   Hops hops;
-  legal_hops(s, v, hops);
+  legal_hops(s, r, hops);
   for (const Hop& h : hops) {
-    const HopOutcome o = apply_hop(s, v, h, nullptr);
+    const HopOutcome o = apply_hop(s, r, h, nullptr);
     if (o.turn_over) {
       f(o.next);
     } else {
-      for_each_turn(o.next, v, f);
+      for_each_turn(o.next, r, f);
     }
   }
-  if (end_turn_legal(s, v)) f(apply_end_turn(s));
+  if (end_turn_legal(s, r)) f(apply_end_turn(s));
 }
 
 
 // Turns that continue from a mid-sequence state.
-std::uint64_t count_sequence(const CheckersState& s, Rules v) {
-  std::uint64_t n = end_turn_legal(s, v) ? 1 : 0;
+std::uint64_t count_sequence(const CheckersState& s, const Rules& r) {
+  std::uint64_t n = end_turn_legal(s, r) ? 1 : 0;
   Hops hops;
-  legal_hops(s, v, hops);
+  legal_hops(s, r, hops);
   for (const Hop& h : hops) {
-    const HopOutcome o = apply_hop(s, v, h, nullptr);
-    n += o.turn_over ? 1 : count_sequence(o.next, v);
+    const HopOutcome o = apply_hop(s, r, h, nullptr);
+    n += o.turn_over ? 1 : count_sequence(o.next, r);
   }
   return n;
 }
 
-std::uint64_t count_turns(const CheckersState& s, Rules v) {
+std::uint64_t count_turns(const CheckersState& s, const Rules& r) {
   const int me = index(s.turn);
   const Bits mine = s.occ[static_cast<std::size_t>(me)];
-  if (v == VariantId::TripleKing && (mine & s.kings) != 0) return count_sequence(s, v);
+  if (r.flying_kings && (mine & s.kings) != 0) return count_sequence(s, r);
   const Bits opp = s.occ[static_cast<std::size_t>(1 - me)];
   const Bits empty = ~(s.occ[0] | s.occ[1]);
   const Bits kings = mine & s.kings;
@@ -445,13 +416,13 @@ std::uint64_t count_turns(const CheckersState& s, Rules v) {
   std::uint64_t n = 0;
   if (can_jump) {
     Hops hops;
-    all_jumps(s, v, hops);
-    if (v == VariantId::TripleKing) keep_longest(s, v, hops);
+    all_jumps(s, r, hops);
+    if (r.largest_capture) keep_longest(s, r, hops);
     for (const Hop& h : hops) {
-      const HopOutcome o = apply_hop(s, v, h, nullptr);
-      n += o.turn_over ? 1 : count_sequence(o.next, v);
+      const HopOutcome o = apply_hop(s, r, h, nullptr);
+      n += o.turn_over ? 1 : count_sequence(o.next, r);
     }
-    if (v != VariantId::Bomb) return n;  // K2, T2: compulsory capture
+    if (r.capture_compulsory) return n;  // K2, T2: compulsory capture
   }
   // Every step is one turn.
   const int f0 = me == 0 ? 0 : 2;
@@ -465,26 +436,26 @@ bool game_over(const CheckersState& s, const Options& o) {
   return s.occ[0] == 0 || s.occ[1] == 0 || (o.draw_turns > 0 && s.quiet_turns >= o.draw_turns);
 }
 
-std::uint64_t perft_rec(const CheckersState& s, Rules v, const Options& o, int depth) {
+std::uint64_t perft_rec(const CheckersState& s, const Rules& r, const Options& o, int depth) {
   if (game_over(s, o)) return 0;
-  if (depth == 1) return count_turns(s, v);
+  if (depth == 1) return count_turns(s, r);
   std::uint64_t n = 0;
-  for_each_turn(s, v, [&](const CheckersState& next) { n += perft_rec(next, v, o, depth - 1); });
+  for_each_turn(s, r, [&](const CheckersState& next) { n += perft_rec(next, r, o, depth - 1); });
   return n;
 }
 
 }  // namespace
 
-std::uint64_t checkers_perft(const CheckersState& s, Rules v, const Options& o, int depth) {
+std::uint64_t checkers_perft(const CheckersState& s, const Rules& r, const Options& o, int depth) {
   if (depth <= 0) return 1;
   if (s.jumper >= 0) {  // finish the turn under way first; each finished turn is depth 1
     std::uint64_t n = 0;
-    for_each_turn(s, v, [&](const CheckersState& next) {
-      n += depth == 1 ? 1 : perft_rec(next, v, o, depth - 1);
+    for_each_turn(s, r, [&](const CheckersState& next) {
+      n += depth == 1 ? 1 : perft_rec(next, r, o, depth - 1);
     });
     return n;
   }
-  return perft_rec(s, v, o, depth);
+  return perft_rec(s, r, o, depth);
 }
 
 }  // namespace bc::detail

@@ -6,52 +6,16 @@
 #include <bit>
 #include <cstdint>
 
+#include "bc/board.hpp"
 #include "bc/core.hpp"
+#include "bc/rules.hpp"
 
 namespace bc::detail {
 
-// A variant as played under one rules revision (Options::rules). Compares equal to its VariantId,
-// so rule code reads `v == VariantId::Bomb` whichever revision it runs.
-struct Rules {
-  VariantId id;
-  int revision;
-  friend constexpr bool operator==(Rules r, VariantId v) { return r.id == v; }
-};
-constexpr Rules rules_of(VariantId v, const Options& o) { return {v, o.rules}; }
-
-// ---- Checkers squares: index i in [0, 32), y = i / 4, x = 2 * (i % 4) + (y & 1).
-using Bits = std::uint32_t;
-
-constexpr int sq_index(int x, int y) { return y * 4 + x / 2; }
-constexpr Square sq_square(int i) { return {2 * (i % 4) + ((i / 4) & 1), i / 4}; }
-constexpr Bits bit(int i) { return Bits{1} << i; }
-constexpr bool on_board(Square s) { return s.x >= 0 && s.x < 8 && s.y >= 0 && s.y < 8; }
-constexpr bool playable(Square s) { return on_board(s) && (s.x + s.y) % 2 == 0; }
-
-constexpr Bits kEvenRows = 0x0F0F0F0Fu;  // y = 0, 2, 4, 6
-constexpr Bits kOddRows = 0xF0F0F0F0u;
-constexpr Bits kCol0 = 0x01010101u;  // x = 0
-constexpr Bits kCol7 = 0x80808080u;  // x = 7
-constexpr Bits kRow0 = 0x0000000Fu;
-constexpr Bits kRow7 = 0xF0000000u;
-
-// Directions: 0 up-right (+1,+1), 1 up-left (-1,+1), 2 down-right (+1,-1), 3 down-left (-1,-1).
-// The opposite of d is 3 - d.
-constexpr int kDx[4] = {1, -1, 1, -1};
-constexpr int kDy[4] = {1, 1, -1, -1};
-
-constexpr Bits shift(Bits b, int d) {
-  switch (d) {
-    case 0: return ((b & kEvenRows) << 4) | ((b & kOddRows & ~kCol7) << 5);
-    case 1: return ((b & kEvenRows & ~kCol0) << 3) | ((b & kOddRows) << 4);
-    case 2: return ((b & kEvenRows) >> 4) | ((b & kOddRows & ~kCol7) >> 3);
-    default: return ((b & kEvenRows & ~kCol0) >> 5) | ((b & kOddRows) >> 4);
-  }
-}
-
-// The row where a side's men are crowned, and the row its men start from (T4: triple crowning).
-constexpr Bits far_row(Side s) { return s == Side::First ? kRow7 : kRow0; }
-constexpr Bits back_row(Side s) { return s == Side::First ? kRow0 : kRow7; }
+// The board's geometry (bc/board.hpp) and the rules table (bc/rules.hpp), under short names.
+using namespace bc::board;  // NOLINT(google-build-using-namespace): internal, geometry only
+using Rules = CheckersRules;
+constexpr Rules rules_of(VariantId v, const Options& o) { return checkers_rules(v, o.rules); }
 
 // One hop: a step (captured == 0) or one capture hop; a double capture (T5b) removes two pieces.
 // No member initializers: hop lists live on the stack of every perft node and must cost nothing
@@ -82,17 +46,17 @@ struct HopOutcome {
 };
 
 // Legal hops of the side to move (or of the jumper mid-turn); end_turn is not a hop.
-void legal_hops(const CheckersState& s, Rules v, Hops& out);
-bool end_turn_legal(const CheckersState& s, Rules v);
+void legal_hops(const CheckersState& s, const Rules& r, Hops& out);
+bool end_turn_legal(const CheckersState& s, const Rules& r);
 // Applies a hop; effects (captured/exploded/promoted) are appended to fx when it is not null.
-HopOutcome apply_hop(const CheckersState& s, Rules v, const Hop& h, Effects* fx);
+HopOutcome apply_hop(const CheckersState& s, const Rules& r, const Hop& h, Effects* fx);
 CheckersState apply_end_turn(const CheckersState& s);
 // Checkers result after a completed turn (nullopt: play on).
-std::optional<Result> checkers_result(const CheckersState& s, Rules v, const Options& o);
+std::optional<Result> checkers_result(const CheckersState& s, const Rules& r, const Options& o);
 std::optional<std::string> checkers_from_position(VariantId v, const Position& p,
                                                   CheckersState& out);
 CheckersState checkers_start(VariantId v);
-std::uint64_t checkers_perft(const CheckersState& s, Rules v, const Options& o, int depth);
+std::uint64_t checkers_perft(const CheckersState& s, const Rules& r, const Options& o, int depth);
 
 // ---- Kaboom
 void kaboom_legal(const KaboomState& s, const Options& o, std::vector<Action>& out);
