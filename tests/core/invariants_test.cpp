@@ -64,6 +64,9 @@ void check_state(const Game& g) {
     }
     if (bc::is_checkers(v)) {
       EXPECT_EQ((p.at.x + p.at.y) % 2, 0) << "piece on a non-playable square";
+      // C4, B8: a man of any kind reaching its far row is crowned there (a jumping bomb explodes).
+      EXPECT_FALSE(p.rank == Rank::Man && p.at.y == (p.side == Side::First ? 7 : 0))
+          << "an uncrowned man on its far row";
       EXPECT_EQ(g.width(), 8);
       EXPECT_EQ(g.height(), 8);
     } else {

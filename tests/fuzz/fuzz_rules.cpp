@@ -20,7 +20,10 @@ void check_state(const bc::Game& g, std::size_t pieces_before) {
     check(p.at.x >= 0 && p.at.y >= 0 && p.at.x < g.width() && p.at.y < g.height());
     if (bc::is_checkers(g.variant())) {
       check((p.at.x + p.at.y) % 2 == 0);
-      check(!(p.kind == bc::Kind::Bomb && p.rank != bc::Rank::Man));  // B8
+      // C4, B8: no man of any kind rests on its far row (a bomb there was crowned by a step; one
+      // that jumped there has exploded).
+      const int far_row = p.side == bc::Side::First ? 7 : 0;
+      check(!(p.rank == bc::Rank::Man && p.at.y == far_row));
     }
     for (std::size_t j = i + 1; j < pieces.size(); ++j) check(!(pieces[j].at == p.at));
   }
