@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 
 #include "bc/store.hpp"  // sha256_hex: tokens are kept and compared as hashes
@@ -52,26 +51,7 @@ std::optional<int> computer_level(std::string_view token_hash) {
   return level;
 }
 
-// Adds one accepted action to the turn it belongs to (a new turn when the side changes or the
-// last one was complete). True when that completes the turn.
-bool extend_last_turn(std::optional<LastTurn>& last, Side side, const Action& action,
-                      const Effects& fx, bool game_over) {
-  if (!last || last->complete || last->side != side) last = LastTurn{side, {}, {}, {}, {}, false};
-  last->actions.push_back(action);
-  last->captured.insert(last->captured.end(), fx.captured.begin(), fx.captured.end());
-  last->exploded.insert(last->exploded.end(), fx.exploded.begin(), fx.exploded.end());
-  last->promoted.insert(last->promoted.end(), fx.promoted.begin(), fx.promoted.end());
-  last->complete = fx.turn_over || game_over;
-  return last->complete;
-}
-
 }  // namespace
-
-std::int64_t unix_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 std::string random_token() {
   unsigned char bytes[16];
@@ -99,16 +79,14 @@ std::string random_token() {
 
 Room::Room(std::string id, GameSetup setup, Limits limits, TokenSource tokens, std::uint64_t seed)
     : id_(std::move(id)),
-      setup_(std::move(setup)),
       limits_(limits),
       tokens_(std::move(tokens)),
       rng_(seed),
-      game_(setup_.game),
-      created_ms_(unix_ms()),
-      started_ms_(created_ms_) {}
+      match_(std::move(setup)),
+      created_ms_(match_.started_ms()) {}
 
 RoomStatus Room::status() const {
-  if (game_.over()) return RoomStatus::Finished;
+  if (game().over()) return RoomStatus::Finished;
   if (!seated(Side::First) || !seated(Side::Second)) return RoomStatus::Waiting;
   return RoomStatus::Playing;
 }
@@ -125,7 +103,7 @@ std::optional<Side> Room::seat_of(MemberId m) const {
 }
 
 std::string Room::seat_label(std::optional<Side> s) const {
-  return s ? std::string(side_name(game_.variant(), *s)) : std::string("spectator");
+  return s ? std::string(side_name(match_.variant(), *s)) : std::string("spectator");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -157,37 +135,37 @@ void Room::add_state(Outcome& o) const { o.messages.push_back(everyone(state_tex
 std::string Room::state_text() const {
   StateView v;
   v.room = id_;
-  v.game = &game_;
-  v.version = version_;
+  v.game = &game();
+  v.version = version();
   v.status = status();
-  v.last = &last_;
+  v.last = &match_.last();
   for (Side s : {Side::First, Side::Second}) {
     if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
   }
   v.spectators = static_cast<int>(std::count_if(
       members_.begin(), members_.end(), [](const auto& kv) { return !kv.second.side; }));
-  v.moves = moves_;
-  v.game_number = game_number_;
-  v.draw_offer = draw_offer_;
-  v.rematch = rematch_;
+  v.moves = match_.moves();
+  v.game_number = game_number();
+  v.draw_offer = match_.draw_offer();
+  v.rematch = match_.rematch();
   return state_json(v);
 }
 
 std::string Room::record_text() const {
   RecordView r;
   r.room = id_;
-  r.setup = &setup_;
-  r.game = &game_;
+  r.setup = &setup();
+  r.game = &game();
   r.status = status();
-  r.version = version_;
-  r.game_number = game_number_;
+  r.version = version();
+  r.game_number = game_number();
   for (Side s : {Side::First, Side::Second}) {
     if (const auto& seat = seats_[at(s)]) r.players[at(s)] = player_view(*seat);
   }
-  r.actions = &log_;
-  r.games = games_;
-  r.started_ms = started_ms_;
-  r.ended_ms = ended_ms_;
+  r.actions = &log();
+  r.games = match_.games();
+  r.started_ms = started_ms();
+  r.ended_ms = ended_ms();
   return record_json(r);
 }
 
@@ -197,39 +175,17 @@ std::string Room::positions_text() const {
   for (Side s : {Side::First, Side::Second}) {
     if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
   }
-  v.game_number = game_number_;
-  v.with_legal = false;
-  std::vector<std::string> states;
-  states.reserve(log_.size() + 1);
-  Game game = fresh_game(setup_);
-  std::optional<LastTurn> last;
-  int moves = 0;
-  for (const LoggedAction& entry : log_) {
-    v.game = &game;
-    v.version = entry.version - 1;
-    v.status = RoomStatus::Playing;
-    v.last = &last;
-    v.moves = moves;
-    states.push_back(state_json(v));
-    std::optional<Applied> applied = game.apply(entry.action);
-    if (!applied) break;  // cannot happen: every logged action was accepted from this start
-    game = std::move(applied->next);
-    if (extend_last_turn(last, entry.side, entry.action, applied->effects, game.over())) ++moves;
-  }
-  // The latest position is the room's own: it also knows a resignation or an agreed draw.
-  v.game = &game_;
-  v.version = version_;
   v.status = status();
-  v.last = &last_;
-  v.moves = moves_;
-  states.push_back(state_json(v));
-  return positions_json(id_, game_.variant(), game_number_, states);
+  std::vector<std::string> states;
+  states.reserve(log().size() + 1);
+  match_.for_each_position(v, [&](const StateView& at) { states.push_back(state_json(at)); });
+  return positions_json(id_, match_.variant(), game_number(), states);
 }
 
 RoomSummary Room::summary() const {
   RoomSummary s;
   s.id = id_;
-  s.variant = game_.variant();
+  s.variant = match_.variant();
   s.status = status();
   for (Side side : {Side::First, Side::Second}) {
     if (const auto& seat = seats_[at(side)]) {
@@ -238,8 +194,8 @@ RoomSummary Room::summary() const {
   }
   s.spectators = static_cast<int>(std::count_if(
       members_.begin(), members_.end(), [](const auto& kv) { return !kv.second.side; }));
-  s.version = version_;
-  s.game_number = game_number_;
+  s.version = version();
+  s.game_number = game_number();
   return s;
 }
 
@@ -267,56 +223,18 @@ std::vector<MemberId> Room::member_ids() const {
 // Restoring from the store
 
 std::optional<ReplayError> Room::restore(const RoomImage& image) {
-  game_number_ = std::max(1, image.game_number);
-  games_ = std::max(image.games, game_number_);
   if (image.created_ms > 0) created_ms_ = image.created_ms;
-  started_ms_ = image.started_ms;  // 0: unknown (a record file without times)
-  ended_ms_ = image.ended_ms;
   for (Side s : {Side::First, Side::Second}) {
     const auto& stored = image.seats[at(s)];
     if (stored) {
-      seats_[at(s)] = Seat{stored->name, stored->token_hash, {}, std::nullopt, computer_level(stored->token_hash)};
+      seats_[at(s)] = Seat{stored->name, stored->token_hash, {}, std::nullopt,
+                           computer_level(stored->token_hash)};
     } else {
       seats_[at(s)].reset();
     }
   }
-  const VariantId v = game_.variant();
-  for (const auto& a : image.actions) {
-    auto fail = [&](std::string why) {
-      return ReplayError{a.version, "game " + std::to_string(game_number_) + ", version " +
-                                        std::to_string(a.version) + ": " + std::move(why)};
-    };
-    if (a.version != version_ + 1) {
-      return fail("expected version " + std::to_string(version_ + 1) + " next");
-    }
-    if (game_.over()) return fail("the game was already over");
-    if (a.side != game_.turn()) {
-      return fail("it was " + std::string(side_name(v, game_.turn())) + "'s turn, not " +
-                  std::string(side_name(v, a.side)) + "'s");
-    }
-    auto applied = game_.apply(a.action);
-    if (!applied) return fail("the action " + action_json(a.action) + " is not legal there");
-    accept(a.side, a.action, std::move(*applied));
-  }
-  if (image.result) {
-    const Result& r = *image.result;
-    if (game_.over()) {
-      if (*game_.result() != r) {
-        return ReplayError{version_, "game " + std::to_string(game_number_) +
-                                         ": the stored result " + result_text(v, r) +
-                                         " is not the one the replay reaches, " +
-                                         result_text(v, game_.result())};
-      }
-    } else if (r.reason == Reason::Resigned && r.winner) {
-      game_ = game_.resigned(other(*r.winner));
-    } else if (r.reason == Reason::DrawAgreed && !r.winner) {
-      game_ = game_.drawn_by_agreement();
-    } else {
-      return ReplayError{version_, "game " + std::to_string(game_number_) + ": the stored result " +
-                                       result_text(v, r) + " is not reached by the replay"};
-    }
-  }
-  return std::nullopt;
+  return match_.restore(Match::Stored{image.game_number, image.games, image.started_ms,
+                                      image.ended_ms, &image.actions, image.result});
 }
 
 void Room::adopt_members(const Room& old) {
@@ -396,7 +314,7 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
   if (upper(j.room) != id_) {
     return refuse(m, id, "join", ErrorCode::UnknownRoom, "there is no room '" + j.room + "'");
   }
-  const VariantId v = game_.variant();
+  const VariantId v = match_.variant();
 
   if (j.token) {
     std::optional<Side> found;
@@ -466,7 +384,7 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
   }
   // Moving within the room: the old seat is given up only if the game has not started.
   Durable freed;
-  if (is_member(m)) remove_member(m, !started(), &freed);
+  if (is_member(m)) remove_member(m, !match_.started(), &freed);
   Outcome o = take_seat(m, j.name, side, id);
   for (std::size_t i = 0; i < 2; ++i) o.durable.seats[i] = o.durable.seats[i] || freed.seats[i];
   o.durable.game = o.durable.game || freed.game;
@@ -477,7 +395,7 @@ Outcome Room::handle_leave(MemberId m, const RequestId& id) {
   Outcome o;
   add_ok(o, m, id, "leave");
   auto side = seat_of(m);
-  remove_member(m, side.has_value() && !started() && !game_.over(), &o.durable);
+  remove_member(m, side.has_value() && !match_.started() && !game().over(), &o.durable);
   o.sender = Membership::Left;
   add_state(o);
   return o;
@@ -540,9 +458,9 @@ std::optional<Error> Room::check_player_in_game(MemberId m) const {
   if (!side) {
     return Error{ErrorCode::NotAPlayer, "spectators cannot play; join a free seat to play"};
   }
-  if (game_.over()) {
-    const auto& r = *game_.result();
-    std::string what = r.winner ? std::string(side_name(game_.variant(), *r.winner)) + " won"
+  if (game().over()) {
+    const auto& r = *game().result();
+    std::string what = r.winner ? std::string(side_name(match_.variant(), *r.winner)) + " won"
                                 : std::string("it was drawn");
     return Error{ErrorCode::GameOver, "the game is over (" + what + ", " +
                                           std::string(reason_name(r.reason)) +
@@ -558,18 +476,18 @@ std::optional<Error> Room::check_player_in_game(MemberId m) const {
 Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "act", e->code, e->message);
   const Side side = *seat_of(m);
-  const VariantId v = game_.variant();
-  if (game_.turn() != side) {
+  const VariantId v = match_.variant();
+  if (game().turn() != side) {
     return refuse(m, id, "act", ErrorCode::NotYourTurn,
-                  "it is " + std::string(side_name(v, game_.turn())) + "'s turn");
+                  "it is " + std::string(side_name(v, game().turn())) + "'s turn");
   }
-  if (a.version != version_) {
+  if (a.version != version()) {
     return refuse(m, id, "act", ErrorCode::StaleVersion,
-                  "the game is at version " + std::to_string(version_) +
+                  "the game is at version " + std::to_string(version()) +
                       " but the action was chosen at version " + std::to_string(a.version) +
                       "; choose again from the latest state");
   }
-  std::optional<Applied> applied = a.action ? game_.apply(*a.action) : std::nullopt;
+  std::optional<Applied> applied = a.action ? game().apply(*a.action) : std::nullopt;
   if (!applied) {
     return refuse(m, id, "act", ErrorCode::IllegalAction,
                   "that action is not legal now; send one of the `legal` actions of the latest state");
@@ -580,16 +498,10 @@ Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
 
 Outcome Room::played(Side side, const Action& action, Applied applied, std::optional<MemberId> m,
                      const RequestId& id) {
-  accept(side, action, std::move(applied));
-  // Playing on instead of answering declines the opponent's draw offer.
-  if (draw_offer_ && *draw_offer_ != side) draw_offer_.reset();
-  if (game_.over()) draw_offer_.reset();
-
   Outcome o;
   o.action_accepted = true;
   o.durable.action = true;
-  o.finished = game_.over();
-  if (o.finished) mark_ended(o);
+  if (match_.accept(side, action, std::move(applied))) mark_ended(o);
   if (m) add_ok(o, *m, id, "act");
   add_state(o);
   return o;
@@ -620,40 +532,26 @@ Outcome Room::seat_computers(const Opponent& opponent) {
 
 std::optional<Room::ComputerTurn> Room::computer_to_move() const {
   if (members_.empty() || status() != RoomStatus::Playing) return std::nullopt;
-  const Side s = game_.turn();
+  const Side s = game().turn();
   const auto& seat = seats_[at(s)];
   if (!seat || !seat->ai) return std::nullopt;
-  return ComputerTurn{s, *seat->ai, version_, game_number_};
+  return ComputerTurn{s, *seat->ai, version(), game_number()};
 }
 
 Outcome Room::act_for_computer(Side side, const Action& action) {
   Outcome refused;
   refused.refused = ErrorCode::IllegalAction;
   const auto& seat = seats_[at(side)];
-  if (!seat || !seat->ai || status() != RoomStatus::Playing || game_.turn() != side) return refused;
-  std::optional<Applied> applied = game_.apply(action);
+  if (!seat || !seat->ai || status() != RoomStatus::Playing || game().turn() != side) return refused;
+  std::optional<Applied> applied = game().apply(action);
   if (!applied) return refused;
   return played(side, action, std::move(*applied), std::nullopt, RequestId{});
 }
 
-void Room::accept(Side side, const Action& action, Applied applied) {
-  game_ = std::move(applied.next);
-  ++version_;
-  log_.push_back(LoggedAction{version_, side, action});
-  if (extend_last_turn(last_, side, action, applied.effects, game_.over())) ++moves_;
-}
-
-void Room::mark_ended(Outcome& o) {
-  ended_ms_ = unix_ms();
-  o.durable.game = true;
-}
-
 Outcome Room::handle_resign(MemberId m, const RequestId& id) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "resign", e->code, e->message);
-  game_ = game_.resigned(*seat_of(m));
-  draw_offer_.reset();
+  match_.resign(*seat_of(m));
   Outcome o;
-  o.finished = true;
   mark_ended(o);
   add_ok(o, m, id, "resign");
   add_state(o);
@@ -665,36 +563,31 @@ Outcome Room::handle_offer_draw(MemberId m, const RequestId& id) {
   const Side side = *seat_of(m);
   Outcome o;
   add_ok(o, m, id, "offer_draw");
-  if (draw_offer_ == other(side)) {  // both offered: that is agreement
-    game_ = game_.drawn_by_agreement();
-    draw_offer_.reset();
-    o.finished = true;
+  if (match_.draw_offer() == side) return o;  // asked again: nothing new to tell
+  if (match_.offer_draw(side)) {
     mark_ended(o);
-    add_state(o);
-  } else if (draw_offer_ != side) {
-    draw_offer_ = side;
-    o.messages.push_back(everyone(draw_offer_json(game_.variant(), side)));
-    add_state(o);
+  } else {
+    o.messages.push_back(everyone(draw_offer_json(match_.variant(), side)));
   }
+  add_state(o);
   return o;
 }
 
 Outcome Room::handle_answer_draw(MemberId m, const RequestId& id, const AnswerDrawMsg& a) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "answer_draw", e->code, e->message);
   const Side side = *seat_of(m);
-  if (draw_offer_ != other(side)) {
+  if (match_.draw_offer() != other(side)) {
     return refuse(m, id, "answer_draw", ErrorCode::NoDrawOffer,
                   "your opponent has not offered a draw");
   }
   Outcome o;
   add_ok(o, m, id, "answer_draw");
-  draw_offer_.reset();
+  match_.withdraw_draw_offer();
   if (a.accept) {
-    game_ = game_.drawn_by_agreement();
-    o.finished = true;
+    match_.agree_draw();
     mark_ended(o);
   } else {
-    o.messages.push_back(everyone(draw_declined_json(game_.variant(), side)));
+    o.messages.push_back(everyone(draw_declined_json(match_.variant(), side)));
   }
   add_state(o);
   return o;
@@ -705,45 +598,34 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   if (!side) {
     return refuse(m, id, "rematch", ErrorCode::NotAPlayer, "only the players can ask for a rematch");
   }
-  if (!game_.over()) {
+  if (!game().over()) {
     return refuse(m, id, "rematch", ErrorCode::GameNotOver,
                   "the game is still on; a rematch can be asked for when it ends");
   }
   Outcome o;
   add_ok(o, m, id, "rematch");
-  if (rematch_[at(*side)]) return o;
-  rematch_[at(*side)] = true;
-  for (Side s : {Side::First, Side::Second}) {
-    if (seats_[at(s)] && seats_[at(s)]->ai) rematch_[at(s)] = true;  // the computer always agrees
-  }
-  if (!(rematch_[0] && rematch_[1])) {
-    o.messages.push_back(everyone(rematch_offer_json(game_.variant(), *side)));
+  if (match_.rematch()[at(*side)]) return o;
+  std::array<bool, 2> computers{};  // the computer always agrees
+  for (Side s : {Side::First, Side::Second}) computers[at(s)] = seats_[at(s)] && seats_[at(s)]->ai;
+  if (!match_.ask_rematch(*side, computers)) {
+    o.messages.push_back(everyone(rematch_offer_json(match_.variant(), *side)));
     add_state(o);
     return o;
   }
   // Both asked: a new game from the same start, the players changing sides with their tokens.
-  game_ = fresh_game(setup_);
+  match_.next_game();
   std::swap(seats_[0], seats_[1]);
   for (auto& [member, info] : members_) {
     if (info.side) info.side = other(*info.side);
   }
-  version_ = 0;
-  moves_ = 0;
-  ++game_number_;
-  games_ = game_number_;
-  started_ms_ = unix_ms();
-  ended_ms_ = 0;
   o.durable.game = true;
   o.durable.seats = {true, true};
-  last_.reset();
-  log_.clear();
-  draw_offer_.reset();
-  rematch_ = {false, false};
   for (Side s : {Side::First, Side::Second}) {
     const auto& seat = seats_[at(s)];
     if (seat && seat->conn) {
       RequestId reply_id = *seat->conn == m ? id : RequestId{};
-      o.messages.push_back(to(*seat->conn, joined_json(reply_id, id_, side_name(game_.variant(), s), seat->token)));
+      o.messages.push_back(
+          to(*seat->conn, joined_json(reply_id, id_, side_name(match_.variant(), s), seat->token)));
     }
   }
   add_state(o);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "server/limits.hpp"
+#include "server/match.hpp"
 #include "server/protocol.hpp"
 
 namespace bc::server {
@@ -70,14 +71,6 @@ struct RoomImage {
   int games = 1;
 };
 
-// Why a log does not replay: the first bad version and what is wrong with it.
-struct ReplayError {
-  std::int64_t version = 0;
-  std::string message;
-};
-
-std::int64_t unix_ms();  // the wall clock, for the store's times
-
 class Room {
  public:
   using TokenSource = std::function<std::string()>;
@@ -116,11 +109,12 @@ class Room {
   void adopt_members(const Room& old);
 
   const std::string& id() const { return id_; }
-  const Game& game() const { return game_; }
+  const Match& match() const { return match_; }
+  const Game& game() const { return match_.game(); }
   RoomStatus status() const;
-  std::int64_t version() const { return version_; }
-  int game_number() const { return game_number_; }
-  const std::vector<LoggedAction>& log() const { return log_; }
+  std::int64_t version() const { return match_.version(); }
+  int game_number() const { return match_.game_number(); }
+  const std::vector<LoggedAction>& log() const { return match_.log(); }
   std::size_t members() const { return members_.size(); }
   std::size_t connected_players() const;
   bool is_member(MemberId m) const { return members_.count(m) != 0; }
@@ -134,12 +128,12 @@ class Room {
   RoomSummary summary() const;
 
   // The durable parts, for the store's rows.
-  const GameSetup& setup() const { return setup_; }
+  const GameSetup& setup() const { return match_.setup(); }
   std::optional<StoredSeat> stored_seat(Side s) const;
   SeatNames seat_names() const;
   std::int64_t created_ms() const { return created_ms_; }
-  std::int64_t started_ms() const { return started_ms_; }
-  std::int64_t ended_ms() const { return ended_ms_; }
+  std::int64_t started_ms() const { return match_.started_ms(); }
+  std::int64_t ended_ms() const { return match_.ended_ms(); }
   std::vector<MemberId> member_ids() const;
 
  private:
@@ -174,7 +168,6 @@ class Room {
   // not_started, in that order.
   std::optional<Error> check_player_in_game(MemberId m) const;
   bool seated(Side s) const { return seats_[static_cast<std::size_t>(index(s))].has_value(); }
-  bool started() const { return version_ > 0 || game_number_ > 1; }
   std::string seat_label(std::optional<Side> s) const;
 
   Outgoing to(MemberId m, std::string text) const;
@@ -183,31 +176,21 @@ class Room {
                  std::string message) const;
   void add_ok(Outcome& o, MemberId m, const RequestId& id, std::string_view request) const;
   void add_state(Outcome& o) const;
-  // Applies an accepted action and keeps version, log, last turn and move count.
-  void accept(Side side, const Action& action, Applied applied);
-  // accept() plus what every accepted action brings: draw offers, the end, the state broadcast.
+  // An action core accepted, into the match, and what it brings: the end, the state broadcast.
   Outcome played(Side side, const Action& action, Applied applied, std::optional<MemberId> m,
                  const RequestId& id);
-  void mark_ended(Outcome& o);
+  // The game ended with this request: its row (result, end time) is written.
+  static void mark_ended(Outcome& o) {
+    o.finished = true;
+    o.durable.game = true;
+  }
 
   std::string id_;
-  GameSetup setup_;
   Limits limits_;
   TokenSource tokens_;
   std::mt19937_64 rng_;
-
-  Game game_;
-  std::int64_t version_ = 0;
-  int game_number_ = 1;
-  int moves_ = 0;
-  std::optional<LastTurn> last_;
-  std::vector<LoggedAction> log_;
-  std::optional<Side> draw_offer_;
-  std::array<bool, 2> rematch_{false, false};
+  Match match_;
   std::int64_t created_ms_ = 0;
-  std::int64_t started_ms_ = 0;
-  std::int64_t ended_ms_ = 0;
-  int games_ = 1;
 
   std::array<std::optional<Seat>, 2> seats_;
   std::map<MemberId, Member> members_;
