@@ -15,7 +15,7 @@ namespace {
 
 struct CheckersWeights {
   std::array<int, 3> man;   // by Kind: normal, shield, bomb
-  std::array<int, 2> king;  // normal, shield (bombs are never crowned, B8)
+  std::array<int, 3> king;  // by Kind: normal, shield, bomb (a bomb crowned by a step, B8)
   int triple;
   std::array<int, 8> advance;  // a man on its relative row 0..7
   int back_guard;              // a man on its own back row while the enemy still has men
@@ -26,15 +26,16 @@ struct CheckersWeights {
 };
 
 // Bomb: captures are optional and blasts punish crowds, so shields (blast-proof) are worth more
-// than plain men; a bomb is a one-shot weapon worth a little more than a man.
+// than plain men; a bomb is a one-shot weapon worth a little more than a man, and a king bomb, a
+// one-shot weapon that reaches every direction and hunts from behind, the most of all.
 constexpr CheckersWeights kBombWeights{
-    {100, 120, 115}, {160, 185}, 0, {0, 0, 3, 6, 10, 15, 22, 0}, 6, 4, 6, 4, 2};
+    {100, 120, 115}, {160, 185, 200}, 0, {0, 0, 3, 6, 10, 15, 22, 0}, 6, 4, 6, 4, 2};
 // Classic: short kings, compulsory captures.
 constexpr CheckersWeights kClassicWeights{
-    {100, 100, 100}, {150, 150}, 0, {0, 0, 2, 4, 7, 11, 16, 0}, 8, 4, 6, 0, 1};
+    {100, 100, 100}, {150, 150, 150}, 0, {0, 0, 2, 4, 7, 11, 16, 0}, 8, 4, 6, 0, 1};
 // Triple king: flying kings (T3) are strong, triple kings (T5) stronger still.
 constexpr CheckersWeights kTripleWeights{
-    {100, 100, 100}, {280, 280}, 380, {0, 0, 3, 6, 10, 16, 24, 0}, 8, 4, 8, 0, 1};
+    {100, 100, 100}, {280, 280, 280}, 380, {0, 0, 3, 6, 10, 16, 24, 0}, 8, 4, 8, 0, 1};
 
 const CheckersWeights& weights(VariantId v) {
   switch (v) {
@@ -46,10 +47,13 @@ const CheckersWeights& weights(VariantId v) {
 
 int worth(const CheckersWeights& w, const CheckersState& s, Bits b) {
   if ((s.triples & b) != 0) return w.triple;
-  if ((s.kings & b) != 0) return w.king[(s.shields & b) != 0 ? 1 : 0];
-  if ((s.bombs & b) != 0) return w.man[2];
-  return w.man[(s.shields & b) != 0 ? 1 : 0];
+  const std::size_t kind = (s.bombs & b) != 0 ? 2 : (s.shields & b) != 0 ? 1 : 0;
+  return (s.kings & b) != 0 ? w.king[kind] : w.man[kind];
 }
+
+// The directions a piece of `side` jumps in: forward for a man (B3), all four for a king.
+constexpr int first_jump_dir(int side, bool king) { return king ? 0 : (side == 0 ? 0 : 2); }
+constexpr int end_jump_dir(int side, bool king) { return king ? 4 : (side == 0 ? 2 : 4); }
 
 int worth_of(const CheckersWeights& w, const CheckersState& s, Bits set) {
   int sum = 0;
@@ -62,11 +66,11 @@ int best_bomb_shot(const CheckersWeights& w, const CheckersState& s, int side) {
   const Bits own = s.occ[static_cast<std::size_t>(side)];
   const Bits opp = s.occ[static_cast<std::size_t>(1 - side)];
   const Bits empty = ~(own | opp);
-  const int d0 = side == 0 ? 0 : 2;
   int best = 0;
   for (Bits bombs = own & s.bombs; bombs != 0; bombs &= bombs - 1) {
     const int b = std::countr_zero(bombs);
-    for (int d = d0; d < d0 + 2; ++d) {
+    const bool king = (s.kings & bit(b)) != 0;
+    for (int d = first_jump_dir(side, king); d < end_jump_dir(side, king); ++d) {
       const int over = neighbour(b, d);
       if (over < 0 || (opp & bit(over)) == 0) continue;
       const int land = neighbour(over, d);
@@ -85,11 +89,11 @@ int best_bomb_shot(const CheckersWeights& w, const CheckersState& s, int side) {
 int latent_blast(const CheckersState& s, int side) {
   const Bits own = s.occ[static_cast<std::size_t>(side)];
   const Bits opp = s.occ[static_cast<std::size_t>(1 - side)];
-  const int d0 = side == 0 ? 0 : 2;
   int sum = 0;
   for (Bits bombs = own & s.bombs; bombs != 0; bombs &= bombs - 1) {
     const int b = std::countr_zero(bombs);
-    for (int d = d0; d < d0 + 2; ++d) {
+    const bool king = (s.kings & bit(b)) != 0;
+    for (int d = first_jump_dir(side, king); d < end_jump_dir(side, king); ++d) {
       const int over = neighbour(b, d);
       if (over < 0) continue;
       const int land = neighbour(over, d);
@@ -285,7 +289,7 @@ int evaluate_kaboom(const Game& g, const KaboomState& s) {
 int piece_worth(VariantId v, Kind kind, Rank rank) {
   const CheckersWeights& w = weights(v);
   if (rank == Rank::TripleKing) return w.triple;
-  if (rank == Rank::King) return w.king[kind == Kind::Shield ? 1 : 0];
+  if (rank == Rank::King) return w.king[static_cast<std::size_t>(kind)];
   return w.man[static_cast<std::size_t>(kind)];
 }
 

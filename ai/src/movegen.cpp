@@ -59,14 +59,16 @@ struct CheckersGen {
       if (first && a.kind == ActionKind::Step) {
         const int from = sq_index(a.from);
         const int to = sq_index(a.to);
-        // B8: a bomb stepping onto the far row explodes, a tactical turn like a capture.
-        const bool blast = (root.bombs & bit(from)) != 0 && rel_row(to, me) == 7;
-        if (captures_only && !blast) continue;
+        // B8: a bomb stepping onto the far row is crowned (under rules revision 1 it exploded):
+        // a tactical turn like a capture, so quiescence looks at it too.
+        const bool crowns = (root.bombs & bit(from)) != 0 && (root.kings & bit(from)) == 0 &&
+                           rel_row(to, me) == 7;
+        if (captures_only && !crowns) continue;
         path.sq[0] = static_cast<std::int8_t>(from);
         path.sq[1] = static_cast<std::int8_t>(to);
         path.hops = 1;
         path.jump = false;
-        if (blast) {
+        if (crowns) {
           emit(g.apply(a)->next);
         } else {
           Move m = path;

@@ -38,7 +38,7 @@ struct Child {
 inline constexpr int kHistorySize = 2 * 32 * 32;
 
 // All complete turns from g (from mid-turn: the rest of the turn), in the core's legal order.
-// Captures, and bomb steps onto the far row (they explode, B8), come with their position.
+// Captures, and bomb steps onto the far row (a crowning, B8), come with their position.
 // captures_only (checkers): just those tactical turns. Appends to out.
 void generate(const Game& g, bool captures_only, std::vector<Child>& out);
 

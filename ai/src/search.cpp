@@ -203,7 +203,7 @@ void Searcher::order(const Game& g, std::vector<Child>& moves, std::uint32_t tt_
       } else if (m.sig == k[0] || m.sig == k[1]) {
         o += 1 << 25;
       }
-    } else if ((m.jump || m.gain != 0) && m.gain >= 0) {  // captures, far-row blasts (B8)
+    } else if ((m.jump || m.gain != 0) && m.gain >= 0) {  // captures, far-row bomb steps (B8)
       o = (1 << 28) + m.gain * 1024 + m.hops;
     } else if (m.sig == k[0]) {
       o = 1 << 27;

@@ -69,11 +69,26 @@ TEST(Tactics, Bomb_PrefersBlastOfNormalsOverShields) {
   EXPECT_EQ(f.first_depth, 1);
 }
 
-// B8: a bomb that steps onto the far row explodes; here it takes water's last piece with it.
-TEST(Tactics, Bomb_FarRowStepExplodesForTheWin) {
-  const Game g = position(VariantId::Bomb, "fire:Bc7,a1:e7");
-  const Found f = search_for(g, "c7-d8", 50'000);
-  EXPECT_EQ(format_turn(f.result.best), "c7-d8");
+// B8: a bomb that steps onto the far row is crowned, and the evaluation values the king bomb above
+// the bomb: one ply deep, crowning is the best turn (deeper, fire wins whatever it plays here).
+TEST(Tactics, Bomb_B8_StepsABombOntoTheFarRowToCrownIt) {
+  const Game g = position(VariantId::Bomb, "fire:Bc7,a1:h2");
+  const Found f = search_for(g, "c7-b8", 50'000, 1);
+  const std::string best = format_turn(f.result.best);
+  EXPECT_TRUE(best == "c7-b8" || best == "c7-d8") << best;
+  const auto after = play(g, f.result.best);
+  ASSERT_TRUE(after);
+  const auto crowned = after->piece_at(f.result.best.actions[0].to);
+  ASSERT_TRUE(crowned);
+  EXPECT_EQ(crowned->kind, Kind::Bomb);
+  EXPECT_EQ(crowned->rank, Rank::King);
+}
+
+// B8 with B3 and B7: a king bomb captures backwards, and its blast takes the last water piece.
+TEST(Tactics, Bomb_B8_KingBombCapturesBackwardsForTheWin) {
+  const Game g = position(VariantId::Bomb, "fire:KBd6,a1:c5,a5");
+  const Found f = search_for(g, "d6xb4", 50'000);
+  EXPECT_EQ(format_turn(f.result.best), "d6xb4");
   EXPECT_EQ(f.first_depth, 1);
   EXPECT_EQ(f.result.score, kWin - 1);
   const auto after = play(g, f.result.best);
