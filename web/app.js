@@ -588,6 +588,13 @@ function updateDataAttrs() {
   canvas.dataset.game = s ? String(app.gameNo) : '';
 }
 
+/** What a game kept under rules revision 1 (begun before 2026-11-24) plays differently. */
+const RULES_1_NOTE = {
+  bomb: 'This game began under the earlier rules and keeps them: a bomb that steps onto the far row explodes instead of being crowned.',
+  triple_king: 'This game began under the earlier rules and keeps them: after a capture a triple king may land beyond its own pieces.',
+  other: 'This game began under the earlier rules and keeps them.',
+};
+
 function renderGame() {
   const s = app.state;
   updateDataAttrs();
@@ -658,6 +665,9 @@ function renderGame() {
   $('#variant-label').textContent = variantName(s.variant, app.variants);
   const n = s.spectators ?? 0;
   $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
+  // A game stored under earlier rules goes on under them (docs/RULES.md, Revisions).
+  $('#rules-note').hidden = !(s.rules < 2);
+  $('#rules-note').textContent = s.rules < 2 ? RULES_1_NOTE[s.variant] ?? RULES_1_NOTE.other : '';
 
   // Controls.
   const playing = s.status === 'playing';
