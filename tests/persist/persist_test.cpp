@@ -343,6 +343,35 @@ TEST(Pdn, RoundTripsRandomGamesWithCustomStartsAndMultiCaptures) {
   EXPECT_EQ(games, 450u);
 }
 
+// B8: king bombs in a custom start go into the FEN tag as K<n>b and come back as king bombs; a
+// bomb crowned during the game shows in the moves' replay.
+TEST(Pdn, B8_KingBombsInACustomStartAndACrowningRoundTrip) {
+  Position p;
+  p.turn = Side::First;
+  p.pieces = {Piece{{3, 5}, Side::First, Kind::Bomb, Rank::King},
+              Piece{{2, 6}, Side::First, Kind::Bomb, Rank::Man},
+              Piece{{0, 0}, Side::First, Kind::Normal, Rank::Man},
+              Piece{{4, 0}, Side::Second, Kind::Bomb, Rank::King},
+              Piece{{7, 7}, Side::Second, Kind::Shield, Rank::Man}};
+  const GameSetup setup = setup_of(VariantId::Bomb, p);
+  RoomImage image(setup);
+  image.actions = {LoggedAction{1, Side::First, Action::step({2, 6}, {1, 7})}};  // crowned
+  image.seats[0] = StoredSeat{"Ann", ""};
+  image.seats[1] = StoredSeat{"Bob", ""};
+  auto room = restore_room("K7QF2M", image, Limits{});
+  ASSERT_TRUE(room.room) << room.error->message;
+  const std::string pdn = game_notation(*room.room);
+  ParsedPdn parsed = parse_pdn(pdn);
+  const std::string fen = parsed.tags["FEN"];
+  EXPECT_NE(fen.find("K" + std::to_string(*pdn_square({3, 5})) + "b"), std::string::npos) << fen;
+  EXPECT_NE(fen.find("K" + std::to_string(*pdn_square({4, 0})) + "b"), std::string::npos) << fen;
+  std::size_t actions = 0;
+  auto replayed = replay_pdn(parsed, VariantId::Bomb, &actions);
+  ASSERT_TRUE(replayed) << pdn;
+  EXPECT_EQ(*replayed, room.room->game()) << pdn;
+  EXPECT_EQ(replayed->piece_at({1, 7}), (Piece{{1, 7}, Side::First, Kind::Bomb, Rank::King}));
+}
+
 TEST(Pdn, KaboomGetsAPlainTextRecord) {
   const GameSetup setup = setup_of(VariantId::Kaboom);
   std::mt19937_64 rng(9);
