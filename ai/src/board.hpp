@@ -6,65 +6,22 @@
 #include <bit>
 #include <cstdint>
 
+#include "bc/board.hpp"
 #include "bc/core.hpp"
 
 namespace bc::ai::detail {
 
-// ---- Checkers squares, as core/src/checkers.cpp numbers them: index i in [0, 32),
-// y = i / 4, x = 2 * (i % 4) + (y & 1).
-using Bits = std::uint32_t;
-constexpr int sq_index(Square s) { return s.y * 4 + s.x / 2; }
-constexpr Square sq_square(int i) { return {2 * (i % 4) + ((i / 4) & 1), i / 4}; }
-constexpr Bits bit(int i) { return Bits{1} << i; }
+// ---- Checkers squares: the core's own geometry (bc/board.hpp), plus what only the search needs.
+using board::Bits;
+using board::bit;
+using board::sq_index;
+using board::sq_square;
+using board::neighbour;
+using board::kRow0;
+using board::kRow7;
 constexpr int popcount(Bits b) { return std::popcount(b); }
+constexpr Bits blast_zone(int i) { return board::blast(i); }  // 3x3 block (RULES.md B7)
 
-// neighbour(i, d): the square one diagonal step away, or -1. d: 0 (+1,+1), 1 (-1,+1), 2 (+1,-1),
-// 3 (-1,-1); forward for the first side is d < 2.
-struct SquareTables {
-  std::array<std::array<std::int8_t, 4>, 32> neighbour{};
-  std::array<Bits, 32> blast{};   // 3x3 block centred on a square (RULES.md B7)
-  std::array<Bits, 32> ring2{};   // squares within two king steps (danger zone of a bomb)
-};
-
-constexpr SquareTables make_square_tables() {
-  constexpr int kDx[4] = {1, -1, 1, -1};
-  constexpr int kDy[4] = {1, 1, -1, -1};
-  SquareTables t{};
-  for (int i = 0; i < 32; ++i) {
-    const Square s = sq_square(i);
-    Bits blast = bit(i);
-    for (int d = 0; d < 4; ++d) {
-      const Square n{s.x + kDx[d], s.y + kDy[d]};
-      const bool in = n.x >= 0 && n.x < 8 && n.y >= 0 && n.y < 8;
-      t.neighbour[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)] =
-          in ? static_cast<std::int8_t>(sq_index(n)) : std::int8_t{-1};
-      if (in) blast |= bit(sq_index(n));
-    }
-    t.blast[static_cast<std::size_t>(i)] = blast;
-  }
-  for (int i = 0; i < 32; ++i) {
-    const Square s = sq_square(i);
-    Bits r = 0;
-    for (int j = 0; j < 32; ++j) {
-      const Square o = sq_square(j);
-      const int dx = o.x > s.x ? o.x - s.x : s.x - o.x;
-      const int dy = o.y > s.y ? o.y - s.y : s.y - o.y;
-      if (dx <= 2 && dy <= 2) r |= bit(j);
-    }
-    t.ring2[static_cast<std::size_t>(i)] = r;
-  }
-  return t;
-}
-
-inline constexpr SquareTables kSquares = make_square_tables();
-
-constexpr int neighbour(int i, int d) {
-  return kSquares.neighbour[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)];
-}
-constexpr Bits blast_zone(int i) { return kSquares.blast[static_cast<std::size_t>(i)]; }
-
-constexpr Bits kRow0 = 0x0000000Fu;
-constexpr Bits kRow7 = 0xF0000000u;
 constexpr Bits kCentre = 0x00666600u;  // the middle four rows, files c..f (roughly)
 // Row of square i seen from a side: 0 at its own back row, 7 at the crowning row.
 constexpr int rel_row(int i, int side) { return side == 0 ? i / 4 : 7 - i / 4; }

@@ -8,6 +8,7 @@
 #include <array>
 #include <variant>
 
+#include "bc/rules.hpp"
 #include "board.hpp"
 
 namespace bc::ai::detail {
@@ -132,6 +133,7 @@ int hunt(const CheckersState& s, const std::array<int, 2>& material, int me) {
 int evaluate_checkers(const Game& g, const CheckersState& s) {
   const VariantId v = g.variant();
   const CheckersWeights& w = weights(v);
+  const bool bombs = checkers_rules(v).piece_kinds;  // B7: blasts to threaten and fear
   std::array<int, 2> material{};
   std::array<int, 2> positional{};
   for (int side = 0; side < 2; ++side) {
@@ -152,7 +154,7 @@ int evaluate_checkers(const Game& g, const CheckersState& s) {
         if ((kCentre & m) != 0) pos += w.centre_man;
       }
     }
-    if (v == VariantId::Bomb) pos += w.blast_latent * latent_blast(s, side);
+    if (bombs) pos += w.blast_latent * latent_blast(s, side);
     positional[static_cast<std::size_t>(side)] = pos;
   }
   const int me = index(s.turn);
@@ -163,7 +165,7 @@ int evaluate_checkers(const Game& g, const CheckersState& s) {
   score += score * 600 / (total + 600) / 2;
   score += positional[static_cast<std::size_t>(me)] - positional[static_cast<std::size_t>(1 - me)];
   score += hunt(s, material, me);
-  if (v == VariantId::Bomb) score -= best_bomb_shot(w, s, 1 - me) / w.threat_div;
+  if (bombs) score -= best_bomb_shot(w, s, 1 - me) / w.threat_div;
   return score;
 }
 

@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "bc/ai.hpp"
+#include "bc/rules.hpp"
 #include "board.hpp"
 #include "eval.hpp"
 #include "movegen.hpp"
@@ -257,7 +258,7 @@ int Searcher::qsearch(const Game& g, int alpha, int beta, int ply, int qply) {
   moves.clear();
   if (qply < kMaxQuiescence) detail::generate(g, true, moves);
   // K2, T2: when a capture exists it is compulsory, so the side to move cannot stand pat.
-  const bool forced = !moves.empty() && variant_ != VariantId::Bomb;
+  const bool forced = !moves.empty() && checkers_rules(variant_).capture_compulsory;
   int best = -kInf;
   if (!forced) {
     best = static_eval(g);
