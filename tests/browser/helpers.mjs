@@ -1,5 +1,6 @@
 // Shared helpers for the browser tests: launching Debian's Chromium, driving the page the way a
 // person does (clicks on canvas squares, buttons), and waiting on the canvas's data-* attributes.
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,30 @@ export async function launch() {
 }
 
 /** A fresh browser context (its own localStorage: a different person) with one page. */
+/**
+ * A second server of a test's own (run.sh passes its binary in BC_BINARY), on 127.0.0.1 and a free
+ * port, serving this checkout's web client with `args` added. Resolves with its base URL
+ * (http:// or https://, from its "listening on" line) and a stop function.
+ */
+export function startServer(args) {
+  const server = spawn(process.env.BC_BINARY, ['serve', '--host', '127.0.0.1', '--port', '0',
+    '--web-root', path.join(repoRoot, 'web'), '--log-level', 'error', ...args],
+  { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line: ${out}`)), T);
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/listening on (https?:\/\/127\.0\.0\.1:\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ base: m[1], stop: () => server.kill('SIGTERM') });
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`the server exited with ${code}: ${out}`)));
+  });
+}
+
 export async function person(browser, opts = {}) {
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1280, height: 820 },

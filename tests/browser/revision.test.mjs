@@ -3,12 +3,11 @@
 // so on the game screen, with its board as its players left it; a new game says nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, person, createGame, waitBoard, shot, T } from './helpers.mjs';
+import { launch, startServer, person, createGame, waitBoard, shot, T } from './helpers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -19,37 +18,19 @@ let server;
 let work;
 let base = '';
 
-function startServer() {
+before(async () => {
+  if (!BIN) return;
   work = mkdtempSync(path.join(os.tmpdir(), 'bc-browser-revision-'));
   mkdirSync(path.join(work, 'data'));
   copyFileSync(path.join(repoRoot, 'tests/persist/fixtures/release-171c8ad.sqlite'),
     path.join(work, 'data', 'bombcheckers.db'));
-  server = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', path.join(work, 'data'),
-    '--web-root', path.join(repoRoot, 'web'), '--log-level', 'error'],
-  { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line: ${out}`)), T);
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`the server exited with ${code}: ${out}`)));
-  });
-}
-
-before(async () => {
-  if (!BIN) return;
-  base = await startServer();
+  server = await startServer(['--data-dir', path.join(work, 'data')]);
+  base = server.base;
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
-  server?.kill('SIGTERM');
+  server?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

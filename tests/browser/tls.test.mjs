@@ -3,14 +3,12 @@
 // link and play a move, and a plain http:// link lands on https://.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launch, board, waitBoard, move, shareLink, joinByLink, shot, T } from './helpers.mjs';
+import { launch, startServer, board, waitBoard, move, shareLink, joinByLink, shot, T } from './helpers.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = process.env.BC_BINARY; // run.sh sets it
 
 let browser;
@@ -18,40 +16,26 @@ let server;
 let work;
 let base = '';
 
-// Starts the TLS server; resolves with its https:// base URL from the "listening on" line.
-function startServer() {
+// Starts the TLS server with a fresh self-signed certificate.
+async function startTlsServer() {
   work = mkdtempSync(path.join(os.tmpdir(), 'bc-browser-tls-'));
   const cert = path.join(work, 'cert.pem');
   const key = path.join(work, 'key.pem');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
     '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert],
   { stdio: 'ignore' });
-  server = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0', '--memory', '--log-level', 'error',
-    '--web-root', path.resolve(here, '..', '..', 'web'), '--tls-cert', cert, '--tls-key', key],
-  { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line: ${out}`)), T);
-    server.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = out.match(/listening on (https:\/\/127\.0\.0\.1:\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`the TLS server exited with ${code}: ${out}`)));
-  });
+  server = await startServer(['--memory', '--tls-cert', cert, '--tls-key', key]);
+  return server.base;
 }
 
 before(async () => {
   if (!BIN) return;
-  base = await startServer();
+  base = await startTlsServer();
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
-  server?.kill('SIGTERM');
+  server?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
