@@ -1,0 +1,132 @@
+// JSON on the wire, shared by the server's parsers and writers (wire_in, wire_out, stored): reading
+// JSON values into core types without exceptions, and the one encoder of actions, pieces and
+// squares. Only the server's wire sources include it; nothing else in the server names JSON.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "server/protocol.hpp"
+
+namespace bc::server {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+// Dumped with invalid UTF-8 replaced, so no string a client sent can make it throw.
+std::string dump(const ojson& j);
+
+// Reading: nullopt when the value is not of the type (or out of range).
+std::optional<std::int64_t> as_int(const json& j);
+std::optional<int> as_small_int(const json& j);
+std::optional<Square> as_square(const json& j);
+RequestId read_id(const json& j);
+// An action as the client sent it. Wrong field types are a bad message (the text says which); a
+// kind or piece that names nothing is a well-formed action that cannot be legal (nullopt).
+std::variant<std::optional<Action>, std::string> read_action(const json& a);
+
+// Trees, for the messages that are not on the hot path.
+void put_id(ojson& j, const RequestId& id);
+ojson options_json(VariantId v, const Options& o);
+ojson result_json(VariantId v, const std::optional<Result>& r);
+ojson players_json(VariantId v, const std::array<std::optional<PlayerView>, 2>& players);
+ojson bombs_json(VariantId v, std::array<int, 2> bombs);
+// "a, b and c"
+std::string join_names(const std::vector<std::string_view>& names, std::string_view last_sep);
+
+// The state goes out after every action, so it is written straight into its string: building it as
+// a JSON tree first spent about a third of the server's CPU in allocation (perf, closed-loop load).
+// Only names and values the server itself chose go in unescaped (side, kind, rank, status names,
+// room ids); anything a client sent (player names) goes through the JSON library.
+struct Writer {
+  std::string& out;
+
+  void raw(std::string_view t) { out += t; }
+  void str(std::string_view t) {
+    out += '"';
+    out += t;
+    out += '"';
+  }
+  void num(std::int64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+  }
+  void num_or_null(std::int64_t v) {  // a time in ms: 0 means not known
+    if (v > 0) {
+      num(v);
+    } else {
+      out += "null";
+    }
+  }
+  void boolean(bool b) { out += b ? "true" : "false"; }
+  void square(Square q) {
+    out += '[';
+    num(q.x);
+    out += ',';
+    num(q.y);
+    out += ']';
+  }
+  // A JSON array of `items`, each written by `item`.
+  template <class T, class F>
+  void list(const std::vector<T>& items, F item) {
+    out += '[';
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i) out += ',';
+      item(items[i]);
+    }
+    out += ']';
+  }
+  void squares(const std::vector<Square>& v) {
+    list(v, [this](Square q) { square(q); });
+  }
+  void action(const Action& a) {
+    out += "{\"kind\":";
+    str(action_kind_name(a.kind));
+    switch (a.kind) {
+      case ActionKind::Step:
+      case ActionKind::Jump:
+        out += ",\"from\":";
+        square(a.from);
+        out += ",\"to\":";
+        square(a.to);
+        break;
+      case ActionKind::EndTurn:
+        break;
+      case ActionKind::Drop:
+        out += ",\"column\":";
+        num(a.column);
+        out += ",\"piece\":";
+        str(kind_name(a.piece));
+        break;
+      case ActionKind::Detonate:
+        out += ",\"at\":";
+        square(a.at);
+        break;
+    }
+    out += '}';
+  }
+  void actions(const std::vector<Action>& v) {
+    list(v, [this](const Action& a) { action(a); });
+  }
+  void pieces(VariantId v, const std::vector<Piece>& ps) {
+    list(ps, [this, v](const Piece& p) {
+      out += "{\"at\":";
+      square(p.at);
+      out += ",\"side\":";
+      str(side_name(v, p.side));
+      out += ",\"kind\":";
+      str(kind_name(p.kind));
+      out += ",\"rank\":";
+      str(rank_name(p.rank));
+      out += '}';
+    });
+  }
+};
+
+}  // namespace bc::server

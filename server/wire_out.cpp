@@ -1,0 +1,323 @@
+// Server messages (docs/PROTOCOL.md, "Server to client") and the HTTP API's bodies. The state and
+// the record are written straight into their text by the one Writer (wire_json.hpp); the rest are
+// small trees.
+#include <algorithm>
+
+#include "server/limits.hpp"
+#include "server/wire_json.hpp"
+
+namespace bc::server {
+
+std::string_view status_name(RoomStatus s) {
+  switch (s) {
+    case RoomStatus::Waiting:
+      return "waiting";
+    case RoomStatus::Playing:
+      return "playing";
+    case RoomStatus::Finished:
+      return "finished";
+  }
+  return "waiting";
+}
+
+std::string room_url(std::string_view room) { return "/r/" + std::string(room); }
+
+std::string welcome_json(const Limits& limits) {
+  ojson j;
+  j["type"] = "welcome";
+  j["server"] = ojson{{"name", kServerName}, {"version", kServerVersion}};
+  j["protocol"] = kProtocolVersion;
+  ojson variants = ojson::array();
+  for (auto v : kAllVariants) {
+    ojson opts = ojson::array();
+    for (const auto& spec : option_specs(v)) {
+      ojson o;
+      o["name"] = spec.name;
+      o["type"] = spec.type == OptionType::Bool ? "bool" : "int";
+      if (spec.type == OptionType::Bool) {
+        o["min"] = spec.min;
+        o["max"] = spec.max;
+        o["default"] = spec.def != 0;
+      } else {
+        o["min"] = spec.min;
+        o["max"] = spec.max;
+        o["default"] = spec.def;
+      }
+      o["help"] = spec.help;
+      opts.push_back(std::move(o));
+    }
+    variants.push_back(ojson{{"id", variant_key(v)},
+                             {"name", variant_title(v)},
+                             {"sides", {side_name(v, Side::First), side_name(v, Side::Second)}},
+                             {"options", std::move(opts)}});
+  }
+  j["variants"] = std::move(variants);
+  j["ai"] = ojson{{"min_level", kComputerMinLevel}, {"max_level", kComputerMaxLevel}};
+  j["limits"] = ojson{{"max_message_bytes", limits.max_message_bytes},
+                      {"rate_per_second", limits.rate_per_second},
+                      {"rate_burst", limits.rate_burst},
+                      {"chat_max_chars", limits.chat_max_chars},
+                      {"name_max_chars", limits.name_max_chars},
+                      {"send_queue_max", limits.send_queue_max},
+                      {"send_queue_max_bytes", limits.send_queue_max_bytes}};
+  return dump(j);
+}
+
+std::string joined_json(const RequestId& id, std::string_view room, std::string_view seat,
+                        const std::optional<std::string>& token) {
+  ojson j;
+  j["type"] = "joined";
+  put_id(j, id);
+  j["room"] = room;
+  j["seat"] = seat;
+  j["token"] = token ? ojson(*token) : ojson(nullptr);
+  j["url"] = room_url(room);
+  return dump(j);
+}
+
+std::string error_json(const RequestId& id, const Error& e, std::string_view request) {
+  ojson j;
+  j["type"] = "error";
+  put_id(j, id);
+  j["code"] = error_code_name(e.code);
+  j["message"] = e.message;
+  if (!request.empty()) j["request"] = request;
+  return dump(j);
+}
+
+std::string ok_json(const RequestId& id, std::string_view request) {
+  ojson j;
+  j["type"] = "ok";
+  put_id(j, id);
+  j["request"] = request;
+  return dump(j);
+}
+
+std::string notice_json(std::string_view code, std::string_view message) {
+  return dump(ojson{{"type", "notice"}, {"code", code}, {"message", message}});
+}
+
+std::string chat_json(std::string_view from, std::string_view seat, std::string_view text) {
+  return dump(ojson{{"type", "chat"}, {"from", from}, {"seat", seat}, {"text", text}});
+}
+
+std::string draw_offer_json(VariantId v, Side from) {
+  return dump(ojson{{"type", "draw_offer"}, {"from", side_name(v, from)}});
+}
+
+std::string draw_declined_json(VariantId v, Side from) {
+  return dump(ojson{{"type", "draw_declined"}, {"from", side_name(v, from)}});
+}
+
+std::string rematch_offer_json(VariantId v, Side from) {
+  return dump(ojson{{"type", "rematch_offer"}, {"from", side_name(v, from)}});
+}
+
+std::string state_json(const StateView& s) {
+  const Game& g = *s.game;
+  const VariantId v = g.variant();
+  const auto pieces = g.pieces();
+  std::string text;
+  text.reserve(512 + 64 * pieces.size());
+  Writer w{text};
+  w.raw("{\"type\":\"state\",\"room\":");
+  w.str(s.room);
+  w.raw(",\"variant\":");
+  w.str(variant_key(v));
+  w.raw(",\"options\":");
+  w.raw(dump(options_json(v, g.options())));
+  if (g.options().rules != kRulesRevision) {  // only games stored under earlier rules say so
+    w.raw(",\"rules\":");
+    w.num(g.options().rules);
+  }
+  w.raw(",\"version\":");
+  w.num(s.version);
+  w.raw(",\"status\":");
+  w.str(status_name(s.status));
+  w.raw(",\"turn\":");
+  w.str(side_name(v, g.turn()));
+  w.raw(",\"board\":{\"width\":");
+  w.num(g.width());
+  w.raw(",\"height\":");
+  w.num(g.height());
+  w.raw(",\"pieces\":");
+  w.pieces(v, pieces);
+  w.raw("},\"legal\":");
+  if (s.status == RoomStatus::Playing && s.with_legal) {
+    w.actions(g.legal());
+  } else {
+    w.raw("[]");
+  }
+  w.raw(",\"last\":");
+  if (s.last && *s.last) {
+    const LastTurn& t = **s.last;
+    w.raw("{\"side\":");
+    w.str(side_name(v, t.side));
+    w.raw(",\"actions\":");
+    w.actions(t.actions);
+    w.raw(",\"captured\":");
+    w.squares(t.captured);
+    w.raw(",\"exploded\":");
+    w.squares(t.exploded);
+    w.raw(",\"promoted\":");
+    w.squares(t.promoted);
+    w.raw(",\"complete\":");
+    w.boolean(t.complete);
+    w.raw("}");
+  } else {
+    w.raw("null");
+  }
+  w.raw(",\"result\":");
+  w.raw(dump(result_json(v, g.result())));
+  w.raw(",\"players\":");
+  w.raw(dump(players_json(v, s.players)));
+  w.raw(",\"spectators\":");
+  w.num(s.spectators);
+  if (v == VariantId::Kaboom) {
+    w.raw(",\"bombs\":");
+    w.raw(dump(bombs_json(v, g.bombs_left())));
+    w.raw(",\"connect\":");
+    w.num(g.options().connect);
+  }
+  // Extensions
+  w.raw(",\"mid_turn\":");
+  w.boolean(g.mid_turn());
+  w.raw(",\"jumper\":");
+  if (auto jumper = g.jumper()) {
+    w.square(*jumper);
+  } else {
+    w.raw("null");
+  }
+  w.raw(",\"moves\":");
+  w.num(s.moves);
+  w.raw(",\"game\":");
+  w.num(s.game_number);
+  w.raw(",\"draw_offer\":");
+  if (s.draw_offer) {
+    w.str(side_name(v, *s.draw_offer));
+  } else {
+    w.raw("null");
+  }
+  w.raw(",\"rematch\":[");
+  bool first = true;
+  for (Side side : {Side::First, Side::Second}) {
+    if (!s.rematch[static_cast<std::size_t>(index(side))]) continue;
+    if (!first) w.raw(",");
+    first = false;
+    w.str(side_name(v, side));
+  }
+  w.raw("]}");
+  return text;
+}
+
+std::string positions_json(std::string_view room, VariantId v, int game_number,
+                           const std::vector<std::string>& states) {
+  ojson head;
+  head["room"] = room;
+  head["game"] = game_number;
+  head["variant"] = variant_key(v);
+  std::string out = dump(head);
+  out.pop_back();  // the closing brace: the positions follow
+  std::size_t size = out.size() + 16;
+  for (const auto& s : states) size += s.size() + 1;
+  out.reserve(size);
+  out += ",\"positions\":[";
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    if (i) out += ',';
+    out += states[i];
+  }
+  out += "]}";
+  return out;
+}
+
+std::string record_json(const RecordView& r) {
+  const GameSetup& setup = *r.setup;
+  const VariantId v = setup.variant;
+  const Game start = fresh_game(setup);
+  std::string text;
+  Writer w{text};
+  w.raw("{\"room\":");
+  w.raw(dump(ojson(r.room)));
+  w.raw(",\"variant\":");
+  w.str(variant_key(v));
+  w.raw(",\"options\":");
+  w.raw(dump(options_json(v, setup.options)));
+  w.raw(",\"rules\":");
+  w.num(setup.options.rules);
+  w.raw(",\"status\":");
+  w.str(status_name(r.status));
+  w.raw(",\"game\":");
+  w.num(r.game_number);
+  w.raw(",\"version\":");
+  w.num(r.version);
+  w.raw(",\"players\":");
+  w.raw(dump(players_json(v, r.players)));
+  w.raw(",\"start\":{\"pieces\":");
+  w.pieces(v, start.pieces());
+  w.raw(",\"turn\":");
+  w.str(side_name(v, start.turn()));
+  if (v == VariantId::Kaboom) {
+    w.raw(",\"bombs\":");
+    w.raw(dump(bombs_json(v, start.bombs_left())));
+  }
+  w.raw("},\"custom_start\":");
+  w.boolean(setup.position.has_value());
+  w.raw(",\"actions\":");
+  w.list(*r.actions, [&](const LoggedAction& a) {
+    w.raw("{\"version\":");
+    w.num(a.version);
+    w.raw(",\"side\":");
+    w.str(side_name(v, a.side));
+    w.raw(",\"action\":");
+    w.action(a.action);
+    w.raw("}");
+  });
+  w.raw(",\"result\":");
+  w.raw(dump(result_json(v, r.game->result())));
+  // Extensions: the rematch series and the times (docs/PERSISTENCE.md).
+  w.raw(",\"games\":");
+  w.num(std::max(r.games, r.game_number));
+  w.raw(",\"started_ms\":");
+  w.num_or_null(r.started_ms);
+  w.raw(",\"ended_ms\":");
+  w.num_or_null(r.ended_ms);
+  w.raw("}");
+  return text;
+}
+
+std::string rooms_json(const std::vector<RoomSummary>& rooms) {
+  ojson a = ojson::array();
+  for (const auto& r : rooms) {
+    a.push_back(ojson{{"id", r.id},
+                      {"variant", variant_key(r.variant)},
+                      {"status", status_name(r.status)},
+                      {"seats", players_json(r.variant, r.seats)},
+                      {"spectators", r.spectators},
+                      {"version", r.version},
+                      {"game", r.game_number},
+                      {"url", room_url(r.id)}});
+  }
+  return dump(a);
+}
+
+std::string health_json(const Health& h) {
+  return dump(ojson{{"status", h.accepting ? "ok" : "stopping"},
+                    {"server", kServerName},
+                    {"version", kServerVersion},
+                    {"protocol", kProtocolVersion},
+                    {"rooms", h.rooms},
+                    {"connections", h.connections},
+                    {"uptime_seconds", h.uptime_seconds}});
+}
+
+std::string http_error_json(std::string_view code, std::string_view message) {
+  return dump(ojson{{"error", code}, {"message", message}});
+}
+
+std::string action_json(const Action& a) {
+  std::string text;
+  Writer{text}.action(a);
+  return text;
+}
+
+}  // namespace bc::server
