@@ -90,20 +90,12 @@ int replay_file(const fs::path& file, bool pdn) {
     std::fprintf(stderr, "replay: %s: %s\n", file.string().c_str(), e->c_str());
     return 2;
   }
-  auto& rec = std::get<server::ParsedRecord>(parsed);
-  server::RoomImage image(rec.setup);
-  image.game_number = rec.game_number;
-  image.actions = rec.actions;
-  image.result = rec.result;
-  image.started_ms = rec.started_ms;
-  image.ended_ms = rec.ended_ms;
-  for (std::size_t i = 0; i < 2; ++i) {
-    if (rec.names[i]) image.seats[i] = server::StoredSeat{*rec.names[i], {}};
-  }
+  auto& rec = std::get<server::GameRecord>(parsed);
   const std::string id = rec.room.empty() ? std::string("RECORD") : rec.room;
   // A malformed entry is the first bad action, unless an earlier one already fails.
-  if (rec.malformed) image.result.reset();
-  auto restored = server::restore_room(id, image, server::Limits{});
+  server::GameRecord replayed = rec;
+  if (rec.malformed) replayed.result.reset();
+  auto restored = server::restore_room(id, replayed, server::Limits{});
   if (!restored.room) {
     std::printf("%s: FAILED at version %lld: %s\n", file.string().c_str(),
                 static_cast<long long>(restored.error->version), restored.error->message.c_str());
@@ -164,7 +156,7 @@ int replay_room(const std::string& room_arg, const fs::path& data_dir, int only_
       status = 1;
       continue;
     }
-    auto restored = server::restore_room(*id, std::get<server::RoomImage>(image), server::Limits{});
+    auto restored = server::restore_room(*id, std::get<server::GameRecord>(image), server::Limits{});
     if (!restored.room) {
       std::printf("%s: FAILED at version %lld: %s\n", what.c_str(),
                   static_cast<long long>(restored.error->version), restored.error->message.c_str());

@@ -48,14 +48,15 @@ std::vector<store::Write> rows_for(const Room& room, const Durable& d) {
   return out;
 }
 
-std::variant<RoomImage, ReplayError> image_of(const store::LoadedRoom& loaded, int game_no) {
+std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, int game_no) {
   const int current = loaded.room.game_no;
   const int wanted = game_no == 0 ? current : game_no;
   auto setup = parse_setup_json(loaded.room.setup);
   if (auto* e = std::get_if<Error>(&setup)) {
     return ReplayError{0, "the room's setup is refused: " + e->message};
   }
-  RoomImage image(std::get<GameSetup>(std::move(setup)));
+  GameRecord image(std::get<GameSetup>(std::move(setup)));
+  image.room = loaded.room.id;
   const VariantId v = image.setup.variant;
   image.game_number = wanted;
   image.created_ms = loaded.room.created_ms;
@@ -96,7 +97,7 @@ std::variant<RoomImage, ReplayError> image_of(const store::LoadedRoom& loaded, i
   return image;
 }
 
-Restored restore_room(const std::string& id, const RoomImage& image, const Limits& limits) {
+Restored restore_room(const std::string& id, const GameRecord& image, const Limits& limits) {
   Restored out;
   out.room.emplace(id, image.setup, limits);
   out.error = out.room->restore(image);
@@ -117,7 +118,7 @@ StoredRecord stored_record(store::Store& store, const std::string& id, int game_
     return out;
   }
   Limits limits;
-  auto restored = restore_room(id, std::get<RoomImage>(image), limits);
+  auto restored = restore_room(id, std::get<GameRecord>(image), limits);
   if (!restored.room) {
     out.error = restored.error->message;
     return out;

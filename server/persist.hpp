@@ -17,14 +17,14 @@ std::vector<store::Write> rows_for(const Room& room, const Durable& d);
 
 // The image of one game of a stored room (game_no 0: the current game). For an earlier game the
 // seats are that game's players (names only, no tokens). An error if the rows cannot be read.
-std::variant<RoomImage, ReplayError> image_of(const store::LoadedRoom& loaded, int game_no = 0);
+std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, int game_no = 0);
 
 // Rebuilds a room from its image: a room made from image.setup, then Room::restore.
 struct Restored {
   std::optional<Room> room;  // set when the replay succeeded
   std::optional<ReplayError> error;
 };
-Restored restore_room(const std::string& id, const RoomImage& image, const Limits& limits);
+Restored restore_room(const std::string& id, const GameRecord& image, const Limits& limits);
 
 // What a record endpoint serves.
 enum class RecordFormat : std::uint8_t { Json, Notation, Positions };

@@ -284,21 +284,31 @@ using SeatNames = std::array<std::optional<std::string>, 2>;
 std::string names_json(VariantId v, const SeatNames& names);
 SeatNames parse_names_json(VariantId v, std::string_view text);
 
-// A game record as served by /api/games/{room} (record_json), read back for replay.
-struct ParsedRecord {
-  explicit ParsedRecord(GameSetup s) : setup(std::move(s)) {}
-  std::string room;
+// A seat as the store keeps it: the token only as its SHA-256 ("" in a record read from a file).
+struct StoredSeat {
+  std::string name;
+  std::string token_hash;
+};
+
+// One game of a room as it was kept: by the store (persist.cpp's image_of) or in a record file
+// served by /api/games/{room} (parse_record_json). Everything a room is rebuilt from by replaying
+// the log through core (Room::restore); the one record type of the server.
+struct GameRecord {
+  explicit GameRecord(GameSetup s) : setup(std::move(s)) {}
+  std::string room;  // "" when a record file does not say
   GameSetup setup;
   int game_number = 1;
-  std::int64_t version = 0;  // the record's own `version` (the last action's)
-  SeatNames names;
-  std::vector<LoggedAction> actions;  // up to (not including) the first malformed entry
-  std::optional<std::pair<std::int64_t, std::string>> malformed;  // that entry: version, why
-  std::optional<Result> result;
+  int games = 1;  // games in the room so far
+  std::array<std::optional<StoredSeat>, 2> seats;  // by side, as of this game
+  std::vector<LoggedAction> actions;               // in order (a file's: up to a malformed entry)
+  std::optional<Result> result;  // the game row's result (resignations and agreed draws live here)
+  std::int64_t created_ms = 0;   // 0: not known
   std::int64_t started_ms = 0;
   std::int64_t ended_ms = 0;
+  std::int64_t version = -1;  // a record file's own `version` (its last action's); -1: not given
+  std::optional<std::pair<std::int64_t, std::string>> malformed;  // a file's first bad entry
 };
-std::variant<ParsedRecord, std::string> parse_record_json(std::string_view text);
+std::variant<GameRecord, std::string> parse_record_json(std::string_view text);
 
 // Building blocks, exposed for tests.
 std::string action_json(const Action& a);

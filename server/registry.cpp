@@ -273,7 +273,7 @@ void RoomHost::roll_back() {
   std::string why;
   if (auto loaded = store_->load_room(id_)) {
     auto image = image_of(*loaded);
-    if (auto* img = std::get_if<RoomImage>(&image)) {
+    if (auto* img = std::get_if<GameRecord>(&image)) {
       auto r = restore_room(id_, *img, limits_);
       if (r.room) {
         rebuilt = std::move(r.room);
@@ -514,7 +514,7 @@ std::pair<std::size_t, std::size_t> Registry::restore_all() {
     const std::string& id = stored.room.id;
     auto image = image_of(stored);
     std::optional<ReplayError> error;
-    if (auto* img = std::get_if<RoomImage>(&image)) {
+    if (auto* img = std::get_if<GameRecord>(&image)) {
       auto r = restore_room(id, *img, limits_);
       if (r.room) {
         if (const int rules = r.room->setup().options.rules; rules < kRulesRevision) {

@@ -222,7 +222,7 @@ std::vector<MemberId> Room::member_ids() const {
 // ---------------------------------------------------------------------------------------------
 // Restoring from the store
 
-std::optional<ReplayError> Room::restore(const RoomImage& image) {
+std::optional<ReplayError> Room::restore(const GameRecord& image) {
   if (image.created_ms > 0) created_ms_ = image.created_ms;
   for (Side s : {Side::First, Side::Second}) {
     const auto& stored = image.seats[at(s)];

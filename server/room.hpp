@@ -51,26 +51,6 @@ struct Outcome {
 // 128 random bits as 32 hex digits, from the operating system's CSPRNG.
 std::string random_token();
 
-// A seat as the store keeps it: the token only as its SHA-256.
-struct StoredSeat {
-  std::string name;
-  std::string token_hash;
-};
-
-// What the store keeps of a room, enough to rebuild it by replaying its log through core.
-struct RoomImage {
-  explicit RoomImage(GameSetup s) : setup(std::move(s)) {}
-  GameSetup setup;
-  int game_number = 1;
-  std::array<std::optional<StoredSeat>, 2> seats;  // by side, as of the current game
-  std::vector<LoggedAction> actions;               // the current game's, in order
-  std::optional<Result> result;  // the game row's result (resignations and agreed draws live here)
-  std::int64_t created_ms = 0;
-  std::int64_t started_ms = 0;
-  std::int64_t ended_ms = 0;
-  int games = 1;
-};
-
 class Room {
  public:
   using TokenSource = std::function<std::string()>;
@@ -103,7 +83,7 @@ class Room {
   // Rebuilds a fresh room (made with image.setup) from what the store kept: seats, game number,
   // and the current game's actions replayed through core in order with their versions. On an
   // error the room is unusable.
-  std::optional<ReplayError> restore(const RoomImage& image);
+  std::optional<ReplayError> restore(const GameRecord& image);
   // After a failed commit: takes over the connections of `old` (the same room, ahead of the
   // store). A player keeps its seat if the store has it with the same token; anyone else watches.
   void adopt_members(const Room& old);

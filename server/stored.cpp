@@ -1,4 +1,6 @@
 // The texts kept in the store's rows (docs/PERSISTENCE.md) and game records read back from files.
+#include <algorithm>
+
 #include "server/wire_json.hpp"
 
 namespace bc::server {
@@ -128,7 +130,7 @@ SeatNames parse_names_json(VariantId v, std::string_view text) {
   return out;
 }
 
-std::variant<ParsedRecord, std::string> parse_record_json(std::string_view text) {
+std::variant<GameRecord, std::string> parse_record_json(std::string_view text) {
   json j = json::parse(text.begin(), text.end(), nullptr, false);
   if (j.is_discarded()) return std::string("the record is not valid JSON");
   if (!j.is_object()) return std::string("a record must be a JSON object");
@@ -144,14 +146,20 @@ std::variant<ParsedRecord, std::string> parse_record_json(std::string_view text)
   }
   auto s = setup_from(setup);
   if (auto* e = std::get_if<Error>(&s)) return "the record's setup is refused: " + e->message;
-  ParsedRecord out(std::get<GameSetup>(std::move(s)));
+  GameRecord out(std::get<GameSetup>(std::move(s)));
   if (auto r = j.find("room"); r != j.end() && r->is_string()) out.room = r->get<std::string>();
   const VariantId v = out.setup.variant;
   out.game_number = static_cast<int>(int_or(j, "game", 1));
+  out.games = std::max(out.game_number, static_cast<int>(int_or(j, "games", 1)));
   out.version = int_or(j, "version", -1);
   out.started_ms = int_or(j, "started_ms", 0);
   out.ended_ms = int_or(j, "ended_ms", 0);
-  if (auto p = j.find("players"); p != j.end()) out.names = parse_names_json(v, p->dump());
+  if (auto p = j.find("players"); p != j.end()) {
+    const SeatNames names = parse_names_json(v, p->dump());
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (names[i]) out.seats[i] = StoredSeat{*names[i], {}};
+    }
+  }
   if (auto r = j.find("result"); r != j.end()) {
     auto res = result_from(v, *r);
     if (!res) return std::string("`result` is not {\"winner\":..,\"reason\":..} or null");

@@ -146,15 +146,8 @@ void resume_and_check(std::uint16_t port, Table& t) {
     ++g_pending_kept;
     // And its state is what a replay of the record gives, independently of the server.
     auto parsed = server::parse_record_json(rec.dump());
-    ASSERT_TRUE(std::holds_alternative<server::ParsedRecord>(parsed));
-    auto& pr = std::get<server::ParsedRecord>(parsed);
-    server::RoomImage image(pr.setup);
-    image.actions = pr.actions;
-    image.result = pr.result;
-    for (std::size_t i = 0; i < 2; ++i) {
-      if (pr.names[i]) image.seats[i] = server::StoredSeat{*pr.names[i], {}};
-    }
-    auto r = server::restore_room(t.room, image, server::Limits{});
+    ASSERT_TRUE(std::holds_alternative<server::GameRecord>(parsed));
+    auto r = server::restore_room(t.room, std::get<server::GameRecord>(parsed), server::Limits{});
     ASSERT_TRUE(r.room);
     json mine = json::parse(r.room->state_text());
     EXPECT_EQ(s["board"], mine["board"]);

@@ -105,7 +105,7 @@ TEST(Replay, ThousandsOfRandomGamesReplayIdenticallyInEveryVariant) {
       // Through the store's texts: setup, actions and result as the rows keep them.
       auto setup2 = parse_setup_json(setup_json(setup));
       ASSERT_TRUE(std::holds_alternative<GameSetup>(setup2)) << setup_json(setup);
-      RoomImage image(std::get<GameSetup>(std::move(setup2)));
+      GameRecord image(std::get<GameSetup>(std::move(setup2)));
       for (const auto& a : log) {
         auto back = parse_action_text(action_json(a.action));
         ASSERT_TRUE(back && *back == a.action) << action_json(a.action);
@@ -118,13 +118,10 @@ TEST(Replay, ThousandsOfRandomGamesReplayIdenticallyInEveryVariant) {
       EXPECT_EQ(r.room->version(), static_cast<std::int64_t>(log.size()));
       // Through the JSON record of /api/games: parse it back, replay, the same game again.
       auto rec = parse_record_json(r.room->record_text());
-      ASSERT_TRUE(std::holds_alternative<ParsedRecord>(rec)) << std::get<std::string>(rec);
-      auto& pr = std::get<ParsedRecord>(rec);
+      ASSERT_TRUE(std::holds_alternative<GameRecord>(rec)) << std::get<std::string>(rec);
+      auto& pr = std::get<GameRecord>(rec);
       EXPECT_FALSE(pr.malformed);
-      RoomImage image2(pr.setup);
-      image2.actions = pr.actions;
-      image2.result = pr.result;
-      auto r2 = restore_room("AAAAAA", image2, Limits{});
+      auto r2 = restore_room("AAAAAA", pr, Limits{});
       ASSERT_TRUE(r2.room) << r2.error->message;
       EXPECT_EQ(r2.room->game(), expected);
       EXPECT_EQ(r2.room->state_text(), r.room->state_text());
@@ -140,7 +137,7 @@ TEST(Replay, ResignationsAndAgreedDrawsComeBackFromTheResultRow) {
   Game g = setup.game;
   auto log = random_log(setup.game, rng, 7, &g);
   for (const Result& r : {Result{Side::First, Reason::Resigned}, Result{std::nullopt, Reason::DrawAgreed}}) {
-    RoomImage image(setup);
+    GameRecord image(setup);
     image.actions = log;
     image.result = r;
     auto restored = restore_room("AAAAAA", image, Limits{});
@@ -155,7 +152,7 @@ TEST(Replay, TheFirstBadVersionIsReported) {
   std::mt19937_64 rng(5);
   auto log = random_log(setup.game, rng, 20);
   {
-    RoomImage image(setup);
+    GameRecord image(setup);
     image.actions = log;
     image.actions[6].action = Action::step({0, 0}, {7, 7});  // not legal anywhere
     auto r = restore_room("AAAAAA", image, Limits{});
@@ -163,7 +160,7 @@ TEST(Replay, TheFirstBadVersionIsReported) {
     EXPECT_EQ(r.error->version, 7);
   }
   {
-    RoomImage image(setup);
+    GameRecord image(setup);
     image.actions = log;
     image.actions.erase(image.actions.begin() + 3);  // a hole: version 5 follows 3
     auto r = restore_room("AAAAAA", image, Limits{});
@@ -171,7 +168,7 @@ TEST(Replay, TheFirstBadVersionIsReported) {
     EXPECT_EQ(r.error->version, 5);
   }
   {
-    RoomImage image(setup);
+    GameRecord image(setup);
     image.actions = log;
     image.actions[2].side = other(image.actions[2].side);
     auto r = restore_room("AAAAAA", image, Limits{});
@@ -309,7 +306,7 @@ TEST(Pdn, RoundTripsRandomGamesWithCustomStartsAndMultiCaptures) {
         }
         if (log[k].action.kind == ActionKind::EndTurn) ++stops;
       }
-      RoomImage image(setup);
+      GameRecord image(setup);
       image.actions = log;
       image.seats[0] = StoredSeat{"Ann \"the bomb\"", ""};
       image.seats[1] = StoredSeat{"Bob", ""};
@@ -354,7 +351,7 @@ TEST(Pdn, B8_KingBombsInACustomStartAndACrowningRoundTrip) {
               Piece{{4, 0}, Side::Second, Kind::Bomb, Rank::King},
               Piece{{7, 7}, Side::Second, Kind::Shield, Rank::Man}};
   const GameSetup setup = setup_of(VariantId::Bomb, p);
-  RoomImage image(setup);
+  GameRecord image(setup);
   image.actions = {LoggedAction{1, Side::First, Action::step({2, 6}, {1, 7})}};  // crowned
   image.seats[0] = StoredSeat{"Ann", ""};
   image.seats[1] = StoredSeat{"Bob", ""};
@@ -375,7 +372,7 @@ TEST(Pdn, B8_KingBombsInACustomStartAndACrowningRoundTrip) {
 TEST(Pdn, KaboomGetsAPlainTextRecord) {
   const GameSetup setup = setup_of(VariantId::Kaboom);
   std::mt19937_64 rng(9);
-  RoomImage image(setup);
+  GameRecord image(setup);
   image.actions = random_log(setup.game, rng, 400);
   auto room = restore_room("K7QF2M", image, Limits{});
   ASSERT_TRUE(room.room);
@@ -398,7 +395,7 @@ void exec_sql(const fs::path& db, const std::string& sql) {
 
 // Writes a whole room as RoomHost would: made, two seats, every action.
 void write_room(store::Store& s, const std::string& id, const GameSetup& setup, const std::vector<LoggedAction>& log) {
-  RoomImage image(setup);
+  GameRecord image(setup);
   image.seats[0] = StoredSeat{"Ann", store::sha256_hex("token-a-" + id)};
   image.seats[1] = StoredSeat{"Bob", store::sha256_hex("token-b-" + id)};
   Room room(id, setup);

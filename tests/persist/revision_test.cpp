@@ -53,7 +53,7 @@ std::vector<Piece> sorted(std::vector<Piece> v) {
 Room restored(store::Store& s, const std::string& id, int rules_override = 0) {
   auto loaded = s.load_room(id);
   EXPECT_TRUE(loaded) << id;
-  auto image = std::get<RoomImage>(image_of(*loaded));
+  auto image = std::get<GameRecord>(image_of(*loaded));
   if (rules_override != 0) {
     image.setup.options.rules = rules_override;
     image.setup.game = fresh_game(image.setup);
