@@ -1,0 +1,409 @@
+#include "server/room_host.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <thread>
+
+#include "bc/ai.hpp"
+#include <cctype>
+#include <spdlog/spdlog.h>
+
+#include "server/notation.hpp"
+#include "server/persist.hpp"
+
+namespace bc::server {
+
+ComputerPool::ComputerPool(unsigned threads) : pool_(std::max(1u, threads)) {}
+
+ComputerPool::~ComputerPool() { drain(); }
+
+void ComputerPool::post(std::function<void()> work) {
+  if (closing()) return;
+  net::post(pool_, [this, work = std::move(work)] {
+    if (!closing()) work();
+  });
+}
+
+void ComputerPool::drain() {
+  close();
+  pool_.join();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+RoomHost::RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
+                   Metrics& metrics, store::Store* store, ComputerPool* computers)
+    : RoomHost(ioc, Room(std::move(id), std::move(setup), limits), limits, metrics, store, computers) {}
+
+RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
+                   store::Store* store, ComputerPool* computers)
+    : id_(room.id()),
+      strand_(net::make_strand(ioc)),
+      room_(std::move(room)),
+      limits_(limits),
+      metrics_(metrics),
+      store_(store),
+      computers_(computers) {
+  const auto now = Clock::now();
+  summary_ = room_.summary();
+  activity_ = Activity{room_.status(), 0, now, now};
+}
+
+void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat, RequestId id,
+                           std::optional<Opponent> opponent) {
+  net::post(strand_, [self = shared_from_this(), peer = std::move(peer), name = std::move(name), seat,
+                      id = std::move(id), opponent] {
+    Outcome o = self->room_.seat_creator(peer->member_id(), name, seat, id);
+    if (opponent) {
+      Outcome c = self->room_.seat_computers(*opponent);
+      for (auto& m : c.messages) o.messages.push_back(std::move(m));
+      for (std::size_t i = 0; i < 2; ++i) o.durable.seats[i] = o.durable.seats[i] || c.durable.seats[i];
+      o.durable.game = o.durable.game || c.durable.game;
+    }
+    const bool computer = opponent.has_value();
+    self->complete(std::move(o), peer, [self, peer, computer](const Outcome& done) {
+      const bool ok = done.sender == Membership::Joined;
+      peer->join_answered(ok ? self : nullptr);
+      if (ok) {
+        spdlog::info("room {}: created by connection #{} as {}{}", self->id_, peer->member_id(),
+                     self->room_.seat_of(peer->member_id()) ? "a player" : "a spectator",
+                     computer ? ", against the computer" : "");
+      }
+    }, {}, Request{id, "create"});
+  });
+}
+
+void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::time_point received) {
+  net::post(strand_, [self = shared_from_this(), peer = std::move(peer), msg = std::move(msg), received] {
+    const MemberId m = peer->member_id();
+    const bool is_join = std::holds_alternative<JoinMsg>(msg.body);
+    const std::string type(message_type(msg.body));
+    Outcome o;
+    if (self->retired_) {
+      Error e{ErrorCode::UnknownRoom, "room " + self->id_ + " was closed"};
+      o.refused = e.code;
+      o.messages.push_back(Outgoing{m, std::make_shared<const std::string>(
+                                           error_json(msg.id, e, message_type(msg.body))),
+                                    false});
+    } else {
+      o = self->room_.handle(m, msg);
+    }
+    self->complete(std::move(o), peer, [self, peer, m, is_join, type, received](const Outcome& done) {
+      if (is_join) {
+        peer->join_answered(done.sender == Membership::Joined ? self : nullptr);
+      } else {
+        peer->handled();
+      }
+      if (done.refused) {
+        spdlog::info("room {}: refused {} from #{}: {}", self->id_, type, m,
+                      error_code_name(*done.refused));
+      } else if (is_join) {
+        auto side = self->room_.seat_of(m);
+        spdlog::info("room {}: #{} joined as {}", self->id_, m,
+                     side ? side_name(self->room_.game().variant(), *side) : "spectator");
+      }
+      if (done.action_accepted) {
+        self->metrics_.actions_accepted.fetch_add(1, std::memory_order_relaxed);
+        self->metrics_.move_to_broadcast.observe(Clock::now() - received);
+      }
+      if (done.finished && self->room_.game().result()) {
+        self->metrics_.games_finished.fetch_add(1, std::memory_order_relaxed);
+        const auto& r = *self->room_.game().result();
+        spdlog::info("room {}: game {} over: {} ({})", self->id_, self->room_.game_number(),
+                     r.winner ? side_name(self->room_.game().variant(), *r.winner) : "draw",
+                     reason_name(r.reason));
+      }
+    }, {}, Request{msg.id, type});
+  });
+}
+
+void RoomHost::disconnect(MemberId m) {
+  net::post(strand_, [self = shared_from_this(), m] {
+    Outcome o = self->room_.disconnect(m);
+    self->peers_.erase(m);
+    self->complete(std::move(o), nullptr, {});
+  });
+}
+
+void RoomHost::view(std::function<std::string(const Room&)> view,
+                    std::function<void(std::string)> done) {
+  net::post(strand_, [self = shared_from_this(), view = std::move(view), done = std::move(done)] {
+    done(view(self->room_));
+  });
+}
+
+void RoomHost::record(std::function<void(std::string)> done) {
+  view([](const Room& r) { return r.record_text(); }, std::move(done));
+}
+
+void RoomHost::notation(std::function<void(std::string)> done) {
+  view([](const Room& r) { return game_notation(r); }, std::move(done));
+}
+
+void RoomHost::positions(std::function<void(std::string)> done) {
+  view([](const Room& r) { return r.positions_text(); }, std::move(done));
+}
+
+void RoomHost::retire(std::string why, bool durable) {
+  net::post(strand_, [self = shared_from_this(), why = std::move(why), durable] {
+    if (self->retired_) return;
+    self->retired_ = true;
+    self->computer_stop_->store(true);
+    Outcome o = self->room_.close(why);
+    std::vector<store::Write> writes;
+    if (durable && self->store_ && !self->broken_) writes.push_back(store::RetireRoom{self->id_});
+    self->complete(std::move(o), nullptr, [self](const Outcome&) { self->peers_.clear(); },
+                   std::move(writes));
+    spdlog::info("room {}: retired ({})", self->id_, why);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The outbox: durable before announced, in order.
+
+void RoomHost::complete(Outcome o, std::shared_ptr<Peer> sender,
+                        std::function<void(const Outcome&)> after,
+                        std::vector<store::Write> extra_writes, Request request) {
+  Entry e;
+  e.request_id = std::move(request.id);
+  e.request_type = std::move(request.type);
+  if (store_ && !broken_) {
+    if (o.durable.any()) e.writes = rows_for(room_, o.durable);
+    for (auto& w : extra_writes) e.writes.push_back(std::move(w));
+  }
+  e.stage = e.writes.empty() ? Entry::Stage::Ready : Entry::Stage::Waiting;
+  e.outcome = std::move(o);
+  e.sender = std::move(sender);
+  e.after = std::move(after);
+  outbox_.push_back(std::move(e));
+  pump();
+}
+
+void RoomHost::pump() {
+  if (!committing_ && store_) {
+    std::vector<store::Write> batch;
+    for (auto& e : outbox_) {
+      if (e.stage != Entry::Stage::Waiting) continue;
+      for (auto& w : e.writes) batch.push_back(std::move(w));
+      e.writes.clear();
+      e.stage = Entry::Stage::InFlight;
+    }
+    if (!batch.empty()) {
+      // Everything this room has waiting goes in one submission: it commits whole or not at all.
+      committing_ = true;
+      store_->submit(std::move(batch), [self = shared_from_this()](bool ok) {
+        net::post(self->strand_, [self, ok] { self->committed(ok); });
+      });
+    }
+  }
+  while (!outbox_.empty() && outbox_.front().stage == Entry::Stage::Ready) {
+    Entry e = std::move(outbox_.front());
+    outbox_.pop_front();
+    dispatch(e.outcome, e.sender);
+    if (e.after) e.after(e.outcome);
+  }
+}
+
+void RoomHost::committed(bool ok) {
+  committing_ = false;
+  if (!ok) return roll_back();
+  for (auto& e : outbox_) {
+    if (e.stage == Entry::Stage::InFlight) e.stage = Entry::Stage::Ready;
+  }
+  pump();
+}
+
+// A commit failed: nothing of it (or queued after it with writes) is announced. The senders get
+// server_error, and the room goes back to the store's last durable state, rebuilt by replaying its
+// log; the live connections stay (a player keeps a seat the store has with the same token).
+// Outcomes without writes (chat, refusals) still go out in order.
+void RoomHost::roll_back() {
+  std::size_t failed = 0;
+  for (auto& e : outbox_) {
+    if (e.stage == Entry::Stage::Ready) continue;
+    ++failed;
+    e.stage = Entry::Stage::Ready;
+    e.failed = true;
+    e.writes.clear();
+    Outcome& o = e.outcome;
+    o.messages.clear();
+    o.action_accepted = false;
+    o.finished = false;
+    o.durable = {};
+    o.refused = ErrorCode::ServerError;
+    if (o.sender == Membership::Joined) o.sender = Membership::Unchanged;
+    if (e.sender) {
+      o.messages.push_back(Outgoing{
+          e.sender->member_id(),
+          std::make_shared<const std::string>(error_json(
+              e.request_id,
+              Error{ErrorCode::ServerError,
+                    "the server could not save that, so it did not happen; try again"},
+              e.request_type)),
+          false});
+    }
+  }
+  spdlog::error("room {}: the store could not commit {} change(s); going back to the last saved state",
+                id_, failed);
+  std::optional<Room> rebuilt;
+  std::string why;
+  if (auto loaded = store_->load_room(id_)) {
+    auto image = image_of(*loaded);
+    if (auto* img = std::get_if<GameRecord>(&image)) {
+      auto r = restore_room(id_, *img, limits_);
+      if (r.room) {
+        rebuilt = std::move(r.room);
+      } else {
+        why = r.error->message;
+      }
+    } else {
+      why = std::get<ReplayError>(image).message;
+    }
+  } else {
+    why = "the room is not in the store";
+  }
+  Outcome after;
+  if (rebuilt) {
+    rebuilt->adopt_members(room_);
+    // Failed joins are undone: those connections are not members.
+    for (const auto& e : outbox_) {
+      if (e.failed && e.sender && !peers_.count(e.sender->member_id())) {
+        rebuilt->disconnect(e.sender->member_id());
+      }
+    }
+    room_ = std::move(*rebuilt);
+    after.messages.push_back(
+        Outgoing{std::nullopt, std::make_shared<const std::string>(room_.state_text()), false});
+  } else {
+    spdlog::error("room {}: cannot rebuild it from the store ({}); closing it", id_, why);
+    broken_ = true;
+    retired_ = true;
+    computer_stop_->store(true);
+    after = room_.close("the server could not save this game");
+  }
+  Entry e;
+  e.outcome = std::move(after);
+  outbox_.push_back(std::move(e));
+  pump();
+}
+
+void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender) {
+  if (o.refused) metrics_.refused(*o.refused);
+  if (sender) {
+    const MemberId m = sender->member_id();
+    if (o.sender == Membership::Joined) peers_[m] = sender;
+    if (o.sender == Membership::Left) {
+      peers_.erase(m);
+      sender->detached(this);
+    }
+  }
+  auto find = [&](MemberId m) -> std::shared_ptr<Peer> {
+    if (sender && sender->member_id() == m) return sender;
+    auto it = peers_.find(m);
+    return it == peers_.end() ? nullptr : it->second.lock();
+  };
+  for (auto& out : o.messages) {
+    if (!out.to) {
+      for (auto it = peers_.begin(); it != peers_.end();) {
+        if (auto p = it->second.lock()) {
+          p->deliver(out.text);
+          ++it;
+        } else {
+          it = peers_.erase(it);
+        }
+      }
+      continue;
+    }
+    auto p = find(*out.to);
+    if (p && out.text) p->deliver(out.text);
+    if (out.detach) {
+      peers_.erase(*out.to);
+      if (p) p->detached(this);
+    }
+  }
+  if (!o.refused || o.sender != Membership::Unchanged) publish();
+  maybe_start_computer();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Computer seats
+
+namespace {
+
+// Level 8 thinks for a second; lower levels use their own node budgets (bc/ai.hpp).
+ai::SearchLimits computer_limits(const Room::ComputerTurn& t, const std::string& room,
+                                 const std::atomic<bool>* stop) {
+  ai::SearchLimits limits;
+  limits.level = t.level;
+  limits.seed = std::hash<std::string>{}(room) ^ (static_cast<std::uint64_t>(t.version) << 20) ^
+                static_cast<std::uint64_t>(t.game_number);
+  if (t.level >= kComputerMaxLevel) limits.time = std::chrono::milliseconds(1000);
+  limits.stop = stop;
+  return limits;
+}
+
+// A computer's turn is shown no sooner than this after the position it answers, so people see
+// each move land (and two computers play at a pace spectators can follow).
+constexpr auto kComputerMinThink = std::chrono::milliseconds(400);
+
+}  // namespace
+
+void RoomHost::maybe_start_computer() {
+  if (retired_ || computer_busy_ || !computers_) return;
+  const auto turn = room_.computer_to_move();
+  if (!turn) return;
+  computer_busy_ = true;
+  const Game game = room_.game();
+  const auto started = Clock::now();
+  computers_->post([self = shared_from_this(), turn = *turn, game, started, stop = computer_stop_] {
+    ai::SearchResult r = ai::choose_turn(game, computer_limits(turn, self->id_, stop.get()));
+    if (self->computers_->closing()) return;  // shutting down: the strand may be gone soon
+    auto timer = std::make_shared<net::steady_timer>(self->strand_, started + kComputerMinThink);
+    timer->async_wait([self, timer, turn, actions = std::move(r.best.actions)](boost::system::error_code) {
+      self->play_computer_turn(turn, actions);
+    });
+  });
+}
+
+void RoomHost::play_computer_turn(const Room::ComputerTurn& turn, const std::vector<Action>& actions) {
+  if (retired_) return;
+  if (room_.version() == turn.version && room_.game_number() == turn.game_number) {
+    for (const Action& a : actions) {
+      Outcome o = room_.act_for_computer(turn.side, a);
+      if (o.refused) {
+        spdlog::error("room {}: the computer's action {} was refused", id_, action_json(a));
+        break;
+      }
+      metrics_.actions_accepted.fetch_add(1, std::memory_order_relaxed);
+      if (o.finished) metrics_.games_finished.fetch_add(1, std::memory_order_relaxed);
+      complete(std::move(o), nullptr, {});  // computer_busy_ is still set: no new search mid-turn
+    }
+  }
+  computer_busy_ = false;
+  maybe_start_computer();  // two computers, or the position changed while it thought
+}
+
+void RoomHost::publish() {
+  RoomSummary s = room_.summary();
+  const auto now = Clock::now();
+  std::lock_guard lock(snapshot_mu_);
+  summary_ = std::move(s);
+  const std::size_t members = room_.members();
+  if (members == 0 && activity_.members != 0) activity_.empty_since = now;
+  activity_.members = members;
+  activity_.status = room_.status();
+  activity_.last_change = now;
+}
+
+RoomSummary RoomHost::summary() const {
+  std::lock_guard lock(snapshot_mu_);
+  return summary_;
+}
+
+RoomHost::Activity RoomHost::activity() const {
+  std::lock_guard lock(snapshot_mu_);
+  return activity_;
+}
+
+}  // namespace bc::server

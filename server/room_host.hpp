@@ -1,0 +1,163 @@
+// A RoomHost runs one socket-free Room on its own strand, writes what the Room changed to the store
+// before anything is announced, and hands the Room's outgoing messages to the connections (Peers)
+// of its members; computer seats search on the ComputerPool, off the I/O threads.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "bc/store.hpp"
+#include "server/limits.hpp"
+#include "server/metrics.hpp"
+#include "server/protocol.hpp"
+#include "server/room.hpp"
+
+namespace bc::server {
+
+namespace net = boost::asio;
+using Clock = std::chrono::steady_clock;
+
+class RoomHost;
+
+// The computer's searches run here, off the I/O threads: a search may take a second and must never
+// hold up an I/O thread or another room. Owned by the Registry and drained before the io_context
+// goes away, since a finished search hands its turn back to a room's strand.
+class ComputerPool {
+ public:
+  explicit ComputerPool(unsigned threads);
+  ~ComputerPool();
+  ComputerPool(const ComputerPool&) = delete;
+  ComputerPool& operator=(const ComputerPool&) = delete;
+
+  // Runs `work` on a pool thread; does nothing once closing.
+  void post(std::function<void()> work);
+  // From now on no search starts and finished ones hand nothing back (server shutdown).
+  void close() { closing_.store(true); }
+  bool closing() const { return closing_.load(); }
+  // close(), then waits for the searches under way (each sees its stop flag soon).
+  void drain();
+
+ private:
+  std::atomic<bool> closing_{false};
+  boost::asio::thread_pool pool_;
+};
+
+// A member's connection, as a room sees it. Rooms call these from their strand; a Peer posts the
+// work to its own strand and returns at once.
+class Peer {
+ public:
+  virtual ~Peer() = default;
+  virtual MemberId member_id() const = 0;
+  virtual void deliver(std::shared_ptr<const std::string> text) = 0;
+  // A create or join was answered: `room` is the room the peer is now in, or null if refused.
+  virtual void join_answered(std::shared_ptr<RoomHost> room) = 0;
+  // Any other request was handled (answered or refused).
+  virtual void handled() = 0;
+  // The peer is no longer a member of `room` (it left, was replaced, or the room closed).
+  virtual void detached(const RoomHost* room) = 0;
+};
+
+
+class RoomHost : public std::enable_shared_from_this<RoomHost> {
+ public:
+  struct Activity {
+    RoomStatus status = RoomStatus::Waiting;
+    std::size_t members = 0;
+    Clock::time_point last_change{};
+    Clock::time_point empty_since{};
+  };
+
+  // With a store, every outcome that changes the room's durable record is written before its
+  // messages go out (docs/PERSISTENCE.md); without one (tests), messages go out at once.
+  // `computers` runs the searches of computer seats; without one (tests) nobody searches.
+  RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
+           Metrics& metrics, store::Store* store = nullptr, ComputerPool* computers = nullptr);
+  // A room rebuilt from the store.
+  RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
+           store::Store* store, ComputerPool* computers = nullptr);
+
+  const std::string& id() const { return id_; }
+
+  // Each posts to the room's strand.
+  void create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat, RequestId id,
+                   std::optional<Opponent> opponent = std::nullopt);
+  void request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::time_point received);
+  void disconnect(MemberId m);
+  // Calls done with the JSON game record (from the strand).
+  void record(std::function<void(std::string)> done);
+  // Calls done with the game's notation (PDN, or the Kaboom text record).
+  void notation(std::function<void(std::string)> done);
+  // Calls done with every position of the current game (Room::positions_text).
+  void positions(std::function<void(std::string)> done);
+  // Calls done with view(room), computed on the strand.
+  void view(std::function<std::string(const Room&)> view, std::function<void(std::string)> done);
+  // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.
+  void retire(std::string why, bool durable = true);
+  // Abandons a search under way (any thread).
+  void stop_computer() { computer_stop_->store(true); }
+
+  // Thread-safe snapshots, refreshed after every change.
+  RoomSummary summary() const;
+  Activity activity() const;
+
+ private:
+  // Every outcome goes through the outbox, in order: one with durable changes waits for its commit,
+  // and everything queued behind it waits too, so the room's messages keep their order.
+  struct Entry {
+    Outcome outcome;
+    std::shared_ptr<Peer> sender;
+    std::function<void(const Outcome&)> after;  // runs once the messages are out
+    std::vector<store::Write> writes;
+    enum class Stage : std::uint8_t { Ready, Waiting, InFlight } stage = Stage::Ready;
+    bool failed = false;  // its commit failed: the sender got server_error instead
+    RequestId request_id;  // the sender's request, for that server_error
+    std::string request_type;
+  };
+  struct Request {
+    RequestId id;
+    std::string type;
+  };
+  void complete(Outcome o, std::shared_ptr<Peer> sender, std::function<void(const Outcome&)> after,
+                std::vector<store::Write> extra_writes = {}, Request request = {});
+  void pump();
+  void committed(bool ok);
+  void roll_back();
+  void dispatch(Outcome& o, const std::shared_ptr<Peer>& sender);
+  void publish();
+  // Starts the search for a computer seat to move, off the I/O threads; its turn comes back to the
+  // strand and is played like anyone's (from the strand).
+  void maybe_start_computer();
+  void play_computer_turn(const Room::ComputerTurn& turn, const std::vector<Action>& actions);
+
+  std::string id_;
+  net::strand<net::io_context::executor_type> strand_;
+  Room room_;
+  const Limits& limits_;
+  Metrics& metrics_;
+  std::unordered_map<MemberId, std::weak_ptr<Peer>> peers_;
+  bool retired_ = false;
+  bool computer_busy_ = false;  // a search or a computer turn is under way
+  std::shared_ptr<std::atomic<bool>> computer_stop_ = std::make_shared<std::atomic<bool>>(false);
+  store::Store* store_ = nullptr;
+  ComputerPool* computers_ = nullptr;
+  std::deque<Entry> outbox_;
+  bool committing_ = false;  // one submission of this room at a time: the log never has holes
+  bool broken_ = false;      // the store failed and the room could not be rebuilt from it
+
+  mutable std::mutex snapshot_mu_;
+  RoomSummary summary_;
+  Activity activity_;
+};
+
+}  // namespace bc::server
