@@ -4,14 +4,7 @@
 // refusal returns before anything is changed.
 #include "server/room.hpp"
 
-#include <sys/random.h>
-
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cstdio>
-
-#include "bc/store.hpp"  // sha256_hex: tokens are kept and compared as hashes
 
 namespace bc::server {
 
@@ -24,58 +17,9 @@ struct Overloaded : Ts... {
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
 
-// Compares secrets in time independent of where they differ.
-bool same_secret(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  }
-  return diff == 0;
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::size_t at(Side s) { return static_cast<std::size_t>(index(s)); }
 
-// A computer seat is stored with the token hash "ai:L"; a SHA-256 hex digest never has a colon.
-std::string computer_marker(int level) { return "ai:" + std::to_string(level); }
-std::optional<int> computer_level(std::string_view token_hash) {
-  if (token_hash.size() != 4 || token_hash.substr(0, 3) != "ai:") return std::nullopt;
-  const int level = token_hash[3] - '0';
-  if (level < kComputerMinLevel || level > kComputerMaxLevel) return std::nullopt;
-  return level;
-}
-
 }  // namespace
-
-std::string random_token() {
-  unsigned char bytes[16];
-  // getrandom(2): the kernel's CSPRNG (std::random_device may prefer the CPU's RDRAND).
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n > 0) {
-      got += static_cast<std::size_t>(n);
-    } else if (errno != EINTR) {
-      std::random_device urandom("/dev/urandom");
-      for (auto& b : bytes) b = static_cast<unsigned char>(urandom());
-      break;
-    }
-  }
-  std::string out;
-  out.reserve(2 * sizeof bytes);
-  for (unsigned char b : bytes) {
-    char buf[3];
-    std::snprintf(buf, sizeof buf, "%02x", b);
-    out += buf;
-  }
-  return out;
-}
 
 Room::Room(std::string id, GameSetup setup, Limits limits, TokenSource tokens, std::uint64_t seed)
     : id_(std::move(id)),
@@ -104,6 +48,10 @@ std::optional<Side> Room::seat_of(MemberId m) const {
 
 std::string Room::seat_label(std::optional<Side> s) const {
   return s ? std::string(side_name(match_.variant(), *s)) : std::string("spectator");
+}
+
+PlayerView Room::player_view(const Seat& seat) {
+  return PlayerView{seat.name, seat.conn.has_value() || seat.ai.has_value(), seat.ai};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,208 +168,6 @@ std::vector<MemberId> Room::member_ids() const {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Restoring from the store
-
-std::optional<ReplayError> Room::restore(const GameRecord& image) {
-  if (image.created_ms > 0) created_ms_ = image.created_ms;
-  for (Side s : {Side::First, Side::Second}) {
-    const auto& stored = image.seats[at(s)];
-    if (stored) {
-      seats_[at(s)] = Seat{stored->name, stored->token_hash, {}, std::nullopt,
-                           computer_level(stored->token_hash)};
-    } else {
-      seats_[at(s)].reset();
-    }
-  }
-  return match_.restore(Match::Stored{image.game_number, image.games, image.started_ms,
-                                      image.ended_ms, &image.actions, image.result});
-}
-
-void Room::adopt_members(const Room& old) {
-  for (const auto& [m, member] : old.members_) {
-    std::optional<Side> side;
-    if (member.side) {
-      const auto& was = old.seats_[at(*member.side)];
-      auto& seat = seats_[at(*member.side)];
-      if (was && was->conn == m && seat && seat->token_hash == was->token_hash) {
-        seat->conn = m;
-        seat->token = was->token;
-        side = member.side;
-      }
-    }
-    members_[m] = Member{member.name, side};
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Membership
-
-Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id) {
-  Outcome o;
-  name = clean_name(name, limits_.name_max_chars);
-  std::optional<std::string> token;
-  if (side) {
-    std::string t = tokens_();
-    seats_[at(*side)] = Seat{name, store::sha256_hex(t), t, m, std::nullopt};
-    token = std::move(t);
-    o.durable.seats[at(*side)] = true;
-    o.durable.game = true;  // the game row keeps the players' names
-  }
-  members_[m] = Member{std::move(name), side};
-  o.sender = Membership::Joined;
-  o.messages.push_back(to(m, joined_json(id, id_, seat_label(side), token)));
-  add_state(o);
-  return o;
-}
-
-void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
-  auto it = members_.find(m);
-  if (it == members_.end()) return;
-  if (it->second.side) {
-    auto& seat = seats_[at(*it->second.side)];
-    if (seat && seat->conn == m) seat->conn.reset();
-    if (free_seat && seat) {
-      seat.reset();
-      if (durable) {
-        durable->seats[at(*it->second.side)] = true;
-        durable->game = true;
-      }
-    }
-  }
-  members_.erase(it);
-}
-
-Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice, const RequestId& id) {
-  std::optional<Side> side;
-  switch (choice.kind) {
-    case SeatKind::Side:
-      side = choice.side;
-      break;
-    case SeatKind::Random:
-    case SeatKind::Any:
-      side = (rng_() & 1) ? Side::Second : Side::First;
-      break;
-    case SeatKind::Spectator:
-      break;
-  }
-  Outcome o = take_seat(m, std::string(name), side, id);
-  o.durable.room = true;
-  o.durable.game = true;
-  return o;
-}
-
-Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
-  if (upper(j.room) != id_) {
-    return refuse(m, id, "join", ErrorCode::UnknownRoom, "there is no room '" + j.room + "'");
-  }
-  const VariantId v = match_.variant();
-
-  if (j.token) {
-    std::optional<Side> found;
-    const std::string presented = store::sha256_hex(*j.token);
-    for (Side s : {Side::First, Side::Second}) {
-      if (seats_[at(s)] && same_secret(seats_[at(s)]->token_hash, presented)) found = s;
-    }
-    if (!found) {
-      return refuse(m, id, "join", ErrorCode::BadToken,
-                    "that token holds no seat in room " + id_ + "; join without it to watch or "
-                    "take a free seat");
-    }
-    Outcome o;
-    Seat& seat = *seats_[at(*found)];
-    if (seat.conn && *seat.conn != m) {
-      // A newer connection takes the seat over (a reload, a second tab): the old one is told why.
-      MemberId old = *seat.conn;
-      o.messages.push_back(Outgoing{
-          old,
-          std::make_shared<const std::string>(notice_json(
-              "replaced", "your seat was taken over by another connection with your token")),
-          true});
-      members_.erase(old);
-    }
-    if (is_member(m) && seat_of(m) != found) remove_member(m, false);
-    seat.conn = m;
-    seat.token = *j.token;
-    members_[m] = Member{seat.name, found};
-    o.sender = Membership::Joined;
-    o.messages.push_back(to(m, joined_json(id, id_, side_name(v, *found), seat.token)));
-    add_state(o);
-    return o;
-  }
-
-  auto choice = resolve_seat(v, j.seat, false);
-  if (auto* e = std::get_if<Error>(&choice)) return refuse(m, id, "join", e->code, e->message);
-  SeatChoice c = std::get<SeatChoice>(choice);
-  std::optional<Side> side;
-  switch (c.kind) {
-    case SeatKind::Side:
-      if (seated(c.side)) {
-        const Seat& s = *seats_[at(c.side)];
-        if (s.conn == m) {  // asking again for the seat it holds: answer as before
-          Outcome o;
-          o.sender = Membership::Joined;
-          o.messages.push_back(to(m, joined_json(id, id_, side_name(v, c.side), s.token)));
-          add_state(o);
-          return o;
-        }
-        return refuse(m, id, "join", ErrorCode::SeatTaken,
-                      "the " + std::string(side_name(v, c.side)) + " seat is taken by " + s.name +
-                          "; join as spectator to watch");
-      }
-      side = c.side;
-      break;
-    case SeatKind::Any:
-    case SeatKind::Random: {
-      std::vector<Side> free;
-      for (Side s : {Side::First, Side::Second}) {
-        if (!seated(s)) free.push_back(s);
-      }
-      if (!free.empty()) side = free[rng_() % free.size()];
-      break;
-    }
-    case SeatKind::Spectator:
-      break;
-  }
-  // Moving within the room: the old seat is given up only if the game has not started.
-  Durable freed;
-  if (is_member(m)) remove_member(m, !match_.started(), &freed);
-  Outcome o = take_seat(m, j.name, side, id);
-  for (std::size_t i = 0; i < 2; ++i) o.durable.seats[i] = o.durable.seats[i] || freed.seats[i];
-  o.durable.game = o.durable.game || freed.game;
-  return o;
-}
-
-Outcome Room::handle_leave(MemberId m, const RequestId& id) {
-  Outcome o;
-  add_ok(o, m, id, "leave");
-  auto side = seat_of(m);
-  remove_member(m, side.has_value() && !match_.started() && !game().over(), &o.durable);
-  o.sender = Membership::Left;
-  add_state(o);
-  return o;
-}
-
-Outcome Room::disconnect(MemberId m) {
-  Outcome o;
-  if (!is_member(m)) return o;
-  remove_member(m, false);
-  o.sender = Membership::Left;
-  add_state(o);
-  return o;
-}
-
-Outcome Room::close(std::string_view why) {
-  Outcome o;
-  auto text = std::make_shared<const std::string>(notice_json("room_closed", why));
-  for (const auto& [m, member] : members_) o.messages.push_back(Outgoing{m, text, true});
-  members_.clear();
-  for (auto& s : seats_) {
-    if (s) s->conn.reset();
-  }
-  return o;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Requests
 
 Outcome Room::handle(MemberId m, const ClientMessage& msg) {
@@ -505,47 +251,6 @@ Outcome Room::played(Side side, const Action& action, Applied applied, std::opti
   if (m) add_ok(o, *m, id, "act");
   add_state(o);
   return o;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Computer seats
-
-PlayerView Room::player_view(const Seat& seat) {
-  return PlayerView{seat.name, seat.conn.has_value() || seat.ai.has_value(), seat.ai};
-}
-
-Outcome Room::seat_computers(const Opponent& opponent) {
-  Outcome o;
-  if (opponent.ai == 0) return o;
-  const bool both = !seated(Side::First) && !seated(Side::Second);
-  for (Side s : {Side::First, Side::Second}) {
-    if (seated(s)) continue;
-    const int level = (both && s == Side::Second && opponent.ai2 != 0) ? opponent.ai2 : opponent.ai;
-    seats_[at(s)] = Seat{"Computer (level " + std::to_string(level) + ")", computer_marker(level),
-                         "", std::nullopt, level};
-    o.durable.seats[at(s)] = true;
-    o.durable.game = true;
-  }
-  add_state(o);
-  return o;
-}
-
-std::optional<Room::ComputerTurn> Room::computer_to_move() const {
-  if (members_.empty() || status() != RoomStatus::Playing) return std::nullopt;
-  const Side s = game().turn();
-  const auto& seat = seats_[at(s)];
-  if (!seat || !seat->ai) return std::nullopt;
-  return ComputerTurn{s, *seat->ai, version(), game_number()};
-}
-
-Outcome Room::act_for_computer(Side side, const Action& action) {
-  Outcome refused;
-  refused.refused = ErrorCode::IllegalAction;
-  const auto& seat = seats_[at(side)];
-  if (!seat || !seat->ai || status() != RoomStatus::Playing || game().turn() != side) return refused;
-  std::optional<Applied> applied = game().apply(action);
-  if (!applied) return refused;
-  return played(side, action, std::move(*applied), std::nullopt, RequestId{});
 }
 
 Outcome Room::handle_resign(MemberId m, const RequestId& id) {

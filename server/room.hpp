@@ -132,6 +132,7 @@ class Room {
   };
 
   Outcome handle_join(MemberId m, const RequestId& id, const JoinMsg& j);
+  Outcome rejoin(MemberId m, const RequestId& id, const std::string& token);
   Outcome handle_act(MemberId m, const RequestId& id, const ActMsg& a);
   Outcome handle_resign(MemberId m, const RequestId& id);
   Outcome handle_offer_draw(MemberId m, const RequestId& id);
