@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "flags.hpp"
 #include "server/lan.hpp"
 #include "server/log_format.hpp"
 #include "server/origin.hpp"
@@ -24,71 +25,6 @@ namespace bc::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Flag {
-  std::string_view name;
-  std::string_view env;
-  std::string_view value;  // shown as --name VALUE
-  std::string_view help;
-};
-
-constexpr Flag kFlags[] = {
-    {"--host", "BOMBCHECKERS_HOST", "ADDR", "address to listen on (default 0.0.0.0: every interface)"},
-    {"--port", "BOMBCHECKERS_PORT", "N", "port for HTTP and WebSocket, 0 = any free port (default 8080)"},
-    {"--web-root", "BOMBCHECKERS_WEB_ROOT", "DIR",
-     "the web client's files (default: web/ beside the build folder, else ./web)"},
-    {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where games are kept (default ./data)"},
-    {"--log-level", "BOMBCHECKERS_LOG_LEVEL", "LEVEL",
-     "trace, debug, info, warn, error, critical or off (default info)"},
-    {"--threads", "BOMBCHECKERS_THREADS", "N", "I/O threads, 1..256 (default: the number of cores)"},
-    {"--log-format", "BOMBCHECKERS_LOG_FORMAT", "FORMAT",
-     "text, or json: one {\"ts\",\"level\",\"msg\"} object per line (default text)"},
-    {"--allowed-origin", "BOMBCHECKERS_ALLOWED_ORIGINS", "ORIGIN",
-     "a web origin (https://host[:port]) allowed to open /ws besides the server's own address;\n"
-     "                           repeatable; the variable takes a comma-separated list (default: any origin)"},
-    {"--tls-cert", "BOMBCHECKERS_TLS_CERT", "FILE",
-     "TLS certificate chain (PEM): serve https:// and wss:// on the port, redirect http://;\n"
-     "                           needs --tls-key (default: plain HTTP)"},
-    {"--tls-key", "BOMBCHECKERS_TLS_KEY", "FILE",
-     "the certificate's private key (PEM, unencrypted)"},
-    {"--max-connections-per-address", "BOMBCHECKERS_MAX_CONNECTIONS_PER_ADDRESS", "N",
-     "open connections one client IP may have, 0 = no limit (default 128;\n"
-     "                           behind a reverse proxy every client has the proxy's address)"},
-    {"--max-rooms-per-address", "BOMBCHECKERS_MAX_ROOMS_PER_ADDRESS", "N",
-     "rooms one client IP may hold at once, 0 = no limit (default 32)"},
-};
-constexpr std::size_t kLogFormat = 6;
-constexpr std::size_t kAllowedOrigin = 7;
-constexpr std::size_t kTlsCert = 8;
-constexpr std::size_t kTlsKey = 9;
-constexpr std::size_t kConnectionsPerAddress = 10;
-constexpr std::size_t kRoomsPerAddress = 11;
-
-// A switch: --qr (or BOMBCHECKERS_QR=1; =0 never). Without either, only when stderr is a terminal.
-constexpr Flag kQrFlag{"--qr", "BOMBCHECKERS_QR", "",
-                       "print a QR code of the first LAN address (default: only when stderr is a terminal)"};
-
-// A switch without a value: --memory (or BOMBCHECKERS_MEMORY=1).
-constexpr Flag kMemoryFlag{"--memory", "BOMBCHECKERS_MEMORY", "",
-                           "keep games in memory only, not in the data directory (lost on restart)"};
-
-void serve_usage(std::FILE* out) {
-  std::fprintf(out, "usage: bombcheckers serve [options]\n\n"
-                    "Runs the game server: the web client, the JSON API and the game WebSocket on one\n"
-                    "port. Every option can also be set by its environment variable; a flag wins.\n\n");
-  for (const auto& f : kFlags) {
-    std::string left = std::string(f.name) + " " + std::string(f.value);
-    std::fprintf(out, "  %-24s %.*s\n  %-24s   env %.*s\n", left.c_str(), static_cast<int>(f.help.size()),
-                 f.help.data(), "", static_cast<int>(f.env.size()), f.env.data());
-  }
-  std::fprintf(out, "  %-24s %.*s\n  %-24s   env %.*s=1\n", kMemoryFlag.name.data(),
-               static_cast<int>(kMemoryFlag.help.size()), kMemoryFlag.help.data(), "",
-               static_cast<int>(kMemoryFlag.env.size()), kMemoryFlag.env.data());
-  std::fprintf(out, "  %-24s %.*s\n  %-24s   env %.*s=1 (0: never)\n", kQrFlag.name.data(),
-               static_cast<int>(kQrFlag.help.size()), kQrFlag.help.data(), "",
-               static_cast<int>(kQrFlag.env.size()), kQrFlag.env.data());
-  std::fprintf(out, "  %-24s this help\n", "--help");
-}
 
 int bad(const std::string& message) {
   std::fprintf(stderr, "serve: %s\n(see `bombcheckers serve --help`)\n", message.c_str());
@@ -131,168 +67,212 @@ fs::path default_web_root() {
   return exe.empty() ? fs::path("web") : exe.parent_path().parent_path() / "web";
 }
 
+// What the flags set: the server's configuration and how `serve` itself logs and shows its link.
+struct Settings {
+  server::ServerConfig cfg;
+  spdlog::level::level_enum level = spdlog::level::info;
+  bool json_logs = false;
+  bool web_root_given = false;
+  int qr = -1;  // -1: only when stderr is a terminal
+};
+
+using Setting = std::optional<std::string>;
+
+std::optional<bool> yes_no(std::string_view v) {
+  if (v == "1" || v == "true" || v == "yes") return true;
+  if (v == "0" || v == "false" || v == "no") return false;
+  return std::nullopt;
+}
+
+Setting set_host(Settings& s, std::string_view v) {
+  if (!valid_host(std::string(v))) return "not an IPv4 or IPv6 address";
+  s.cfg.host = std::string(v);
+  return std::nullopt;
+}
+
+Setting set_port(Settings& s, std::string_view v) {
+  auto p = parse_int(v, 0, 65535);
+  if (!p) return "the port must be a whole number from 0 to 65535";
+  s.cfg.port = static_cast<std::uint16_t>(*p);
+  return std::nullopt;
+}
+
+Setting set_web_root(Settings& s, std::string_view v) {
+  if (!fs::is_directory(fs::path(v))) return "no such directory";
+  s.cfg.web_root = fs::path(v);
+  s.web_root_given = true;
+  return std::nullopt;
+}
+
+Setting set_data_dir(Settings& s, std::string_view v) {
+  if (v.empty()) return "empty path";
+  s.cfg.data_dir = fs::path(v);
+  return std::nullopt;
+}
+
+Setting set_log_level(Settings& s, std::string_view v) {
+  auto l = parse_level(v);
+  if (!l) return "the level must be trace, debug, info, warn, error, critical or off";
+  s.level = *l;
+  return std::nullopt;
+}
+
+Setting set_threads(Settings& s, std::string_view v) {
+  auto t = parse_int(v, 1, 256);
+  if (!t) return "the number of threads must be from 1 to 256";
+  s.cfg.threads = static_cast<int>(*t);
+  return std::nullopt;
+}
+
+Setting set_log_format(Settings& s, std::string_view v) {
+  if (v != "text" && v != "json") return "the log format must be text or json";
+  s.json_logs = v == "json";
+  return std::nullopt;
+}
+
+// A comma-separated list (the flags' values joined, or the variable's).
+Setting set_allowed_origins(Settings& s, std::string_view list) {
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    auto o = server::normalize_origin(item);
+    if (!o) {
+      return std::string(item) + ": an origin is scheme://host[:port], like https://games.example.org";
+    }
+    s.cfg.allowed_origins.push_back(*o);
+  }
+  return std::nullopt;
+}
+
+Setting set_tls_cert(Settings& s, std::string_view v) {
+  if (v.empty()) return "needs a file name";
+  s.cfg.tls_cert = std::string(v);
+  return std::nullopt;
+}
+
+Setting set_tls_key(Settings& s, std::string_view v) {
+  if (v.empty()) return "needs a file name";
+  s.cfg.tls_key = std::string(v);
+  return std::nullopt;
+}
+
+Setting set_per_address(std::size_t& limit, std::string_view v) {
+  auto n = parse_int(v, 0, 1000000);
+  if (!n) return "a whole number from 0 (no limit) to 1000000";
+  limit = static_cast<std::size_t>(*n);
+  return std::nullopt;
+}
+
+Setting set_memory(Settings& s, std::string_view v) {
+  auto b = yes_no(v);
+  if (!b) return "use 1 or 0";
+  s.cfg.memory = *b;
+  return std::nullopt;
+}
+
+Setting set_qr(Settings& s, std::string_view v) {
+  auto b = yes_no(v);
+  if (!b) return "use 1 or 0";
+  s.qr = *b ? 1 : 0;
+  return std::nullopt;
+}
+
+const Flag<Settings> kServeFlags[] = {
+    {"--host", "BOMBCHECKERS_HOST", "ADDR", "address to listen on (default 0.0.0.0: every interface)",
+     set_host},
+    {"--port", "BOMBCHECKERS_PORT", "N", "port for HTTP and WebSocket, 0 = any free port (default 8080)",
+     set_port},
+    {"--web-root", "BOMBCHECKERS_WEB_ROOT", "DIR",
+     "the web client's files (default: web/ beside the build folder, else ./web)", set_web_root},
+    {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where games are kept (default ./data)", set_data_dir},
+    {"--log-level", "BOMBCHECKERS_LOG_LEVEL", "LEVEL",
+     "trace, debug, info, warn, error, critical or off (default info)", set_log_level},
+    {"--threads", "BOMBCHECKERS_THREADS", "N", "I/O threads, 1..256 (default: the number of cores)",
+     set_threads},
+    {"--log-format", "BOMBCHECKERS_LOG_FORMAT", "FORMAT",
+     "text, or json: one {\"ts\",\"level\",\"msg\"} object per line (default text)", set_log_format},
+    {"--allowed-origin", "BOMBCHECKERS_ALLOWED_ORIGINS", "ORIGIN",
+     "a web origin (https://host[:port]) allowed to open /ws besides the server's own address;\n"
+     "                           repeatable; the variable takes a comma-separated list (default: any origin)",
+     set_allowed_origins, true},
+    {"--tls-cert", "BOMBCHECKERS_TLS_CERT", "FILE",
+     "TLS certificate chain (PEM): serve https:// and wss:// on the port, redirect http://;\n"
+     "                           needs --tls-key (default: plain HTTP)",
+     set_tls_cert},
+    {"--tls-key", "BOMBCHECKERS_TLS_KEY", "FILE", "the certificate's private key (PEM, unencrypted)",
+     set_tls_key},
+    {"--max-connections-per-address", "BOMBCHECKERS_MAX_CONNECTIONS_PER_ADDRESS", "N",
+     "open connections one client IP may have, 0 = no limit (default 128;\n"
+     "                           behind a reverse proxy every client has the proxy's address)",
+     [](Settings& s, std::string_view v) { return set_per_address(s.cfg.limits.max_connections_per_address, v); }},
+    {"--max-rooms-per-address", "BOMBCHECKERS_MAX_ROOMS_PER_ADDRESS", "N",
+     "rooms one client IP may hold at once, 0 = no limit (default 32)",
+     [](Settings& s, std::string_view v) { return set_per_address(s.cfg.limits.max_rooms_per_address, v); }},
+    {"--memory", "BOMBCHECKERS_MEMORY", "",
+     "keep games in memory only, not in the data directory (lost on restart)", set_memory},
+    {"--qr", "BOMBCHECKERS_QR", "",
+     "print a QR code of the first LAN address (default: only when stderr is a terminal;\n"
+     "                           BOMBCHECKERS_QR=0: never)",
+     set_qr},
+};
+
+void serve_usage(std::FILE* out) {
+  std::fprintf(out, "usage: bombcheckers serve [options]\n\n"
+                    "Runs the game server: the web client, the JSON API and the game WebSocket on one\n"
+                    "port. Every option can also be set by its environment variable; a flag wins.\n\n");
+  print_flags<Settings>(out, kServeFlags);
+}
+
+// The QR code of the first LAN address, for a phone on the same network: on request, or when
+// stderr is a terminal (and the logs are not JSON).
+void show_qr(const Settings& s, std::uint16_t port) {
+  const bool tty = isatty(STDERR_FILENO) == 1;
+  if (!(s.qr == 1 || (s.qr == -1 && tty && !s.json_logs))) return;
+  const auto urls = server::lan_urls(s.cfg.host, port, s.cfg.tls());
+  if (urls.empty()) {
+    if (s.qr == 1) spdlog::info("no LAN address to show a QR code for (listening on {})", s.cfg.host);
+    return;
+  }
+  const std::string code = server::qr_terminal(urls.front(), tty);
+  std::fprintf(stderr, "\nScan to open %s:\n%s\n", urls.front().c_str(), code.c_str());
+  std::fflush(stderr);
+}
+
 }  // namespace
 
 int cmd_serve(Args args) {
-  // Values by flag name: environment first, then flags over them.
-  std::string values[std::size(kFlags)];
-  std::string sources[std::size(kFlags)];
-  bool given[std::size(kFlags)] = {};
-  for (std::size_t i = 0; i < std::size(kFlags); ++i) {
-    if (const char* e = std::getenv(std::string(kFlags[i].env).c_str()); e && *e) {
-      values[i] = e;
-      sources[i] = std::string(kFlags[i].env) + "=" + e;
-      given[i] = true;
-    }
-  }
-  bool memory = false;
-  if (const char* e = std::getenv("BOMBCHECKERS_MEMORY"); e && *e) {
-    const std::string_view v = e;
-    if (v == "1" || v == "true" || v == "yes") {
-      memory = true;
-    } else if (v != "0" && v != "false" && v != "no") {
-      return bad("BOMBCHECKERS_MEMORY=" + std::string(v) + ": use 1 or 0");
-    }
-  }
-  int qr = -1;  // -1: when stderr is a terminal
-  if (const char* e = std::getenv("BOMBCHECKERS_QR"); e && *e) {
-    const std::string_view v = e;
-    if (v == "1" || v == "true" || v == "yes") {
-      qr = 1;
-    } else if (v == "0" || v == "false" || v == "no") {
-      qr = 0;
-    } else {
-      return bad("BOMBCHECKERS_QR=" + std::string(v) + ": use 1 or 0");
-    }
-  }
-  bool origin_flag_seen = false;
-  for (std::size_t a = 0; a < args.size(); ++a) {
-    std::string_view arg = args[a];
-    if (arg == "--help" || arg == "-h") {
+  Settings s;
+  s.cfg.handle_signals = true;
+  const unsigned cores = std::thread::hardware_concurrency();
+  s.cfg.threads = cores == 0 ? 1 : static_cast<int>(std::min(cores, 256u));
+  s.cfg.data_dir = fs::path("data");
+  std::string error;
+  switch (read_flags<Settings>(kServeFlags, args, s, error)) {
+    case FlagsRead::Help:
       serve_usage(stdout);
       return 0;
-    }
-    if (arg == kMemoryFlag.name) {
-      memory = true;
-      continue;
-    }
-    if (arg == kQrFlag.name) {
-      qr = 1;
-      continue;
-    }
-    std::string_view name = arg;
-    std::optional<std::string_view> value;
-    if (auto eq = arg.find('='); eq != std::string_view::npos && arg.substr(0, 2) == "--") {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-    }
-    std::size_t i = 0;
-    while (i < std::size(kFlags) && kFlags[i].name != name) ++i;
-    if (i == std::size(kFlags)) return bad("unknown option '" + std::string(arg) + "'");
-    if (!value) {
-      if (a + 1 >= args.size()) return bad(std::string(name) + " needs a value");
-      value = args[++a];
-    }
-    if (i == kAllowedOrigin) {
-      // Repeatable: the flags together replace the environment's list.
-      if (!origin_flag_seen) values[i].clear();
-      origin_flag_seen = true;
-      values[i] += (values[i].empty() ? "" : ",") + std::string(*value);
-      sources[i] = std::string(name);
-      given[i] = true;
-      continue;
-    }
-    values[i] = std::string(*value);
-    sources[i] = std::string(name) + " " + values[i];
-    given[i] = true;
+    case FlagsRead::Bad:
+      return bad(error);
+    case FlagsRead::Ok:
+      break;
   }
-
-  server::ServerConfig cfg;
-  cfg.handle_signals = true;
-  unsigned cores = std::thread::hardware_concurrency();
-  cfg.threads = cores == 0 ? 1 : static_cast<int>(std::min(cores, 256u));
-  auto level = spdlog::level::info;
-
-  if (given[0]) {
-    if (!valid_host(values[0])) return bad(sources[0] + ": not an IPv4 or IPv6 address");
-    cfg.host = values[0];
+  if (!s.web_root_given) s.cfg.web_root = default_web_root();
+  if (s.cfg.tls_cert.empty() != s.cfg.tls_key.empty()) {
+    return bad(!s.cfg.tls_cert.empty() ? "--tls-cert: TLS also needs the private key (--tls-key)"
+                                       : "--tls-key: TLS also needs the certificate (--tls-cert)");
   }
-  if (given[1]) {
-    auto p = parse_int(values[1], 0, 65535);
-    if (!p) return bad(sources[1] + ": the port must be a whole number from 0 to 65535");
-    cfg.port = static_cast<std::uint16_t>(*p);
-  }
-  cfg.web_root = given[2] ? fs::path(values[2]) : default_web_root();
-  if (given[2] && !fs::is_directory(cfg.web_root)) return bad(sources[2] + ": no such directory");
-  cfg.data_dir = given[3] ? fs::path(values[3]) : fs::path("data");
-  if (given[3] && values[3].empty()) return bad(sources[3] + ": empty path");
-  cfg.memory = memory;
-  if (given[4]) {
-    auto l = parse_level(values[4]);
-    if (!l) return bad(sources[4] + ": the level must be trace, debug, info, warn, error, critical or off");
-    level = *l;
-  }
-  if (given[5]) {
-    auto t = parse_int(values[5], 1, 256);
-    if (!t) return bad(sources[5] + ": the number of threads must be from 1 to 256");
-    cfg.threads = static_cast<int>(*t);
-  }
-
-  bool json_logs = false;
-  if (given[kLogFormat]) {
-    if (values[kLogFormat] == "json") {
-      json_logs = true;
-    } else if (values[kLogFormat] != "text") {
-      return bad(sources[kLogFormat] + ": the log format must be text or json");
-    }
-  }
-  if (given[kAllowedOrigin]) {
-    std::string_view list = values[kAllowedOrigin];
-    while (!list.empty()) {
-      const auto comma = list.find(',');
-      std::string_view item = list.substr(0, comma);
-      list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-      while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-      while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-      if (item.empty()) continue;
-      auto o = server::normalize_origin(item);
-      if (!o) {
-        return bad(sources[kAllowedOrigin] + " " + std::string(item) +
-                   ": an origin is scheme://host[:port], like https://games.example.org");
-      }
-      cfg.allowed_origins.push_back(*o);
-    }
-  }
-
-  if (given[kConnectionsPerAddress]) {
-    auto n = parse_int(values[kConnectionsPerAddress], 0, 1000000);
-    if (!n) return bad(sources[kConnectionsPerAddress] + ": a whole number from 0 (no limit) to 1000000");
-    cfg.limits.max_connections_per_address = static_cast<std::size_t>(*n);
-  }
-  if (given[kRoomsPerAddress]) {
-    auto n = parse_int(values[kRoomsPerAddress], 0, 1000000);
-    if (!n) return bad(sources[kRoomsPerAddress] + ": a whole number from 0 (no limit) to 1000000");
-    cfg.limits.max_rooms_per_address = static_cast<std::size_t>(*n);
-  }
-
-  if (given[kTlsCert] != given[kTlsKey]) {
-    return bad(given[kTlsCert]
-                   ? sources[kTlsCert] + ": TLS also needs the private key (--tls-key)"
-                   : sources[kTlsKey] + ": TLS also needs the certificate (--tls-cert)");
-  }
-  if (given[kTlsCert]) {
-    if (values[kTlsCert].empty() || values[kTlsKey].empty()) {
-      return bad("--tls-cert and --tls-key need file names");
-    }
-    cfg.tls_cert = values[kTlsCert];
-    cfg.tls_key = values[kTlsKey];
-  }
+  server::ServerConfig& cfg = s.cfg;
 
   // Logs go to stderr; stdout carries only the "listening on" line that scripts and tests read.
-  auto logger = json_logs ? spdlog::stderr_logger_mt("bombcheckers") : spdlog::stderr_color_mt("bombcheckers");
-  if (json_logs) logger->set_formatter(server::json_log_formatter());
+  auto logger = s.json_logs ? spdlog::stderr_logger_mt("bombcheckers")
+                            : spdlog::stderr_color_mt("bombcheckers");
+  if (s.json_logs) logger->set_formatter(server::json_log_formatter());
   spdlog::set_default_logger(logger);
-  spdlog::set_level(level);
+  spdlog::set_level(s.level);
 
   server::Server srv(cfg);
   if (auto err = srv.start()) {
@@ -309,19 +289,7 @@ int cmd_serve(Args args) {
     for (const auto& o : cfg.allowed_origins) list += (list.empty() ? "" : ", ") + o;
     spdlog::info("WebSocket upgrades only from the server's own address and {}", list);
   }
-  // A QR code of the first LAN address, for a phone on the same network. Not into JSON logs unless
-  // asked for.
-  const bool tty = isatty(STDERR_FILENO) == 1;
-  if (qr == 1 || (qr == -1 && tty && !json_logs)) {
-    const auto urls = server::lan_urls(cfg.host, srv.port(), cfg.tls());
-    if (urls.empty()) {
-      if (qr == 1) spdlog::info("no LAN address to show a QR code for (listening on {})", cfg.host);
-    } else {
-      const std::string code = server::qr_terminal(urls.front(), tty);
-      std::fprintf(stderr, "\nScan to open %s:\n%s\n", urls.front().c_str(), code.c_str());
-      std::fflush(stderr);
-    }
-  }
+  show_qr(s, srv.port());
   srv.run();
   spdlog::info("stopped");
   return 0;

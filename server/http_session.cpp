@@ -17,7 +17,6 @@ namespace bc::server {
 namespace {
 
 using Request = http::request<http::string_body>;
-constexpr std::string_view kServerHeader = "bombcheckers/0.1.0";
 constexpr std::string_view kJson = "application/json";
 
 // The status of the response being built on this thread, for the status-class counters (every

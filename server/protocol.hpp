@@ -18,7 +18,9 @@ namespace bc::server {
 
 inline constexpr int kProtocolVersion = 1;
 inline constexpr std::string_view kServerName = "bombcheckers";
-inline constexpr std::string_view kServerVersion = "0.1.0";
+// The project's version, from CMake's project() (one place); "Server:" headers say the same.
+inline constexpr std::string_view kServerVersion = BC_VERSION;
+inline constexpr std::string_view kServerHeader = "bombcheckers/" BC_VERSION;
 
 // ---------------------------------------------------------------------------------------------
 // Errors

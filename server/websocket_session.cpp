@@ -50,7 +50,7 @@ void WebSocketSession<Stream>::run(http::request<http::string_body> req) {
   timeouts.idle_timeout = state_->limits.ws_idle_timeout;  // pings go out at half of it
   ws_.set_option(timeouts);
   ws_.set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(http::field::server, "bombcheckers/0.1.0"); }));
+      [](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
   ws_.read_message_max(state_->limits.max_message_bytes);
   ws_.async_accept(req, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
 }
