@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "process.hpp"
+#include "../support/process.hpp"
 #include "server/persist.hpp"
 #include "server/protocol.hpp"
 #include "tests/server/test_client.hpp"

@@ -16,121 +16,12 @@
 #include <thread>
 #include <vector>
 
+#include "../support/process.hpp"
 #include "test_client.hpp"
 #include "tls_client.hpp"
 
-extern char** environ;
-
 namespace bc::test {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-class Process {
- public:
-  Process(std::vector<std::string> args, std::vector<std::string> env_extra = {}) {
-    int out[2], err[2];
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-    posix_spawn_file_actions_addclose(&fa, out[0]);
-    posix_spawn_file_actions_addclose(&fa, err[0]);
-    std::vector<char*> argv;
-    args.insert(args.begin(), BC_BINARY);
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e) {
-      if (std::strncmp(*e, "BOMBCHECKERS_", 13) != 0) env.emplace_back(*e);
-    }
-    for (auto& e : env_extra) env.push_back(e);
-    std::vector<char*> envp;
-    for (auto& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    if (posix_spawn(&pid_, BC_BINARY, &fa, nullptr, argv.data(), envp.data()) != 0) {
-      throw std::runtime_error("cannot start " + std::string(BC_BINARY));
-    }
-    posix_spawn_file_actions_destroy(&fa);
-    close(out[1]);
-    close(err[1]);
-    out_ = out[0];
-    err_ = err[0];
-  }
-  ~Process() {
-    if (pid_ > 0 && !exited_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    close(out_);
-    close(err_);
-  }
-
-  // Reads stdout until a line starts with `prefix`; "" on timeout or end of output.
-  std::string read_line_starting(const std::string& prefix, std::chrono::milliseconds timeout) {
-    const auto deadline = Clock::now() + timeout;
-    while (Clock::now() < deadline) {
-      auto nl = out_buf_.find('\n');
-      while (nl != std::string::npos) {
-        std::string line = out_buf_.substr(0, nl);
-        out_buf_.erase(0, nl + 1);
-        if (line.rfind(prefix, 0) == 0) return line;
-        nl = out_buf_.find('\n');
-      }
-      pollfd p{out_, POLLIN, 0};
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      if (poll(&p, 1, static_cast<int>(std::max<long long>(1, left.count()))) <= 0) continue;
-      char buf[4096];
-      auto n = read(out_, buf, sizeof buf);
-      if (n <= 0) return "";
-      out_buf_.append(buf, static_cast<std::size_t>(n));
-    }
-    return "";
-  }
-
-  // The exit code, or -1 (after SIGKILL) if it does not exit in time.
-  int wait(std::chrono::milliseconds timeout) {
-    const auto deadline = Clock::now() + timeout;
-    int status = 0;
-    while (Clock::now() < deadline) {
-      drain(err_, err_buf_);
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        exited_ = true;
-        drain(err_, err_buf_);
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    exited_ = true;
-    return -1;
-  }
-
-  void signal(int sig) { kill(pid_, sig); }
-  std::string all_stdout() {
-    drain(out_, out_buf_);
-    return out_buf_;
-  }
-  const std::string& stderr_text() const { return err_buf_; }
-
- private:
-  static void drain(int fd, std::string& into) {
-    pollfd p{fd, POLLIN, 0};
-    while (poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
-      char buf[4096];
-      auto n = read(fd, buf, sizeof buf);
-      if (n <= 0) break;
-      into.append(buf, static_cast<std::size_t>(n));
-    }
-  }
-
-  pid_t pid_ = -1;
-  int out_ = -1, err_ = -1;
-  bool exited_ = false;
-  std::string out_buf_, err_buf_;
-};
 
 struct TempDir {
   std::filesystem::path path;

@@ -1,5 +1,5 @@
 // The real `bombcheckers` binary as a child process with its stdout and stderr captured; every wait
-// is bounded. (A copy of the helper in tests/server/binary_test.cpp.)
+// is bounded. Shared by the tests of the binary (tests/server, tests/persist).
 #pragma once
 
 #include <fcntl.h>
