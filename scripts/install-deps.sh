@@ -28,6 +28,7 @@ declare -A pkgs=(
   [libspdlog-dev]=/usr/include/spdlog/spdlog.h
   [libsqlite3-dev]=/usr/include/sqlite3.h
   [libssl-dev]=/usr/include/openssl/ssl.h
+  [libqrencode-dev]=/usr/include/qrencode.h
   [libgtest-dev]=/usr/include/gtest/gtest.h
   [libgmock-dev]=/usr/include/gmock/gmock.h
   [clang]=/usr/bin/clang++
