@@ -1,0 +1,87 @@
+// The client's state: the one object the page's parts read and change (the latest state from the
+// server, the seat, the replay, ...), and what this browser remembers between visits.
+
+import { aiLevels } from './ui.js';
+
+// ---- persistence ------------------------------------------------------------------------------
+
+/** Room ids are case-insensitive and the server's are upper-case: "k7qf2m " from a link or the
+ *  join box must find the seat saved under "K7QF2M". */
+export const normRoom = (room) => String(room ?? '').trim().toUpperCase();
+
+/** The room in a link's path segment, or null when its %-escapes are broken (a link cut short). */
+export function decodeRoom(segment) {
+  try {
+    return normRoom(decodeURIComponent(segment));
+  } catch {
+    return null;
+  }
+}
+
+export const store = {
+  get name() {
+    return localStorage.getItem('bc.name') ?? '';
+  },
+  set name(v) {
+    localStorage.setItem('bc.name', v);
+  },
+  get ai() {
+    try {
+      const v = JSON.parse(localStorage.getItem('bc.ai') ?? 'null');
+      return v && typeof v === 'object' ? v : { on: false, level: null };
+    } catch {
+      return { on: false, level: null };
+    }
+  },
+  set ai(v) {
+    localStorage.setItem('bc.ai', JSON.stringify(v));
+  },
+  seat(room) {
+    try {
+      const v = JSON.parse(localStorage.getItem(`bc.seat.${normRoom(room)}`) ?? 'null');
+      return v && typeof v.token === 'string' ? v : null;
+    } catch {
+      return null;
+    }
+  },
+  saveSeat(room, token, seat) {
+    localStorage.setItem(`bc.seat.${normRoom(room)}`, JSON.stringify({ token, seat, at: Date.now() }));
+  },
+  dropSeat(room) {
+    localStorage.removeItem(`bc.seat.${normRoom(room)}`);
+  },
+};
+
+// ---- application state ------------------------------------------------------------------------
+
+export const app = {
+  variants: [],
+  room: null, // the room we are in (or about to join)
+  seat: null, // our side, or 'spectator'
+  token: null,
+  url: null,
+  joinReq: null, // the join to (re)send whenever the socket opens: {room, seat, name, token}
+  requests: new Map(), // request id -> {kind, ...}
+  state: null,
+  selected: null,
+  pending: false, // an `act` is on its way; wait for the state
+  userFlip: false,
+  moves: [], // [{side, actions, exploded, promoted}]
+  movesPartial: false,
+  drawOffer: null,
+  rematchAsked: false,
+  overlayClosed: false,
+  everConnected: false,
+  hover: null,
+  welcome: null, // the server's welcome message
+  ai: aiLevels(null), // computer opponents, from welcome (else levels 1..8, not advertised)
+  aiRequested: null, // the level asked for in our `create`, while that game waits to start
+  creating: null, // the id of our latest `create`, until its `joined` arrives
+  replaced: false, // another tab took our seat with its token: this one is paused
+  gameNo: 1, // the room's game number (state.game; it goes up with each rematch)
+  games: new Map(), // game number -> Map(version -> snapshot): every position this tab has seen
+  replay: null, // {game, version, moves, record} while looking at a past position
+  positionsTried: new Set(), // "game" keys whose positions were already asked of the server
+  pastMoves: new Map(), // game number -> the move list of an earlier game of the room
+  invite: null, // {room, share, own, lan, qr}: the invitation links (GET /api/server)
+};
