@@ -298,6 +298,9 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender) {
       sender->detached(this);
     }
   }
+  // The snapshot first: a client that reads our answer may ask the registry about this room at
+  // once (a second create from its address), and must find itself counted in it.
+  if (!o.refused || o.sender != Membership::Unchanged) publish();
   auto find = [&](MemberId m) -> std::shared_ptr<Peer> {
     if (sender && sender->member_id() == m) return sender;
     auto it = peers_.find(m);
@@ -322,7 +325,6 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender) {
       if (p) p->detached(this);
     }
   }
-  if (!o.refused || o.sender != Membership::Unchanged) publish();
   maybe_start_computer();
 }
 
