@@ -70,7 +70,7 @@ void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatCho
                      self->room_.seat_of(peer->member_id()) ? "a player" : "a spectator",
                      computer ? ", against the computer" : "");
       }
-    }, {}, Request{id, "create"});
+    }, {}, Request{id, "create", false});
   });
 }
 
@@ -90,11 +90,7 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
       o = self->room_.handle(m, msg);
     }
     self->complete(std::move(o), peer, [self, peer, m, is_join, type, received](const Outcome& done) {
-      if (is_join) {
-        peer->join_answered(done.sender == Membership::Joined ? self : nullptr);
-      } else {
-        peer->handled();
-      }
+      if (is_join) peer->join_answered(done.sender == Membership::Joined ? self : nullptr);
       if (done.refused) {
         spdlog::info("room {}: refused {} from #{}: {}", self->id_, type, m,
                       error_code_name(*done.refused));
@@ -114,7 +110,7 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
                      r.winner ? side_name(self->room_.game().variant(), *r.winner) : "draw",
                      reason_name(r.reason));
       }
-    }, {}, Request{msg.id, type});
+    }, {}, Request{msg.id, type, !is_join});
   });
 }
 
@@ -168,6 +164,7 @@ void RoomHost::complete(Outcome o, std::shared_ptr<Peer> sender,
   Entry e;
   e.request_id = std::move(request.id);
   e.request_type = std::move(request.type);
+  e.answers = request.answers;
   if (store_ && !broken_) {
     if (o.durable.any()) e.writes = rows_for(room_, o.durable);
     for (auto& w : extra_writes) e.writes.push_back(std::move(w));
@@ -200,7 +197,7 @@ void RoomHost::pump() {
   while (!outbox_.empty() && outbox_.front().stage == Entry::Stage::Ready) {
     Entry e = std::move(outbox_.front());
     outbox_.pop_front();
-    dispatch(e.outcome, e.sender);
+    dispatch(e.outcome, e.sender, e.answers);
     if (e.after) e.after(e.outcome);
   }
 }
@@ -288,7 +285,7 @@ void RoomHost::roll_back() {
   pump();
 }
 
-void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender) {
+void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool answers) {
   if (o.refused) metrics_.refused(*o.refused);
   if (sender) {
     const MemberId m = sender->member_id();
@@ -301,6 +298,26 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender) {
   // The snapshot first: a client that reads our answer may ask the registry about this room at
   // once (a second create from its address), and must find itself counted in it.
   if (!o.refused || o.sender != Membership::Unchanged) publish();
+
+  // Each peer's messages of this outcome go in one hand-off to its strand, in order; the sender's
+  // carries "request handled" too.
+  struct Batch {
+    std::shared_ptr<Peer> peer;
+    Peer::Texts texts;
+    bool handled = false;
+  };
+  boost::container::small_vector<Batch, 4> batches;
+  auto batch_of = [&](const std::shared_ptr<Peer>& p) -> Batch& {
+    for (auto& b : batches) {
+      if (b.peer == p) return b;
+    }
+    return batches.emplace_back(Batch{p, {}, false});
+  };
+  auto flush = [](Batch& b) {
+    if (b.peer && (!b.texts.empty() || b.handled)) b.peer->deliver(std::move(b.texts), b.handled);
+    b.texts.clear();
+    b.handled = false;
+  };
   auto find = [&](MemberId m) -> std::shared_ptr<Peer> {
     if (sender && sender->member_id() == m) return sender;
     auto it = peers_.find(m);
@@ -310,7 +327,7 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender) {
     if (!out.to) {
       for (auto it = peers_.begin(); it != peers_.end();) {
         if (auto p = it->second.lock()) {
-          p->deliver(out.text);
+          batch_of(p).texts.push_back(out.text);
           ++it;
         } else {
           it = peers_.erase(it);
@@ -319,12 +336,17 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender) {
       continue;
     }
     auto p = find(*out.to);
-    if (p && out.text) p->deliver(out.text);
+    if (p && out.text) batch_of(p).texts.push_back(out.text);
     if (out.detach) {
       peers_.erase(*out.to);
-      if (p) p->detached(this);
+      if (p) {
+        flush(batch_of(p));  // what it was sent, before it learns it is out
+        p->detached(this);
+      }
     }
   }
+  if (sender && answers) batch_of(sender).handled = true;
+  for (auto& b : batches) flush(b);
   maybe_start_computer();
 }
 

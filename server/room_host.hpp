@@ -3,6 +3,7 @@
 // of its members; computer seats search on the ComputerPool, off the I/O threads.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
@@ -57,17 +58,22 @@ class ComputerPool {
 // work to its own strand and returns at once.
 class Peer {
  public:
+  using Text = std::shared_ptr<const std::string>;
+  // Most deliveries carry one or two messages (an answer and the new state): no allocation.
+  using Texts = boost::container::small_vector<Text, 2>;
+
   virtual ~Peer() = default;
   virtual MemberId member_id() const = 0;
-  virtual void deliver(std::shared_ptr<const std::string> text) = 0;
+  // `texts` in order, in one hand-off to the peer's strand; `request_handled`: the request it
+  // sent to the room was answered or refused (it may send the next).
+  virtual void deliver(Texts texts, bool request_handled) = 0;
+  void deliver(Text text) { deliver(Texts{std::move(text)}, false); }
+  void handled() { deliver(Texts{}, true); }
   // A create or join was answered: `room` is the room the peer is now in, or null if refused.
   virtual void join_answered(std::shared_ptr<RoomHost> room) = 0;
-  // Any other request was handled (answered or refused).
-  virtual void handled() = 0;
   // The peer is no longer a member of `room` (it left, was replaced, or the room closed).
   virtual void detached(const RoomHost* room) = 0;
 };
-
 
 class RoomHost : public std::enable_shared_from_this<RoomHost> {
  public:
@@ -123,17 +129,21 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
     bool failed = false;  // its commit failed: the sender got server_error instead
     RequestId request_id;  // the sender's request, for that server_error
     std::string request_type;
+    bool answers = false;  // the sender's batch says its request was handled
   };
   struct Request {
     RequestId id;
     std::string type;
+    // The sender waits for this request to be handled (not a join). No initializer: Request is
+    // a default argument inside its own class (GCC refuses one there); aggregate init zeroes it.
+    bool answers;
   };
   void complete(Outcome o, std::shared_ptr<Peer> sender, std::function<void(const Outcome&)> after,
                 std::vector<store::Write> extra_writes = {}, Request request = {});
   void pump();
   void committed(bool ok);
   void roll_back();
-  void dispatch(Outcome& o, const std::shared_ptr<Peer>& sender);
+  void dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool answers);
   void publish();
   // Starts the search for a computer seat to move, off the I/O threads; its turn comes back to the
   // strand and is played like anyone's (from the strand).

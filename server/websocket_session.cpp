@@ -187,9 +187,13 @@ void WebSocketSession<Stream>::refuse(const RequestId& id, ErrorCode code, std::
 // Peer: called from room strands.
 
 template <class Stream>
-void WebSocketSession<Stream>::deliver(std::shared_ptr<const std::string> text) {
-  net::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)]() mutable {
-    self->send(std::move(text));
+void WebSocketSession<Stream>::deliver(Texts texts, bool request_handled) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), texts = std::move(texts), request_handled]() mutable {
+    for (auto& t : texts) self->send(std::move(t));
+    if (request_handled) {
+      if (self->inflight_ > 0) --self->inflight_;
+      self->maybe_read();
+    }
   });
 }
 
@@ -202,14 +206,6 @@ void WebSocketSession<Stream>::join_answered(std::shared_ptr<RoomHost> room) {
       self->room_ = std::move(room);
     }
     self->paused_ = false;
-    self->maybe_read();
-  });
-}
-
-template <class Stream>
-void WebSocketSession<Stream>::handled() {
-  net::post(ws_.get_executor(), [self = shared_from_this()] {
-    if (self->inflight_ > 0) --self->inflight_;
     self->maybe_read();
   });
 }

@@ -35,9 +35,8 @@ class WebSocketSession final : public WebSocketPeer,
 
   // Peer (called from room strands; each posts to this session's strand)
   MemberId member_id() const override { return id_; }
-  void deliver(std::shared_ptr<const std::string> text) override;
+  void deliver(Texts texts, bool request_handled) override;
   void join_answered(std::shared_ptr<RoomHost> room) override;
-  void handled() override;
   void detached(const RoomHost* room) override;
 
  private:

@@ -18,15 +18,14 @@ class FakePeer : public Peer {
  public:
   explicit FakePeer(MemberId id) : id_(id) {}
   MemberId member_id() const override { return id_; }
-  void deliver(std::shared_ptr<const std::string> text) override {
+  void deliver(Texts texts, bool) override {
     std::lock_guard lock(mu);
-    got.push_back(json::parse(*text));
+    for (const auto& t : texts) got.push_back(json::parse(*t));
   }
   void join_answered(std::shared_ptr<RoomHost> r) override {
     std::lock_guard lock(mu);
     room = std::move(r);
   }
-  void handled() override {}
   void detached(const RoomHost*) override {}
   std::vector<json> of(const std::string& type) {
     std::lock_guard lock(mu);

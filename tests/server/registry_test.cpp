@@ -16,9 +16,11 @@ class FakePeer : public Peer {
  public:
   explicit FakePeer(MemberId id) : id_(id) {}
   MemberId member_id() const override { return id_; }
-  void deliver(std::shared_ptr<const std::string> text) override { got.push_back(json::parse(*text)); }
+  void deliver(Texts texts, bool request_handled) override {
+    for (const auto& t : texts) got.push_back(json::parse(*t));
+    if (request_handled) ++handled_count;
+  }
   void join_answered(std::shared_ptr<RoomHost> r) override { room = std::move(r); ++answers; }
-  void handled() override { ++handled_count; }
   void detached(const RoomHost* r) override {
     if (room.get() == r) room.reset();
     ++detaches;

@@ -103,6 +103,23 @@ TEST(Store, AFailedSubmissionDoesNotTakeOthersInItsBatchDown) {
   EXPECT_GE(store->stats().failures, 1u);
 }
 
+TEST(Store, InMemoryWritesAreCommittedBeforeSubmitReturns) {
+  auto store = must_open(":memory:");
+  store->submit(new_room("R1"));
+  int first = -1;
+  store->submit({action("R1", 1)}, [&](bool committed) { first = committed ? 1 : 0; });
+  EXPECT_EQ(first, 1);  // answered on this thread, at once: no writer thread to wait for
+  int dup = -1;
+  store->submit({action("R1", 1)}, [&](bool committed) { dup = committed ? 1 : 0; });
+  EXPECT_EQ(dup, 0);
+  int next = -1;
+  store->submit({action("R1", 2)}, [&](bool committed) { next = committed ? 1 : 0; });
+  EXPECT_EQ(next, 1);
+  store->flush();  // nothing queued: returns at once
+  EXPECT_EQ(store->actions("R1", 1).size(), 2u);
+  EXPECT_EQ(store->stats().failures, 1u);
+}
+
 TEST(Store, WritesSurviveReopening) {
   TempDir dir;
   {

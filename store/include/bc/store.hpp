@@ -61,7 +61,8 @@ struct AppendAction { ActionRow row; };
 struct RetireRoom { std::string room; };
 using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom>;
 
-// Called on the writer thread once the batch holding the writes is committed (ok) or failed.
+// Called once the batch holding the writes is committed (ok) or failed: on the writer thread, or
+// for an in-memory store (":memory:") on the thread that submitted, before submit returns.
 using Done = std::function<void(bool ok)>;
 
 struct Stats {
@@ -87,7 +88,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // Queues writes; `done` runs on the writer thread after they are committed. Never blocks on I/O.
+  // Queues writes; `done` runs after they are committed (see Done). Never blocks on I/O.
   void submit(std::vector<Write> writes, Done done = {});
   // Blocks until everything submitted so far is committed (shutdown, tests).
   void flush();
