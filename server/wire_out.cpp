@@ -49,6 +49,8 @@ std::string welcome_json(const Limits& limits) {
     variants.push_back(ojson{{"id", variant_key(v)},
                              {"name", variant_title(v)},
                              {"sides", {side_name(v, Side::First), side_name(v, Side::Second)}},
+                             // What GET /api/games/{room}.pdn serves for it (PROTOCOL.md).
+                             {"notation", is_checkers(v) ? "pdn" : "text"},
                              {"options", std::move(opts)}});
   }
   j["variants"] = std::move(variants);

@@ -1,9 +1,8 @@
 // Past positions of a game, for the replay view. The page never works a position out by itself:
 // every position shown in a replay is one the server sent, either live (each `state` this tab saw)
 // or from the server's list of positions (GET /api/games/{room}/positions). Also the game record
-// for downloads and a plain-text record of Kaboom games.
+// and download links (the server writes every text record: PDN, and Kaboom's text).
 
-import { resultText, sideName, squareName, variantName, humanize } from './ui.js';
 
 /** What a replay needs of a `state` (or of one entry of the positions list). */
 export function snapshot(s) {
@@ -92,37 +91,6 @@ export function movesFromRecord(rec) {
     if (action.kind === 'end_turn') entry.closed = true;
   }
   return moves;
-}
-
-function kaboomAction(a) {
-  if (a.kind === 'drop') return a.piece === 'bomb' ? `bomb in column ${a.column + 1}` : `column ${a.column + 1}`;
-  if (a.kind === 'detonate' && a.at) return `detonate ${squareName(a.at)}`;
-  return a.kind;
-}
-
-/** A Kaboom game as plain text: who played, the options, every turn, the result. */
-export function kaboomText(rec, variants) {
-  const sides = ['x', 'o'];
-  const o = rec.options ?? {};
-  const lines = [];
-  lines.push(`${variantName(rec.variant, variants)}, room ${rec.room}, game ${rec.game ?? 1}`);
-  const extras = [];
-  for (const [k, v] of Object.entries(o)) {
-    if (['width', 'height', 'connect', 'bombs'].includes(k)) continue;
-    if (v === true) extras.push(humanize(k).toLowerCase());
-    else if (v !== false) extras.push(`${humanize(k).toLowerCase()} ${v}`);
-  }
-  lines.push(`Board ${o.width ?? '?'} x ${o.height ?? '?'}, connect ${o.connect ?? '?'}, ` +
-    `${o.bombs ?? 0} bomb${o.bombs === 1 ? '' : 's'} each${extras.length ? `, ${extras.join(', ')}` : ''}`);
-  for (const s of sides) lines.push(`${sideName(s)}: ${rec.players?.[s]?.name ?? '(empty seat)'}`);
-  if (rec.custom_start) lines.push('Started from a set position.');
-  const res = rec.result ? resultText(rec.result, sides, o.connect ?? 4, !!o.misere) : 'Game not over.';
-  lines.push(`Result: ${res}`, '');
-  (rec.actions ?? []).forEach((item, i) => {
-    lines.push(`${String(i + 1).padStart(3)}. ${sideName(item.side)} ${kaboomAction(item.action ?? item)}`);
-  });
-  if (!(rec.actions ?? []).length) lines.push('No moves yet.');
-  return `${lines.join('\n')}\n`;
 }
 
 /** Saves text as a file through a temporary link. */

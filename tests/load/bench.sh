@@ -7,12 +7,15 @@
 # Every run is bounded (DURATION seconds of measurement plus setup). Medians over RUNS runs.
 #
 # Usage: tests/load/bench.sh [--runs N] [--duration SEC] [--build DIR] [--only REGEX] [--out DIR]
+#                           [--baseline BIN]
+#   --baseline BIN: every server configuration runs with BIN too (an earlier build), interleaved
+#   run by run with this build's, labelled "(baseline)": before and after in one run.
 #   env JOBS (default 2) for the build.
 # Output: one JSON object per run in OUT/runs.jsonl, and OUT/summary.md (a Markdown table).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-runs=3 duration=10 build=build-load only=. out=""
+runs=3 duration=10 build=build-load only=. out="" baseline=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
@@ -20,6 +23,7 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --baseline) baseline=$2; shift 2 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -59,8 +63,10 @@ if "$server_bin" serve --help | grep -q -- --max-rooms-per-address; then
   unlimited=(--max-connections-per-address 0 --max-rooms-per-address 0)
 fi
 
-# start_server memory|disk|echo: starts a fresh server; sets $pid and $port.
+# start_server memory|disk|echo [BIN]: starts a fresh server (BIN: another build of it); sets $pid
+# and $port.
 start_server() {
+  local server_bin=${2:-$server_bin}
   : >"$work/server.out"
   case "$1" in
     echo) "$echo_bin" --port 0 >"$work/server.out" 2>"$work/server.err" & ;;
@@ -82,29 +88,37 @@ start_server() {
   echo "bench: server ($1) did not start" >&2; cat "$work/server.err" >&2; exit 1
 }
 
-# run LABEL STORE [bc_loadtest options...]
+# run LABEL STORE [bc_loadtest options...]: RUNS runs; with --baseline, each run of a server
+# configuration is followed by one of the baseline build.
 run() {
   local label=$1 store=$2; shift 2
   [[ "$label" =~ $only ]] || return 0
   for r in $(seq 1 "$runs"); do
-    start_server "$store"
-    local json
-    json=$(timeout $((duration + 240)) "$load_bin" --port "$port" --server-pid "$pid" --duration "$duration" \
-             --seed "$r" --json "$@" || true)
-    stop_server
-    if [ -z "$json" ]; then json='{"errors_total":1,"problems":["bc_loadtest produced no report"]}'; fi
-    python3 -c 'import json,sys; r=json.loads(sys.argv[1]); r["label"]=sys.argv[2]; r["store"]=sys.argv[3]; r["run"]=int(sys.argv[4]); print(json.dumps(r))' \
-      "$json" "$label" "$store" "$r" >>"$out/runs.jsonl"
-    python3 - "$json" "$label" "$r" <<'PY'
+    run_one "$label" "$store" "$r" "" "$@"
+    if [ -n "$baseline" ] && [ "$store" != echo ]; then run_one "$label (baseline)" "$store" "$r" "$baseline" "$@"; fi
+  done
+}
+
+# run_one LABEL STORE RUN BIN [bc_loadtest options...]
+run_one() {
+  local label=$1 store=$2 r=$3 bin=$4; shift 4
+  start_server "$store" $bin
+  local json
+  json=$(timeout $((duration + 240)) "$load_bin" --port "$port" --server-pid "$pid" --duration "$duration" \
+           --seed "$r" --json "$@" || true)
+  stop_server
+  if [ -z "$json" ]; then json='{"errors_total":1,"problems":["bc_loadtest produced no report"]}'; fi
+  python3 -c 'import json,sys; r=json.loads(sys.argv[1]); r["label"]=sys.argv[2]; r["store"]=sys.argv[3]; r["run"]=int(sys.argv[4]); print(json.dumps(r))' \
+    "$json" "$label" "$store" "$r" >>"$out/runs.jsonl"
+  python3 - "$json" "$label" "$r" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
 rate = r.get("actions_per_s", r.get("round_trips_per_s", 0))
 lat = r.get("latency_all", r.get("rtt", {}))
-print(f"  {sys.argv[2]:<34} run {sys.argv[3]}: {rate:9.0f}/s  p50 {lat.get('p50_ms', 0):6.2f}  p99 {lat.get('p99_ms', 0):7.2f}  "
+print(f"  {sys.argv[2]:<45} run {sys.argv[3]}: {rate:9.0f}/s  p50 {lat.get('p50_ms', 0):6.2f}  p99 {lat.get('p99_ms', 0):7.2f}  "
       f"max {lat.get('max_ms', 0):7.2f} ms  tool cpu {r.get('tool_cpu_pct', 0):4.0f}%  server cpu {r.get('server', {}).get('cpu_pct', 0):4.0f}%  "
       f"errors {r.get('errors_total')}  load {r.get('load_average_end', '')}", flush=True)
 PY
-  done
 }
 
 for games in 2 200 2000; do
@@ -128,8 +142,8 @@ def med(rs, f):
     return statistics.median(v) if v else None
 def fmt(v, spec="{:.0f}"):
     return "-" if v is None else spec.format(v)
-print("| configuration | runs | actions or round trips /s | p50 ms | p99 ms | p99.9 ms | max ms | server B/conn | server CPU % | tool CPU % | errors | load avg (end) |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+print("| configuration | runs | actions or round trips /s | p50 ms | p99 ms | p99.9 ms | max ms | server B/conn | server CPU % | server CPU µs each | tool CPU % | errors | load avg (end) |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 echo = {}
 for label, rs in rows.items():
     lat = lambda r, k: r.get("latency_all", r.get("rtt", {})).get(k)
@@ -140,7 +154,9 @@ for label, rs in rows.items():
           f"{fmt(med(rs, lambda r: lat(r, 'p99_ms')), '{:.2f}')} | {fmt(med(rs, lambda r: lat(r, 'p999_ms')), '{:.2f}')} | "
           f"{fmt(med(rs, lambda r: lat(r, 'max_ms')), '{:.2f}')} | "
           f"{fmt(med(rs, lambda r: r.get('server', {}).get('bytes_per_connection')))} | "
-          f"{fmt(med(rs, lambda r: r.get('server', {}).get('cpu_pct')))} | {fmt(med(rs, lambda r: r.get('tool_cpu_pct')))} | "
+          f"{fmt(med(rs, lambda r: r.get('server', {}).get('cpu_pct')))} | "
+          f"{fmt(med(rs, lambda r: r.get('server', {}).get('cpu_pct', 0) * 1e4 / max(1, r.get('actions_per_s', r.get('round_trips_per_s', 0)))), '{:.1f}')} | "
+          f"{fmt(med(rs, lambda r: r.get('tool_cpu_pct')))} | "
           f"{sum(r.get('errors_total', 0) for r in rs)} | {rs[-1].get('load_average_end', '')} |")
 print()
 print("| closed loop vs echo (same connections) | ours /s | echo /s | ratio |")
@@ -148,7 +164,7 @@ print("| --- | --- | --- | --- |")
 for label, rs in rows.items():
     if not label.startswith("closed"):
         continue
-    key = label.split(" ", 2)[2]
+    key = label.split(" ", 2)[2].replace(" (baseline)", "")
     ours = med(rs, lambda r: r.get("actions_per_s"))
     base = echo.get(key)
     ratio = ours / base if ours and base else None

@@ -1,0 +1,209 @@
+// The connection and the server's messages about the room: welcome, joined, notices, errors.
+
+import { $, aiLevels, sideName, toast } from './ui.js';
+import { app, normRoom, store } from './state.js';
+import { hint, net, send } from './context.js';
+import { loadInvitation, onChat, onDrawOffer } from './controls.js';
+import { onState, resetGameView } from './game_state.js';
+import { renderGame, updateDataAttrs } from './game_view.js';
+import {
+  leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen,
+} from './lobby.js';
+
+export function setConn(online, text) {
+  const el = $('#conn');
+  el.classList.toggle('online', online);
+  el.querySelector('.conn-text').textContent = text;
+}
+
+/** The banner over the page: a spinner while something is under way, or a button to act on it. */
+function showBanner(text, { spinner = true, action = null, onAction = null } = {}) {
+  $('#banner-text').textContent = text;
+  $('#banner-spinner').hidden = !spinner;
+  const btn = $('#banner-action');
+  btn.hidden = !action;
+  btn.textContent = action ?? '';
+  btn.onclick = onAction;
+  $('#banner').hidden = false;
+}
+
+function showReplaced() {
+  showBanner('This game is open in another tab or window; this tab is paused.', {
+    spinner: false, action: 'Play here', onAction: playHere,
+  });
+}
+
+/** Takes the seat back from the other tab (which is paused in turn). */
+function playHere() {
+  if (!app.replaced || !app.room) return;
+  app.joinReq = { room: app.room, seat: app.seat, name: store.name || 'Guest', token: app.token };
+  $('#banner').hidden = true;
+  if (net.connected) sendJoin();
+}
+
+export function onOpen() {
+  app.everConnected = true;
+  setConn(true, 'Online');
+  if (app.replaced) showReplaced();
+  else $('#banner').hidden = true;
+  if (app.joinReq) sendJoin();
+  refreshRooms();
+}
+
+export function onDown(retryMs) {
+  setConn(false, 'Offline');
+  app.pending = false;
+  app.requests.clear(); // nothing sent on the old socket will be answered
+  if (app.everConnected || app.joinReq) showBanner(`Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`);
+  renderGame();
+}
+
+export function sendJoin() {
+  const r = app.joinReq;
+  const msg = { type: 'join', room: r.room, seat: r.seat, name: r.name || store.name || 'Guest' };
+  if (r.token) msg.token = r.token;
+  send(msg, { kind: 'join', ...r });
+}
+
+// Messages about the room we are in; after leaving, late ones are dropped.
+const ROOM_NEWS = new Set(['chat', 'draw_offer', 'rematch_offer', 'draw_declined']);
+
+export function onMessage(msg) {
+  if (ROOM_NEWS.has(msg.type) && !app.room) return;
+  switch (msg.type) {
+    case 'welcome': return onWelcome(msg);
+    case 'joined': return onJoined(msg);
+    case 'state': return onState(msg);
+    case 'chat': return onChat(msg);
+    case 'draw_offer': return onDrawOffer(msg);
+    case 'error': return onError(msg);
+    case 'notice': return onNotice(msg);
+    case 'ok':
+      app.requests.delete(msg.id); // the request went through; its state or chat follows
+      return undefined;
+    case 'rematch_offer':
+      if (msg.from !== app.seat) toast(`${sideName(msg.from)} would like a rematch.`, 'info');
+      return undefined;
+    case 'draw_declined':
+      if (msg.from !== app.seat) toast(`${sideName(msg.from)} declined the draw.`, 'info');
+      return undefined;
+    default: return undefined; // unknown messages are ignored (PROTOCOL.md)
+  }
+}
+
+function onWelcome(msg) {
+  app.welcome = msg;
+  app.ai = aiLevels(msg);
+  renderOpponentPicker();
+  if (Array.isArray(msg.variants) && msg.variants.length) {
+    const first = app.variants.length === 0;
+    app.variants = msg.variants;
+    if (first) renderVariantPicker();
+  }
+  const chatMax = msg.limits?.chat_max_chars;
+  if (Number.isInteger(chatMax) && chatMax > 0) $('#chat-input').maxLength = chatMax;
+  const nameMax = msg.limits?.name_max_chars;
+  if (Number.isInteger(nameMax) && nameMax > 0) {
+    for (const el of [$('#create-name'), $('#join-name')]) el.maxLength = nameMax;
+  }
+}
+
+function onJoined(msg) {
+  const req = app.requests.get(msg.id);
+  app.requests.delete(msg.id);
+  const room = normRoom(msg.room ?? req?.room);
+  if (!room) return;
+  // Only the answer to our latest create, or news of the room we are in (or entering): anything
+  // else is about a room we have left, and must not pull us back in.
+  if (req?.kind === 'create' ? msg.id !== app.creating : room !== app.room) return;
+  app.creating = null;
+  if (room !== app.room) resetGameView();
+  if (app.replaced) {
+    app.replaced = false;
+    $('#banner').hidden = true;
+  }
+  if (req?.kind === 'create') app.aiRequested = req.ai ?? null;
+  app.room = room;
+  app.seat = msg.seat ?? req?.seat ?? 'spectator';
+  app.url = msg.url ?? `/r/${room}`;
+  loadInvitation(room, app.url);
+  const name = req?.name || store.name || 'Guest';
+  if (msg.token && app.seat !== 'spectator') {
+    app.token = msg.token;
+    store.saveSeat(room, msg.token, app.seat);
+  }
+  app.joinReq = { room, seat: app.seat, name, token: app.seat !== 'spectator' ? app.token : null };
+  if (req?.lostSeat) {
+    toast(app.seat === 'spectator' ? 'Your seat could not be taken back; you are watching.' :
+      `Your old seat was given up, so you have a new one: ${sideName(app.seat)}.`, 'info', 6000);
+  }
+  if (location.pathname === '/') history.pushState({ room }, '', app.url);
+  else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
+  showScreen('game');
+  updateDataAttrs();
+  renderGame();
+}
+
+function onNotice(msg) {
+  if (msg.code === 'replaced') {
+    // Another tab or device took this seat with our token: do not fight it for the seat, and
+    // offer nothing that would only be refused (this connection is out of the room).
+    app.joinReq = null;
+    app.replaced = true;
+    app.pending = false;
+    app.selected = null;
+    showReplaced();
+    renderGame();
+    return;
+  }
+  if (msg.code === 'room_closed') {
+    app.joinReq = null;
+    toast(msg.message || 'This game was closed.', 'error', 6000);
+    return;
+  }
+  if (msg.message) toast(msg.message, 'info');
+}
+
+function onError(msg) {
+  const req = app.requests.get(msg.id);
+  app.requests.delete(msg.id);
+  const text = msg.message || 'Something went wrong.';
+  if (req?.kind === 'join') {
+    if (msg.code === 'unknown_room') {
+      store.dropSeat(req.room);
+      app.joinReq = null;
+      leaveToStart();
+      history.replaceState({}, '', '/');
+      toast(`There is no game “${req.room}”. It may have ended long ago.`, 'error');
+      return;
+    }
+    if (msg.code === 'bad_token') {
+      // The seat is gone (given up before the game started, say). `any` takes a free seat if the
+      // room still waits for players, and watches otherwise; onJoined says which.
+      store.dropSeat(req.room);
+      app.token = null;
+      app.joinReq = { room: req.room, seat: 'any', name: req.name, token: null, lostSeat: true };
+      sendJoin();
+      return;
+    }
+    if (msg.code === 'seat_taken' && req.seat !== 'spectator') {
+      app.token = null;
+      app.joinReq = { room: req.room, seat: 'spectator', name: req.name, token: null };
+      toast('Both seats are taken: you are watching.', 'info');
+      sendJoin();
+      return;
+    }
+  }
+  if (req?.kind === 'act') {
+    app.pending = false;
+    app.selected = null;
+    if (msg.code === 'stale_version') {
+      hint('The game moved on; have another look.');
+      renderGame();
+      return;
+    }
+  }
+  if (req?.kind === 'rematch') app.rematchAsked = false;
+  toast(text, 'error');
+  renderGame();
+}

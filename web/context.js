@@ -1,0 +1,87 @@
+// What every part of the page shares: the board's canvas and view, the connection, and small
+// questions about the latest state (whose turn, which side we play, what we may do).
+
+import { Net } from './net.js';
+import { BoardView } from './board.js';
+import { $, DEFAULT_SIDES, toast } from './ui.js';
+import { app } from './state.js';
+
+export const canvas = $('#board');
+export const board = new BoardView(canvas);
+const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+// What the connection reports goes to connection.js, set by app.js: this module imports no other
+// part of the page, so what it exports is ready before any of them runs.
+export const netEvents = { message: () => {}, open: () => {}, down: () => {} };
+export const net = new Net(wsUrl, {
+  message: (msg) => netEvents.message(msg),
+  open: () => netEvents.open(),
+  down: (retryMs) => netEvents.down(retryMs),
+});
+
+// ---- small helpers ----------------------------------------------------------------------------
+
+export const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+
+export function sidesOf(variant) {
+  const v = app.variants.find((x) => x.id === variant);
+  const sides = v?.sides?.map((s) => (typeof s === 'string' ? s : s.id ?? s.name));
+  return sides?.length === 2 ? sides : DEFAULT_SIDES[variant] ?? ['fire', 'water'];
+}
+
+export function isPlayer() {
+  const s = app.state;
+  return !!s && !!app.seat && sidesOf(s.variant).includes(app.seat);
+}
+
+export function myLegal() {
+  const s = app.state;
+  if (!s || app.replay || app.pending || app.replaced || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
+  return Array.isArray(s.legal) ? s.legal : [];
+}
+
+function baseFlipped() {
+  const s = app.state;
+  if (!s || s.variant === 'kaboom') return false;
+  return isPlayer() && app.seat === sidesOf(s.variant)[1];
+}
+
+export function flipped() {
+  return app.state?.variant !== 'kaboom' && baseFlipped() !== app.userFlip;
+}
+
+export function pieceAt(sq) {
+  return app.state?.board?.pieces?.find((p) => same(p.at, sq)) ?? null;
+}
+
+let hintTimer = 0;
+export function hint(text) {
+  const el = $('#hint');
+  el.textContent = text;
+  el.classList.add('show');
+  clearTimeout(hintTimer);
+  hintTimer = setTimeout(() => el.classList.remove('show'), 2600);
+}
+
+/** A hint is about the position it was given for: a new position (or the end) clears it. */
+export function clearHint() {
+  const el = $('#hint');
+  clearTimeout(hintTimer);
+  el.classList.remove('show');
+  el.textContent = '';
+}
+
+const MAX_REQUESTS = 100;
+
+export function send(msg, meta) {
+  const id = net.send(msg);
+  if (id === null) {
+    toast('Not connected right now; trying to reconnect…', 'error');
+    return null;
+  }
+  if (meta) {
+    app.requests.set(id, meta);
+    // Replies take their entries out; this bounds what unanswered ones can pile up.
+    while (app.requests.size > MAX_REQUESTS) app.requests.delete(app.requests.keys().next().value);
+  }
+  return id;
+}

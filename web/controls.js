@@ -1,0 +1,113 @@
+// The game's buttons (share, flip, resign, draw, rematch, leave) and its chat.
+
+import { invitation } from './qr.js';
+import { $, confirmDialog, copyText, h, sideName, toast } from './ui.js';
+import { app, store } from './state.js';
+import { board, flipped, isPlayer, send } from './context.js';
+import { forgetOverlay, renderGame } from './game_view.js';
+import { endTurn } from './input.js';
+import { leaveToStart } from './lobby.js';
+
+// ---- game controls ----------------------------------------------------------------------------
+
+/** The link to send: the LAN address when this page was opened through localhost, else its own. */
+export function shareLink() {
+  const own = location.origin + (app.url ?? `/r/${app.room}`);
+  return app.invite?.room === app.room ? app.invite.share : own;
+}
+
+/** Asks the server for its LAN addresses once per room, for the invitation's link and QR code. */
+export async function loadInvitation(room, url) {
+  if (app.invite?.room === room) return;
+  const inv = await invitation(url);
+  if (app.room !== room) return;
+  app.invite = { ...inv, room };
+  forgetOverlay();
+  renderGame();
+}
+
+export async function copyLink() {
+  const link = shareLink();
+  const ok = await copyText(link);
+  if (ok) toast('Link copied. Send it to a friend!', 'ok');
+  else {
+    toast(`Copy this link: ${link}`, 'info', 8000);
+  }
+}
+
+export function askRematch() {
+  if (app.rematchAsked || app.replaced) return;
+  if (send({ type: 'rematch' }, { kind: 'rematch' }) !== null) {
+    app.rematchAsked = true;
+    toast('Rematch asked. It starts when your opponent asks too.', 'info');
+    renderGame();
+  }
+}
+
+$('#end-turn').addEventListener('click', endTurn);
+$('#copy-link').addEventListener('click', copyLink);
+$('#flip').addEventListener('click', () => {
+  app.userFlip = !app.userFlip;
+  board.setFlipped(flipped());
+  renderGame();
+});
+$('#resign').addEventListener('click', async () => {
+  if (await confirmDialog('Resign this game? Your opponent wins.', 'Resign')) {
+    send({ type: 'resign' }, { kind: 'resign' });
+  }
+});
+$('#offer-draw').addEventListener('click', () => {
+  if (send({ type: 'offer_draw' }, { kind: 'offer_draw' }) !== null) {
+    app.drawOffer = { from: app.seat };
+    renderGame();
+  }
+});
+$('#draw-accept').addEventListener('click', () => {
+  send({ type: 'answer_draw', accept: true }, { kind: 'answer_draw' });
+  app.drawOffer = null;
+  renderGame();
+});
+$('#draw-decline').addEventListener('click', () => {
+  send({ type: 'answer_draw', accept: false }, { kind: 'answer_draw' });
+  app.drawOffer = null;
+  renderGame();
+});
+$('#rematch').addEventListener('click', askRematch);
+/** Tells the server we leave. Before the room's first game starts that frees our seat and voids its
+ *  token, so the saved seat goes too (kept, it would only earn a bad_token next time). */
+export function sendLeave() {
+  if (!app.room) return;
+  const s = app.state;
+  const freesSeat = isPlayer() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
+  if (send({ type: 'leave' }) !== null && freesSeat) store.dropSeat(app.room);
+}
+
+$('#leave').addEventListener('click', () => {
+  sendLeave();
+  leaveToStart();
+  history.pushState({}, '', '/');
+});
+
+export function onDrawOffer(msg) {
+  app.drawOffer = { from: msg.from };
+  if (msg.from !== app.seat) toast(`${sideName(msg.from)} offers a draw.`, 'info');
+  renderGame();
+}
+
+// ---- chat -------------------------------------------------------------------------------------
+
+export function onChat(msg) {
+  const log = $('#chat-log');
+  const seat = typeof msg.seat === 'string' ? msg.seat : 'spectator';
+  log.append(h(`li.side-${seat}`, {}, h('strong', {}, msg.from || sideName(seat) || 'Someone'), ' ', msg.text ?? ''));
+  while (log.children.length > 200) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+$('#chat-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const input = $('#chat-input');
+  const text = input.value.trim();
+  if (!text) return;
+  if (send({ type: 'chat', text }, { kind: 'chat' }) !== null) input.value = '';
+});

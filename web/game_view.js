@@ -1,0 +1,374 @@
+// Drawing the game screen from the latest state: players, status, overlay, drops, moves, layout.
+
+import { qrImage } from './qr.js';
+import { $, h, icon, resultText, sideChip, sideName, turnText, variantName } from './ui.js';
+import { app } from './state.js';
+import { board, canvas, flipped, isPlayer, myLegal, pieceAt, same, sidesOf } from './context.js';
+import { askRematch, copyLink, shareLink } from './controls.js';
+import { act } from './input.js';
+import { aiLevelName } from './lobby.js';
+import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
+
+// ---- rendering the game -----------------------------------------------------------------------
+
+export function updateDataAttrs() {
+  const s = app.state;
+  canvas.dataset.room = app.room ?? '';
+  canvas.dataset.seat = app.seat ?? '';
+  canvas.dataset.version = s ? String(s.version) : '';
+  canvas.dataset.status = s?.status ?? '';
+  canvas.dataset.turn = s?.turn ?? '';
+  canvas.dataset.flipped = String(flipped());
+  canvas.dataset.variant = s?.variant ?? '';
+  canvas.dataset.cols = String(s?.board?.width ?? 8);
+  canvas.dataset.rows = String(s?.board?.height ?? 8);
+  canvas.dataset.selected = app.selected ? app.selected.join(',') : '';
+  canvas.dataset.replayVersion = app.replay ? String(app.replay.version) : '';
+  canvas.dataset.replayGame = app.replay ? String(app.replay.game) : '';
+  canvas.dataset.game = s ? String(app.gameNo) : '';
+}
+
+/** What a game kept under rules revision 1 (begun before 2026-11-24) plays differently. */
+const RULES_1_NOTE = {
+  bomb: 'This game began under the earlier rules and keeps them: a bomb that steps onto the far row explodes instead of being crowned.',
+  triple_king: 'This game began under the earlier rules and keeps them: after a capture a triple king may land beyond its own pieces.',
+  other: 'This game began under the earlier rules and keeps them.',
+};
+
+export function renderGame() {
+  const s = app.state;
+  updateDataAttrs();
+  if (!s) {
+    $('#status-line').textContent = app.room ? 'Joining…' : '';
+    return;
+  }
+  const sides = sidesOf(s.variant);
+  const legal = myLegal();
+  const kaboom = s.variant === 'kaboom';
+
+  // Board highlights.
+  let targets = [];
+  let movable = [];
+  let detonatable = [];
+  if (kaboom) {
+    detonatable = legal.filter((a) => a.kind === 'detonate' && a.at).map((a) => a.at);
+  } else {
+    const froms = new Map();
+    for (const a of legal) if (a.from) froms.set(a.from.join(','), a.from);
+    movable = [...froms.values()];
+    if (app.selected) {
+      targets = legal.filter((a) => a.to && same(a.from, app.selected))
+        .map((a) => ({ sq: a.to, capture: a.kind === 'jump' }));
+    }
+  }
+  board.setFlipped(flipped());
+  board.setUi({ selected: app.replay ? null : app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal) });
+
+  // Players: the side at the bottom of the screen goes below the board. In a replay the cards
+  // follow the position shown (who was to move, bombs left), and that game's players.
+  const view = viewState() ?? s;
+  const bottom = flipped() ? sides[1] : sides[0];
+  const top = bottom === sides[0] ? sides[1] : sides[0];
+  renderPlayer($('#player-top'), top, view);
+  renderPlayer($('#player-bottom'), bottom, view);
+
+  // Status line.
+  const line = $('#status-line');
+  let text;
+  let cls = '';
+  const myTurn = isPlayer() && s.status === 'playing' && s.turn === app.seat;
+  if (s.status === 'finished') {
+    const opt = s.options ?? {};
+    text = resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere);
+    cls = 'finished';
+    if (s.result?.winner && isPlayer()) cls += s.result.winner === app.seat ? ' won' : ' lost';
+  } else if (s.status === 'waiting') {
+    text = 'Waiting for an opponent…';
+    cls = 'waiting';
+  } else if (myTurn) {
+    text = legal.some((a) => a.kind === 'end_turn') ? 'Your turn: keep capturing, or end your turn.' : 'Your turn.';
+    cls = `turn mine side-${s.turn}`;
+  } else {
+    text = `${sideName(s.turn)} to move.`;
+    cls = `turn side-${s.turn}`;
+  }
+  if (app.pending) text = 'Sending…';
+  if (app.replaced) {
+    text = 'Paused: this game is open in another tab or window.';
+    cls = 'waiting';
+  }
+  line.textContent = text;
+  line.className = `status-line ${cls}`;
+  document.title = `${myTurn ? '● Your turn · ' : ''}${variantName(s.variant, app.variants)} · ${s.room ?? ''}`;
+  $('#room-code').textContent = s.room ?? app.room ?? '';
+  $('#room-code').title = 'Room code';
+  $('#variant-label').textContent = variantName(s.variant, app.variants);
+  const n = s.spectators ?? 0;
+  $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
+  // A game stored under earlier rules goes on under them (docs/RULES.md, Revisions).
+  $('#rules-note').hidden = !(s.rules < 2);
+  $('#rules-note').textContent = s.rules < 2 ? RULES_1_NOTE[s.variant] ?? RULES_1_NOTE.other : '';
+
+  // Controls.
+  const playing = s.status === 'playing';
+  $('#end-turn').hidden = !legal.some((a) => a.kind === 'end_turn');
+  $('#offer-draw').hidden = !(isPlayer() && playing);
+  $('#resign').hidden = !(isPlayer() && playing);
+  $('#rematch').hidden = !(isPlayer() && s.status === 'finished');
+  $('#rematch').disabled = app.rematchAsked || app.replaced;
+  // A paused tab (another one has the seat) shows the game but cannot act in it.
+  for (const el of [$('#offer-draw'), $('#resign'), $('#draw-accept'), $('#draw-decline'), $('#chat-input'), $('#chat-form button')]) {
+    el.disabled = app.replaced;
+  }
+  $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
+  $('#flip').hidden = kaboom;
+  $('#replay').hidden = !(s.status === 'finished' && s.version > 0) || !!app.replay;
+  $('#export-menu').hidden = !(s.version > 0 || s.status === 'finished' || app.gameNo > 1);
+
+  // A draw offer from the other side.
+  const offer = $('#draw-offer');
+  if (app.drawOffer && playing) {
+    const mine = app.drawOffer.from === app.seat;
+    offer.hidden = false;
+    $('#draw-offer-text').textContent = mine ? 'You offered a draw.' :
+      `${sideName(app.drawOffer.from)} offers a draw.`;
+    $('#draw-accept').hidden = mine || !isPlayer();
+    $('#draw-decline').hidden = mine || !isPlayer();
+  } else {
+    offer.hidden = true;
+  }
+
+  renderOverlay(s, sides);
+  renderDrops(s, legal);
+  renderMoves();
+  renderReplayBar();
+  canvas.setAttribute('aria-label', app.replay ?
+    `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}` :
+    `${variantName(s.variant, app.variants)} board. ${text}`);
+}
+
+/** Our side in a game of the room: the players change sides with every rematch. */
+function seatIn(game) {
+  if (!isPlayer() || (app.gameNo - game) % 2 === 0) return app.seat;
+  const sides = sidesOf(app.state.variant);
+  return sides[0] === app.seat ? sides[1] : sides[0];
+}
+
+function renderPlayer(el, side, s) {
+  const p = s.players?.[side] ?? null;
+  const you = isPlayer() && seatIn(app.replay?.game ?? app.gameNo) === side;
+  const turn = s.status === 'playing' && s.turn === side;
+  const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
+  if (you) kids.push(h('span.tag', {}, 'you'));
+  const ai = p && (p.ai ?? p.bot ?? p.computer);
+  if (ai) kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
+  kids.push(h('span.pside', {}, sideName(side)));
+  if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
+    // Screen readers get the count in words (an aria-label on a plain span is not read); the
+    // icons and the "×N" are for the eye.
+    const n = s.bombs[side];
+    kids.push(h('span.bombs', { title: 'Bombs left to drop' },
+      h('span', { 'aria-hidden': 'true' }, ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
+        n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
+      h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
+  }
+  if (p) {
+    kids.push(h(`span.presence${p.connected ? '.on' : ''}`, { title: p.connected ? 'Connected' : 'Disconnected' },
+      h('span', { 'aria-hidden': 'true' }, p.connected ? '' : 'away'),
+      h('span.sr-only', {}, p.connected ? 'connected' : 'disconnected')));
+  }
+  if (turn) kids.push(h('span.to-move', {}, 'to move'));
+  el.replaceChildren(...kids);
+  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}`;
+}
+
+let overlayKey = '';
+/** The overlay is built anew at the next render (what it shows changed outside the state). */
+export function forgetOverlay() {
+  overlayKey = '';
+}
+function renderOverlay(s, sides) {
+  const ov = $('#board-overlay');
+  // Rebuilt only when what it says changes, so its entrance animation plays once.
+  const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.invite?.share, app.rematchAsked, app.rematchFrom,
+    app.overlayClosed, !!app.replay, app.aiRequested, app.replaced]);
+  if (k === overlayKey) return;
+  overlayKey = k;
+  if (app.replay) {
+    ov.hidden = true;
+    return;
+  }
+  const closeBtn = () => h('button.icon-btn.close', {
+    type: 'button', 'aria-label': 'Close and look at the board', onclick: () => { app.overlayClosed = true; renderGame(); },
+  }, '×');
+  if (s.status === 'waiting' && isPlayer() && app.aiRequested && app.ai.advertised && !app.overlayClosed) {
+    ov.replaceChildren(h('div.overlay-card', {},
+      h('h2', {}, h('span.spinner', { 'aria-hidden': 'true' }), ' The computer is taking its seat…'),
+      h('p.muted', {}, `${aiLevelName(app.aiRequested)} level.`)));
+    ov.hidden = false;
+    return;
+  }
+  if (s.status === 'waiting' && isPlayer() && !app.overlayClosed) {
+    const link = shareLink();
+    const input = h('input.link', { readonly: true, value: link, 'aria-label': 'Link to this game' });
+    input.addEventListener('focus', () => input.select());
+    // A phone on the same network joins by scanning; the image waits for the LAN address.
+    const qr = app.invite?.room === s.room ? qrImage(link, { size: 168, alt: `QR code of ${link}` }) : null;
+    if (qr) qr.id = 'invite-qr';
+    ov.replaceChildren(h('div.overlay-card.invite', {},
+      closeBtn(),
+      h('h2', {}, 'Waiting for an opponent'),
+      h('p', {}, app.aiRequested ?
+        'This server has no computer opponent. Send this link to a friend instead: the game starts when they open it.' :
+        'Send this link to a friend. The game starts when they open it.'),
+      h('div.link-row', {}, input, h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy')),
+      qr ? h('figure.invite-qr', {}, qr, h('figcaption.muted.small', {}, 'On the same network? Scan it with a phone.')) : null,
+      h('p.muted.small', {}, 'Room code ', h('strong', {}, s.room))));
+    ov.hidden = false;
+    return;
+  }
+  if (s.status === 'finished' && !app.overlayClosed) {
+    const opt = s.options ?? {};
+    const won = s.result?.winner && isPlayer() ? s.result.winner === app.seat : null;
+    const title = !s.result?.winner ? 'Draw' : won === true ? 'You win!' : won === false ? 'You lose' : `${sideName(s.result.winner)} wins`;
+    // Just finished in front of us: let the last move's animation play before covering the board.
+    const live = app.finishedLive;
+    app.finishedLive = false;
+    ov.replaceChildren(h(`div.overlay-card.result${won === true ? '.won' : ''}${live ? '.delayed' : ''}`, {},
+      closeBtn(),
+      h('h2', {}, title),
+      h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere)),
+      app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,
+      h('div.overlay-buttons', {},
+        s.version > 0 ? h('button.btn', { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' }, icon('play'), 'Replay') : null,
+        isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked || app.replaced }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null)));
+    ov.hidden = false;
+    return;
+  }
+  ov.hidden = true;
+}
+
+export function kaboomGhost(legal) {
+  const s = app.state;
+  if (!s || s.variant !== 'kaboom' || !app.hover) return null;
+  const col = app.hover[0];
+  if (!legal.some((a) => a.kind === 'drop' && a.column === col)) return null;
+  const y = (s.board?.pieces ?? []).filter((p) => p.at[0] === col).length;
+  if (y >= (s.board?.height ?? 6)) return null;
+  if (pieceAt(app.hover)?.kind === 'bomb' && legal.some((a) => a.kind === 'detonate' && same(a.at, app.hover))) return null;
+  return { sq: [col, y], piece: { at: [col, y], side: app.seat, kind: 'normal', rank: 'man' } };
+}
+
+function renderDrops(s, legal) {
+  const drops = $('#drops');
+  if (s.variant !== 'kaboom') {
+    if (!drops.hidden) {
+      drops.hidden = true;
+      layoutBoard();
+    }
+    return;
+  }
+  const cols = s.board?.width ?? 7;
+  const wasHidden = drops.hidden;
+  drops.hidden = false;
+  drops.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+  const buttons = [];
+  for (let c = 0; c < cols; c++) {
+    const normal = legal.find((a) => a.kind === 'drop' && a.column === c && a.piece !== 'bomb');
+    const bomb = legal.find((a) => a.kind === 'drop' && a.column === c && a.piece === 'bomb');
+    buttons.push(h('div.drop-col', {},
+      h(`button.drop.side-${app.seat}`, {
+        type: 'button', disabled: !normal, 'aria-label': `Drop a piece in column ${c + 1}`, title: `Drop in column ${c + 1}`,
+        dataset: { column: c, piece: 'normal' }, onclick: () => normal && act(normal),
+      }, '▼'),
+      h('button.drop.bomb', {
+        type: 'button', disabled: !bomb, 'aria-label': `Drop a bomb in column ${c + 1}`, title: `Drop a bomb in column ${c + 1}`,
+        dataset: { column: c, piece: 'bomb' }, onclick: () => bomb && act(bomb),
+      }, icon('bomb'))));
+  }
+  drops.replaceChildren(...buttons);
+  if (wasHidden) layoutBoard();
+}
+
+/** The turns shown in the move list: the current game's, or those of the game being replayed. */
+export function shownMoves() {
+  const r = app.replay;
+  return r && r.game !== app.gameNo ? r.moves ?? [] : app.moves;
+}
+
+/** Brings an item of a scrolling list into view by scrolling that list alone: scrollIntoView would
+ *  scroll the page too, and on a phone that moves the board away at every replay step. */
+function scrollWithin(list, item) {
+  const l = list.getBoundingClientRect();
+  const i = item.getBoundingClientRect();
+  if (i.top < l.top) list.scrollTop -= l.top - i.top;
+  else if (i.bottom > l.bottom) list.scrollTop += Math.min(i.bottom - l.bottom, i.top - l.top);
+}
+
+let movesKey = '';
+export function renderMoves() {
+  const list = $('#move-list');
+  const r = app.replay;
+  const moves = shownMoves();
+  const current = r ? moveIndexOf(r.version, moves) : -1;
+  const k = JSON.stringify([moves.map((m) => [m.side, m.actions.length, m.versions, m.exploded.length, m.promoted.length]),
+    app.movesPartial, r?.game, current, app.gameNo]);
+  if (k === movesKey && list.children.length) return;
+  movesKey = k;
+  const items = moves.map((m, i) => {
+    const v = m.versions?.length ? Math.max(...m.versions) : null;
+    const body = [h('span.num', {}, `${i + 1}.`), sideChip(m.side), h('span.mv', {}, turnText(m)),
+      m.exploded.length ? icon('boom', 'explosion') : null, m.promoted.length ? icon('crown', 'crowned') : null];
+    const cls = `li${i === current ? '.current' : ''}`;
+    if (v === null) return h(cls, {}, ...body);
+    return h(cls, { dataset: { version: v }, 'aria-current': i === current ? 'step' : null },
+      h('button.move', {
+        type: 'button', title: 'Show the board after this move', 'aria-label': `Move ${i + 1}, ${sideName(m.side)} ${turnText(m)}: show the board after it`,
+        onclick: () => openReplay(v, r?.game ?? app.gameNo),
+      }, ...body));
+  });
+  if (app.movesPartial && !(r && r.game !== app.gameNo)) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
+  if (!items.length) items.push(h('li.muted', {}, 'No moves yet'));
+  if (app.gameNo > 1 && !r) {
+    // The earlier games of a rematch series, newest first.
+    const earlier = [];
+    for (let g = app.gameNo - 1; g >= Math.max(1, app.gameNo - 3); g--) {
+      earlier.push(h('button.btn.small.ghost', { type: 'button', onclick: () => openReplay(0, g), 'aria-label': `Replay game ${g}` },
+        icon('play'), `Game ${g}`));
+    }
+    items.push(h('li.earlier', {}, h('span.muted', {}, 'Replay'), ...earlier));
+  }
+  list.replaceChildren(...items);
+  list.classList.toggle('replaying', !!r);
+  const cur = list.querySelector('li.current');
+  if (cur) scrollWithin(list, cur);
+  else if (!r) list.scrollTop = list.scrollHeight;
+}
+
+
+// ---- layout -----------------------------------------------------------------------------------
+
+const area = $('#board-area');
+export function layoutBoard() {
+  if ($('#game').hidden) return;
+  const drops = $('#drops');
+  const style = getComputedStyle(area);
+  const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  const dropsH = drops.hidden ? 0 : drops.offsetHeight + 6;
+  const { width } = board.fit(area.clientWidth - padX, area.clientHeight - padY - dropsH);
+  drops.style.width = `${width}px`;
+  $('#game').style.setProperty('--board-w', `${width + 14}px`);
+  updateDataAttrs();
+}
+new ResizeObserver(() => layoutBoard()).observe(area);
+/** The query for the current pixel ratio changes once, when the ratio leaves it (a zoom, another
+ *  screen): then the board is redrawn for the new ratio and a query for that one is watched. */
+function watchPixelRatio() {
+  const mq = window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`);
+  mq?.addEventListener?.('change', () => {
+    layoutBoard();
+    watchPixelRatio();
+  }, { once: true });
+}
+watchPixelRatio();

@@ -1,0 +1,166 @@
+// Playing: what a click, a drag or a key means. Every move sent is taken unchanged from `legal`.
+
+import { $, sideName } from './ui.js';
+import { app } from './state.js';
+import { board, canvas, hint, isPlayer, myLegal, pieceAt, same, send } from './context.js';
+import { sequencePiece } from './game_state.js';
+import { kaboomGhost, renderGame } from './game_view.js';
+import { closeReplay, openReplay, replayGo } from './replay_view.js';
+
+export function act(action) {
+  const s = app.state;
+  if (!s) return;
+  const id = send({ type: 'act', action, version: s.version }, { kind: 'act' });
+  if (id === null) return;
+  app.pending = true;
+  app.selected = null;
+  renderGame();
+}
+
+export function endTurn() {
+  const a = myLegal().find((x) => x.kind === 'end_turn');
+  if (a) act(a);
+}
+
+function clickSquare(sq) {
+  const s = app.state;
+  if (!s || !sq) return;
+  if (app.replay) {
+    const running = app.replay.game === app.gameNo && s.status !== 'finished';
+    hint(running ? 'This is an earlier position. Press Live to get back to the game.' :
+      'Replay: step with ← and →, or the buttons below the board.');
+    return;
+  }
+  if (app.replaced) {
+    hint('This game is open in another tab. Press “Play here” to play in this one.');
+    return;
+  }
+  if (!isPlayer()) {
+    hint('You are watching this game.');
+    return;
+  }
+  if (s.status === 'waiting') {
+    hint('Waiting for an opponent to join.');
+    return;
+  }
+  if (s.status !== 'playing') {
+    hint('This game is over.');
+    return;
+  }
+  if (app.pending) return;
+  if (s.turn !== app.seat) {
+    hint(`It is ${sideName(s.turn)}'s turn.`);
+    board.flash(sq);
+    return;
+  }
+  const legal = myLegal();
+  if (s.variant === 'kaboom') {
+    const det = legal.find((a) => a.kind === 'detonate' && same(a.at, sq));
+    if (det) return act(det);
+    const drop = legal.find((a) => a.kind === 'drop' && a.column === sq[0] && a.piece !== 'bomb');
+    if (drop) return act(drop);
+    hint('That column is full.');
+    board.flash(sq);
+    return;
+  }
+  if (app.selected) {
+    const a = legal.find((x) => same(x.from, app.selected) && same(x.to, sq));
+    if (a) return act(a);
+  }
+  const seq = sequencePiece();
+  if (legal.some((a) => same(a.from, sq))) {
+    app.selected = same(app.selected, sq) && !seq ? null : sq;
+    renderGame();
+    return;
+  }
+  board.flash(sq);
+  const p = pieceAt(sq);
+  if (seq) hint(legal.some((a) => a.kind === 'end_turn') ?
+    'Keep capturing with the highlighted piece, or press Space to end your turn.' :
+    'Keep capturing with the highlighted piece.');
+  else if (p && p.side === app.seat) hint('That piece has no move right now.');
+  else if (app.selected) hint('The selected piece cannot go there.');
+  else hint('Pick one of your pieces that can move (ringed).');
+  if (!seq && app.selected && !(p && p.side === app.seat)) {
+    app.selected = null;
+    renderGame();
+  }
+}
+
+let downSq = null;
+canvas.addEventListener('pointerdown', (e) => {
+  if (e.button !== 0) return;
+  downSq = board.squareAtClient(e.clientX, e.clientY);
+  // Pressing on one of your movable pieces picks it up at once, so it can be dragged.
+  if (downSq && !app.state?.variant?.startsWith('kaboom') && myLegal().some((a) => same(a.from, downSq)) &&
+      !same(app.selected, downSq)) {
+    app.selected = downSq;
+    downSq = [...downSq, 'picked'];
+    renderGame();
+  }
+});
+canvas.addEventListener('pointerup', (e) => {
+  if (e.button !== 0 || !downSq) return;
+  const up = board.squareAtClient(e.clientX, e.clientY);
+  const picked = downSq[2] === 'picked';
+  const from = downSq.slice(0, 2);
+  downSq = null;
+  if (!up) return;
+  if (picked && same(up, from)) return; // a plain click that selected the piece
+  clickSquare(up);
+});
+canvas.addEventListener('pointercancel', () => {
+  downSq = null;
+});
+canvas.addEventListener('pointermove', (e) => {
+  const sq = board.squareAtClient(e.clientX, e.clientY);
+  if (same(sq, app.hover)) return;
+  app.hover = sq;
+  const legal = myLegal();
+  const clickable = sq && (legal.some((a) => same(a.from, sq) || (app.selected && same(a.from, app.selected) && same(a.to, sq))) ||
+    legal.some((a) => (a.kind === 'detonate' && same(a.at, sq)) || (a.kind === 'drop' && a.column === sq[0])));
+  canvas.style.cursor = clickable ? 'pointer' : 'default';
+  board.setUi({ hover: sq, ghost: kaboomGhost(legal) });
+});
+canvas.addEventListener('pointerleave', () => {
+  app.hover = null;
+  board.setUi({ hover: null, ghost: null });
+});
+
+document.addEventListener('keydown', (e) => {
+  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement ||
+    e.target instanceof HTMLSelectElement;
+  if (typing || $('#game').hidden) return;
+  if (e.key === ' ' || e.code === 'Space') {
+    // Space belongs to a dialog, or to the focused control (a button, the Export menu's summary);
+    // and with nothing to do it scrolls the page as usual.
+    if (document.querySelector('dialog[open]') || e.target.closest?.('button, summary, a[href], [contenteditable]')) return;
+    if (myLegal().some((a) => a.kind === 'end_turn')) {
+      e.preventDefault();
+      endTurn();
+    } else if (e.target === canvas && isPlayer() && app.state?.status === 'playing') {
+      e.preventDefault();
+      hint('Space ends your turn during an optional capture sequence.');
+    }
+  } else if (e.key === 'Escape') {
+    if (document.querySelector('dialog[open]')) return; // the dialog's own Escape
+    if ($('#export-menu').open) {
+      $('#export-menu').open = false;
+    } else if (app.replay) {
+      closeReplay();
+    } else if (app.selected) {
+      app.selected = null;
+      renderGame();
+    }
+  } else if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    if (!app.state || document.querySelector('dialog[open]')) return;
+    if (app.replay) {
+      e.preventDefault();
+      replayGo({ ArrowLeft: -1, ArrowRight: 1, Home: 'first', End: 'last' }[e.key]);
+    } else if ((e.key === 'ArrowLeft' || e.key === 'Home') && app.state.version > 0) {
+      // Looking back starts a replay of this game.
+      e.preventDefault();
+      openReplay(e.key === 'Home' ? 0 : app.state.version - 1);
+    }
+  }
+});

@@ -1,0 +1,223 @@
+// Looking back over a game: the positions of its moves, the replay bar and its controls.
+
+import { $, h, icon, resultText, sideChip, sideName, toast, turnText } from './ui.js';
+import { fetchPositions, fetchRecord, movesFromRecord, parsePositions } from './replay.js';
+import { app } from './state.js';
+import { board, flipped, isPlayer, sidesOf } from './context.js';
+import { enrichMoves, mergePositions } from './game_state.js';
+import { forgetOverlay, layoutBoard, renderGame, shownMoves } from './game_view.js';
+
+// Only positions the server sent are shown: those this tab saw live, and the server's list of
+// positions (GET /api/games/{room}/positions) for what it missed.
+
+function positionsOf(game) {
+  return app.games.get(game) ?? new Map();
+}
+
+function replayVersions(game) {
+  return [...positionsOf(game).keys()].sort((a, b) => a - b);
+}
+
+/** Whether this tab has every position of a game (the current game: 0 .. its version). */
+function haveAll(game) {
+  const m = positionsOf(game);
+  if (game !== app.gameNo) {
+    const vs = replayVersions(game);
+    const lastV = vs[vs.length - 1];
+    return vs.length > 0 && vs.length === lastV + 1 && m.get(lastV).status === 'finished';
+  }
+  const top = app.state?.version ?? 0;
+  for (let v = 0; v <= top; v++) if (!m.has(v)) return false;
+  return true;
+}
+
+/** The state shown on the board: the live one, or the past position being replayed. */
+export function viewState() {
+  const s = app.state;
+  const r = app.replay;
+  if (!s || !r) return s;
+  const snap = positionsOf(r.game).get(r.version);
+  if (!snap) return s;
+  const players = r.game === app.gameNo ? s.players : snap.players ?? r.record?.players ?? s.players;
+  const status = snap.status ?? (snap.result ? 'finished' : 'playing');
+  return { ...s, ...snap, status, players, legal: [], draw_offer: null };
+}
+
+export function moveIndexOf(version, moves = shownMoves()) {
+  return moves.findIndex((m) => m.versions?.includes(version));
+}
+
+/** ["Move 3 of 12", "hop 2 of 3"] and the like, for the replay bar. */
+export function replayLabel() {
+  const r = app.replay;
+  if (!r) return [];
+  if (r.version === 0) return ['Start position'];
+  const moves = shownMoves();
+  const i = moveIndexOf(r.version, moves);
+  if (i < 0) return [`Position ${r.version}`];
+  const m = moves[i];
+  const parts = [`Move ${i + 1} of ${moves.length}`];
+  const vs = m.versions ?? [];
+  if (vs.length > 1) parts.push(`step ${vs.indexOf(r.version) + 1} of ${vs.length}`);
+  return parts;
+}
+
+/** Asks the server for the positions of a game this tab has not seen whole (once per game). */
+async function loadPositions(game) {
+  const key = `${app.room}#${game}`;
+  if (app.positionsTried.has(key)) return;
+  app.positionsTried.add(key);
+  const room = app.room;
+  const q = Number.isInteger(app.state?.game) ? game : undefined;
+  const positions = await fetchPositions(room, q);
+  if (app.room !== room) return;
+  mergePositions(game, positions);
+  if (positions && game === app.gameNo) enrichMoves(app.moves, game);
+}
+
+/** Opens the replay at a version (the nearest position this tab has), of this game or an earlier one. */
+export async function openReplay(version, game = app.gameNo) {
+  const s = app.state;
+  if (!s || !app.room) return;
+  const room = app.room;
+  let record = app.replay?.game === game ? app.replay.record : null;
+  let moves = app.replay?.game === game ? app.replay.moves : app.pastMoves.get(game) ?? null;
+  if (!haveAll(game)) await loadPositions(game);
+  if (game !== app.gameNo && !record) {
+    try {
+      record = await fetchRecord(room, game);
+    } catch {
+      record = null;
+    }
+    if (record) {
+      mergePositions(game, parsePositions(record, game));
+      if (!moves?.length) {
+        moves = movesFromRecord(record);
+        enrichMoves(moves, game);
+      }
+    }
+  }
+  if (app.room !== room || !app.state) return;
+  const vs = replayVersions(game);
+  if (!vs.length) {
+    toast(game === app.gameNo ? 'The positions of this game are not available.' : record ?
+      `This server does not send the positions of earlier games, so game ${game} cannot be replayed here. Its record is in the Export menu.` :
+      `Game ${game} is not available on this server any more.`, 'error', 6000);
+    renderGame();
+    return;
+  }
+  // The nearest position at or before the one asked for, else the first one there is.
+  const target = [...vs].reverse().find((v) => v <= version) ?? vs[0];
+  if (vs[0] > 0 && target === vs[0] && version < vs[0]) {
+    toast('Positions before this tab joined the game are not available from this server.', 'info', 5000);
+  }
+  const wasReplay = !!app.replay;
+  app.replay = { game, version: target, moves, record };
+  app.selected = null;
+  document.body.dataset.replay = 'true';
+  showReplayBoard();
+  if (!wasReplay) requestAnimationFrame(layoutBoard);
+  $('#replay-bar').hidden = false;
+  renderGame();
+}
+
+function showReplayBoard() {
+  const v = viewState();
+  if (v && board.setState(v)) layoutBoard();
+  board.setFlipped(flipped());
+}
+
+export function replayGo(where) {
+  const r = app.replay;
+  if (!r) return;
+  const vs = replayVersions(r.game);
+  let i = vs.indexOf(r.version);
+  if (where === 'first') i = 0;
+  else if (where === 'last') i = vs.length - 1;
+  else i = Math.max(0, Math.min(vs.length - 1, i + where));
+  if (vs[i] === undefined || vs[i] === r.version) return;
+  r.version = vs[i];
+  showReplayBoard();
+  renderGame();
+}
+
+export function closeReplay() {
+  if (!app.replay) return;
+  app.replay = null;
+  delete document.body.dataset.replay;
+  $('#replay-bar').hidden = true;
+  $('#replay-game').replaceChildren();
+  if (app.state) {
+    if (board.setState(app.state)) layoutBoard();
+    board.setFlipped(flipped());
+  }
+  requestAnimationFrame(layoutBoard);
+  forgetOverlay();
+  // After a finished game's replay the result card stays away (the status line still says it).
+  if (app.state?.status === 'finished') app.overlayClosed = true;
+  renderGame();
+}
+
+export function renderReplayBar() {
+  const r = app.replay;
+  const bar = $('#replay-bar');
+  bar.hidden = !r;
+  if (!r) return;
+  const vs = replayVersions(r.game);
+  const i = vs.indexOf(r.version);
+  const snap = positionsOf(r.game).get(r.version);
+  $('#replay-first').disabled = i <= 0;
+  $('#replay-prev').disabled = i <= 0;
+  $('#replay-next').disabled = i >= vs.length - 1;
+  $('#replay-last').disabled = i >= vs.length - 1;
+  const range = $('#replay-range');
+  range.max = String(Math.max(0, vs.length - 1));
+  range.value = String(Math.max(0, i));
+  range.disabled = vs.length < 2;
+  const [main, sub] = replayLabel();
+  range.setAttribute('aria-valuetext', [main, sub].filter(Boolean).join(', '));
+  $('#replay-pos').textContent = main ?? '';
+  const detail = $('#replay-move');
+  const s = app.state;
+  const sides = sidesOf(s.variant);
+  if (snap?.result && i === vs.length - 1) {
+    const o = s.options ?? {};
+    detail.replaceChildren(resultText(snap.result, sides, snap.connect ?? o.connect ?? 4, !!o.misere));
+  } else if (snap?.last && r.version > 0) {
+    detail.replaceChildren(sideChip(snap.last.side), ` ${sideName(snap.last.side)} ${turnText(snap.last)}`,
+      snap.last.exploded?.length ? icon('boom', 'explosion') : '', snap.last.promoted?.length ? icon('crown', 'crowned') : '');
+  } else {
+    detail.replaceChildren(snap?.turn ? `${sideName(snap.turn)} to move` : '');
+  }
+  if (sub) detail.append(h('span.muted', {}, ` · ${sub}`));
+  // Live (a game still going on) or Close (a finished one), and which game of the series.
+  const running = r.game === app.gameNo && s.status !== 'finished';
+  const live = $('#replay-live');
+  live.replaceChildren(running ? h('span.live-dot', { 'aria-hidden': 'true' }) : '×', running ? ' Live' : ' Close');
+  live.setAttribute('aria-label', running ? 'Back to the live game' : 'Close the replay');
+  live.classList.toggle('primary', running && isPlayer() && s.status === 'playing' && s.turn === app.seat);
+  const sel = $('#replay-game');
+  sel.hidden = app.gameNo < 2;
+  if (app.gameNo > 1 && sel.options.length !== app.gameNo) {
+    sel.replaceChildren(...Array.from({ length: app.gameNo }, (_, k) =>
+      h('option', { value: k + 1 }, k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`)));
+  }
+  sel.value = String(r.game);
+}
+
+$('#replay').addEventListener('click', () => openReplay(0));
+$('#replay-first').addEventListener('click', () => replayGo('first'));
+$('#replay-prev').addEventListener('click', () => replayGo(-1));
+$('#replay-next').addEventListener('click', () => replayGo(1));
+$('#replay-last').addEventListener('click', () => replayGo('last'));
+$('#replay-live').addEventListener('click', closeReplay);
+$('#replay-range').addEventListener('input', (e) => {
+  const r = app.replay;
+  if (!r) return;
+  const v = replayVersions(r.game)[Number(e.target.value)];
+  if (v === undefined || v === r.version) return;
+  r.version = v;
+  showReplayBoard();
+  renderGame();
+});
+$('#replay-game').addEventListener('change', (e) => openReplay(0, Number(e.target.value)));
