@@ -1,6 +1,6 @@
 // bc_ai_bench: figures for ai/README.md. `speed`: nodes per second and depth reached from the
-// opening of each variant; `solver`: what the exact Kaboom solver manages; `selfplay`/`analyse`:
-// the CLI commands, for use before they are wired into the bombcheckers binary.
+// opening of each variant; `solver`: what the exact Kaboom solver manages. (Matches between levels
+// and one position's search: `bombcheckers selfplay` and `bombcheckers analyse`.)
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "bc/ai.hpp"
-#include "bc/ai_cli.hpp"
 
 namespace {
 
@@ -88,8 +87,6 @@ int main(int argc, char** argv) {
   if (rest.size() == 2 && rest[0] == "--time-ms") ms = std::stoll(std::string(rest[1]));
   if (cmd == "speed") return speed(ms);
   if (cmd == "solver") return solver(rest.empty() ? 60000 : ms);
-  if (cmd == "selfplay") return bc::ai::cli_selfplay(rest);
-  if (cmd == "analyse") return bc::ai::cli_analyse(rest);
-  std::printf("usage: bc_ai_bench [speed|solver] [--time-ms T] | selfplay ... | analyse ...\n");
+  std::printf("usage: bc_ai_bench [speed|solver] [--time-ms T]\n");
   return cmd == "--help" ? 0 : 2;
 }

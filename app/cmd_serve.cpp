@@ -31,13 +31,6 @@ int bad(const std::string& message) {
   return 2;
 }
 
-std::optional<long> parse_int(std::string_view s, long lo, long hi) {
-  long v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
-  return v;
-}
-
 bool valid_host(const std::string& h) {
   if (h == "localhost") return true;
   unsigned char buf[sizeof(in6_addr)];
@@ -91,7 +84,7 @@ Setting set_host(Settings& s, std::string_view v) {
 }
 
 Setting set_port(Settings& s, std::string_view v) {
-  auto p = parse_int(v, 0, 65535);
+  auto p = parse_whole(v, 0, 65535);
   if (!p) return "the port must be a whole number from 0 to 65535";
   s.cfg.port = static_cast<std::uint16_t>(*p);
   return std::nullopt;
@@ -118,7 +111,7 @@ Setting set_log_level(Settings& s, std::string_view v) {
 }
 
 Setting set_threads(Settings& s, std::string_view v) {
-  auto t = parse_int(v, 1, 256);
+  auto t = parse_whole(v, 1, 256);
   if (!t) return "the number of threads must be from 1 to 256";
   s.cfg.threads = static_cast<int>(*t);
   return std::nullopt;
@@ -161,7 +154,7 @@ Setting set_tls_key(Settings& s, std::string_view v) {
 }
 
 Setting set_per_address(std::size_t& limit, std::string_view v) {
-  auto n = parse_int(v, 0, 1000000);
+  auto n = parse_whole(v, 0, 1000000);
   if (!n) return "a whole number from 0 (no limit) to 1000000";
   limit = static_cast<std::size_t>(*n);
   return std::nullopt;

@@ -11,5 +11,7 @@ using Args = std::span<const std::string_view>;
 int cmd_perft(Args args);
 int cmd_serve(Args args);
 int cmd_replay(Args args);
+int cmd_selfplay(Args args);
+int cmd_analyse(Args args);
 
 }  // namespace bc::app

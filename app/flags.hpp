@@ -3,6 +3,7 @@
 // depends on an entry's position in the table.
 #pragma once
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -18,7 +19,7 @@ namespace bc::app {
 template <class Settings>
 struct Flag {
   std::string_view name;   // "--port"
-  std::string_view env;    // "BOMBCHECKERS_PORT"
+  std::string_view env;    // "BOMBCHECKERS_PORT"; empty: a flag only
   std::string_view value;  // "N"; empty for a switch, which takes no value ("--memory" means 1)
   std::string_view help;   // continuation lines start with 27 spaces, to stand under the first
   // Checks one value and stores it in the settings; the reason, for a person, when it is refused.
@@ -37,6 +38,14 @@ struct Given {
 
 enum class FlagsRead { Ok, Help, Bad };
 
+// A whole number in [lo, hi], all of `s` (no sign but '-', no spaces); nullopt otherwise.
+inline std::optional<long long> parse_whole(std::string_view s, long long lo, long long hi) {
+  long long v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
+  return v;
+}
+
 // Reads the environment, then the flags over it, then sets every value given, in table order.
 // On Bad, `error` says what is wrong ("--port abc: the port must be ...").
 template <class Settings>
@@ -44,6 +53,7 @@ FlagsRead read_flags(std::span<const Flag<Settings>> table, Args args, Settings&
                      std::string& error) {
   std::vector<std::optional<Given>> given(table.size());
   for (std::size_t i = 0; i < table.size(); ++i) {
+    if (table[i].env.empty()) continue;
     const std::string env(table[i].env);
     if (const char* e = std::getenv(env.c_str()); e && *e) given[i] = Given{e, env + "=" + e};
   }
@@ -91,14 +101,17 @@ FlagsRead read_flags(std::span<const Flag<Settings>> table, Args args, Settings&
   return FlagsRead::Ok;
 }
 
-// The help lines of a table: "  --port N   help\n  env BOMBCHECKERS_PORT".
+// The help lines of a table: "  --port N   help\n  env BOMBCHECKERS_PORT" (no env line for a
+// flag without a twin).
 template <class Settings>
 void print_flags(std::FILE* out, std::span<const Flag<Settings>> table) {
   for (const auto& f : table) {
     const std::string left = std::string(f.name) + (f.value.empty() ? "" : " ") + std::string(f.value);
-    std::fprintf(out, "  %-24s %.*s\n  %-24s   env %.*s%s\n", left.c_str(),
-                 static_cast<int>(f.help.size()), f.help.data(), "", static_cast<int>(f.env.size()),
-                 f.env.data(), f.value.empty() ? "=1" : "");
+    std::fprintf(out, "  %-24s %.*s\n", left.c_str(), static_cast<int>(f.help.size()), f.help.data());
+    if (!f.env.empty()) {
+      std::fprintf(out, "  %-24s   env %.*s%s\n", "", static_cast<int>(f.env.size()), f.env.data(),
+                   f.value.empty() ? "=1" : "");
+    }
   }
   std::fprintf(out, "  %-24s this help\n", "--help");
 }

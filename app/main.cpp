@@ -3,7 +3,6 @@
 #include <string_view>
 #include <vector>
 
-#include "bc/ai_cli.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -18,8 +17,8 @@ constexpr Command kCommands[] = {
     {"serve", bc::app::cmd_serve, "run the game server (web client, JSON API, game WebSocket)"},
     {"replay", bc::app::cmd_replay, "check a game record (a JSON file or a stored room) by replaying it"},
     {"perft", bc::app::cmd_perft, "count the complete-turn tree of a variant (rules benchmark)"},
-    {"selfplay", bc::ai::cli_selfplay, "play the computer against itself and print the score"},
-    {"analyse", bc::ai::cli_analyse, "search a position and print the best line and score"},
+    {"selfplay", bc::app::cmd_selfplay, "play the computer against itself and print the score"},
+    {"analyse", bc::app::cmd_analyse, "search a position and print the best line and score"},
 };
 
 void usage(std::FILE* out) {

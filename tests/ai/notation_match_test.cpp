@@ -1,9 +1,9 @@
-// Position and turn text round trips, and the command-line tools' exit codes.
+// Position and turn text round trips, and the match helpers behind `bombcheckers selfplay`.
 #include <random>
 #include <string>
 #include <vector>
 
-#include "bc/ai_cli.hpp"
+#include "bc/ai_match.hpp"
 #include "test_helpers.hpp"
 
 namespace bc::ai {
@@ -47,39 +47,49 @@ TEST(Notation, ExamplesFromTheHeader) {
   EXPECT_EQ(format_score(-125), "-1.25");
 }
 
-int run(int (*cmd)(std::span<const std::string_view>), std::vector<std::string_view> args) {
-  return cmd(args);
+TEST(Match, OpeningsAreSeededAndStillPlaying) {
+  for (VariantId v : kAllVariants) {
+    const Game start = std::get<Game>(Game::create(v, default_options(v)));
+    const Game a = random_opening(start, 4, 11);
+    EXPECT_EQ(format_position(a), format_position(random_opening(start, 4, 11)));
+    EXPECT_FALSE(a.over());
+    EXPECT_NE(format_position(a), format_position(start));
+  }
 }
 
-TEST(Cli, SelfplaySmallMatch) {
-  EXPECT_EQ(run(cli_selfplay, {"--variant", "kaboom", "--opt", "width=4", "--opt", "height=4",
-                               "--opt", "connect=3", "--a", "3", "--b", "1", "--games", "2",
-                               "--nodes", "500", "--quiet"}),
-            0);
-  EXPECT_EQ(run(cli_selfplay, {"--variant", "classic", "--a", "2", "--b", "1", "--games", "2",
-                               "--nodes", "300", "--max-turns", "30"}),
-            0);
+TEST(Match, AGameIsPlayedToItsEndOrTheTurnLimit) {
+  const Game start = std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic)));
+  MatchSettings s;
+  s.level_a = 2;
+  s.level_b = 1;
+  s.nodes = 200;
+  s.max_turns = 12;
+  const auto g = play_match_game(start, Side::First, s, 0);
+  ASSERT_TRUE(g);
+  EXPECT_LE(g->turns, 12);
+  EXPECT_GT(g->nodes, 0u);
+  if (g->turns == 12) {
+    EXPECT_EQ(g->reason, "turn_limit");
+  }
 }
 
-TEST(Cli, AnalyseAPosition) {
-  EXPECT_EQ(run(cli_analyse, {"--variant", "bomb", "--fen", "fire:Bc3,a1:d4,d6,f6,f4,h8,a7",
-                              "--depth", "4"}),
-            0);
-  EXPECT_EQ(run(cli_analyse, {"--variant", "classic", "--moves", "c3-d4 f6-e5", "--nodes", "20000"}),
-            0);
-  EXPECT_EQ(run(cli_analyse, {"--variant", "kaboom", "--opt", "width=4", "--opt", "height=4",
-                              "--opt", "connect=3", "--nodes", "50000"}),
-            0);
-}
-
-TEST(Cli, HelpAndBadUsage) {
-  EXPECT_EQ(run(cli_selfplay, {"--help"}), 0);
-  EXPECT_EQ(run(cli_analyse, {"--help"}), 0);
-  EXPECT_EQ(run(cli_selfplay, {"--a", "9"}), 2);
-  EXPECT_EQ(run(cli_selfplay, {"--variant", "chess"}), 2);
-  EXPECT_EQ(run(cli_analyse, {"--fen", "x:zz9:"}), 2);
-  EXPECT_EQ(run(cli_analyse, {"--variant", "classic", "--moves", "a1-b2"}), 2);
-  EXPECT_EQ(run(cli_analyse, {"--bogus"}), 2);
+TEST(Match, ScoreMarginAndElo) {
+  MatchScore even;
+  even.wins = 5;
+  even.losses = 5;
+  const ScoreEstimate e = estimate(even);
+  EXPECT_DOUBLE_EQ(e.score, 0.5);
+  EXPECT_NEAR(e.elo, 0.0, 1e-9);
+  EXPECT_GT(e.margin, 0.3);  // ten games say little
+  EXPECT_LT(e.elo_low, 0.0);
+  EXPECT_GT(e.elo_high, 0.0);
+  MatchScore sweep;
+  sweep.wins = 10;
+  const ScoreEstimate w = estimate(sweep);
+  EXPECT_DOUBLE_EQ(w.score, 1.0);
+  EXPECT_DOUBLE_EQ(w.margin, 0.3);  // the rule of three: 3 / n
+  EXPECT_GT(w.elo, 1000.0);
+  EXPECT_DOUBLE_EQ(estimate(MatchScore{}).score, 0.0);  // no games: no division by zero
 }
 
 }  // namespace
