@@ -213,6 +213,39 @@ Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(con
 
 Server::~Server() { stop(); }
 
+// Opens the data directory's database (or one in memory) and brings back its rooms; the reason
+// if it cannot. Once: a restarted Server keeps its store.
+std::optional<std::string> Server::open_store() {
+  if (impl_->store) return std::nullopt;
+  auto& s = *impl_->state;
+  const auto& cfg = s.config;
+  std::string path = ":memory:";
+  if (!cfg.memory) {
+    std::error_code fec;
+    std::filesystem::create_directories(cfg.data_dir, fec);
+    if (fec || !std::filesystem::is_directory(cfg.data_dir)) {
+      return "cannot create the data directory " + cfg.data_dir.string() + ": " +
+             (fec ? fec.message() : std::string("it is not a directory"));
+    }
+    path = (cfg.data_dir / kDatabaseFile).string();
+  }
+  std::string why;
+  impl_->store = store::Store::open(path, why);
+  if (!impl_->store) return why;
+  s.store = impl_->store.get();
+  s.registry.set_store(s.store);
+  impl_->restored = s.registry.restore_all();
+  if (cfg.memory) {
+    spdlog::warn("games are kept in memory only (--memory): a restart loses them");
+  } else {
+    spdlog::info("games are kept in {} ({} rooms restored{})", path, impl_->restored.first,
+                 impl_->restored.second
+                     ? ", " + std::to_string(impl_->restored.second) + " could not be restored"
+                     : std::string());
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> Server::start() {
   auto& s = *impl_->state;
   const auto& cfg = s.config;
@@ -227,32 +260,7 @@ std::optional<std::string> Server::start() {
   }
 
   // The store first: a server that cannot keep games does not start (no silent fallback).
-  if (!impl_->store) {
-    std::string path = ":memory:";
-    if (!cfg.memory) {
-      std::error_code fec;
-      std::filesystem::create_directories(cfg.data_dir, fec);
-      if (fec || !std::filesystem::is_directory(cfg.data_dir)) {
-        return "cannot create the data directory " + cfg.data_dir.string() + ": " +
-               (fec ? fec.message() : std::string("it is not a directory"));
-      }
-      path = (cfg.data_dir / kDatabaseFile).string();
-    }
-    std::string why;
-    impl_->store = store::Store::open(path, why);
-    if (!impl_->store) return why;
-    s.store = impl_->store.get();
-    s.registry.set_store(s.store);
-    impl_->restored = s.registry.restore_all();
-    if (cfg.memory) {
-      spdlog::warn("games are kept in memory only (--memory): a restart loses them");
-    } else {
-      spdlog::info("games are kept in {} ({} rooms restored{})", path, impl_->restored.first,
-                   impl_->restored.second
-                       ? ", " + std::to_string(impl_->restored.second) + " could not be restored"
-                       : std::string());
-    }
-  }
+  if (auto e = open_store()) return e;
   impl_->listener = std::make_shared<Listener>(impl_->ioc, impl_->state, impl_->tls.get());
   if (!impl_->listener->open(tcp::endpoint(address, cfg.port), ec)) {
     return "cannot listen on " + cfg.host + ":" + std::to_string(cfg.port) + ": " + ec.message();

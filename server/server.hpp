@@ -56,6 +56,8 @@ class Server {
   std::pair<std::size_t, std::size_t> restored() const;
 
  private:
+  std::optional<std::string> open_store();
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

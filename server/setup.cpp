@@ -6,6 +6,77 @@
 
 namespace bc::server {
 
+namespace {
+
+// One option of a create: known to the variant, of its type and in its range.
+std::optional<Error> apply_option(VariantId v, Options& options, const std::string& name,
+                                  const OptionValue& value) {
+  auto specs = option_specs(v);
+  auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& o) { return o.name == name; });
+  if (spec == specs.end()) {
+    std::vector<std::string_view> names;
+    for (const auto& o : specs) names.push_back(o.name);
+    std::string known =
+        names.empty() ? std::string("it has no options") : "its options are " + join_names(names, " and ");
+    return Error{ErrorCode::BadOptions,
+                 "the " + std::string(variant_key(v)) + " variant has no option '" + name + "'; " + known};
+  }
+  int iv = 0;
+  if (spec->type == OptionType::Bool) {
+    const bool* b = std::get_if<bool>(&value);
+    if (!b) return Error{ErrorCode::BadOptions, "option '" + name + "' must be true or false"};
+    iv = *b ? 1 : 0;
+  } else {
+    const std::int64_t* n = std::get_if<std::int64_t>(&value);
+    if (!n) return Error{ErrorCode::BadOptions, "option '" + name + "' must be an integer"};
+    if (*n < spec->min || *n > spec->max) {
+      return Error{ErrorCode::BadOptions, "option '" + name + "' must be between " + std::to_string(spec->min) +
+                                              " and " + std::to_string(spec->max)};
+    }
+    iv = static_cast<int>(*n);
+  }
+  if (auto err = set_option(options, v, name, iv)) return Error{ErrorCode::BadOptions, *err};
+  return std::nullopt;
+}
+
+// A create's custom start: its pieces, turn and bombs in core's types (core judges the position).
+std::variant<Position, Error> position_of(VariantId v, const Options& options, const RawPosition& raw) {
+  Position p;
+  std::size_t n = 0;
+  for (const auto& rp : raw.pieces) {
+    ++n;
+    std::string where = "piece " + std::to_string(n);
+    auto side = side_from_name(v, rp.side);
+    if (!side) {
+      return Error{ErrorCode::BadPosition,
+                   where + ": '" + rp.side + "' is not a side of " + std::string(variant_key(v))};
+    }
+    auto kind = rp.kind.empty() ? std::optional<Kind>(Kind::Normal) : kind_from_name(rp.kind);
+    if (!kind) return Error{ErrorCode::BadPosition, where + ": unknown kind '" + rp.kind + "'"};
+    auto rank = rp.rank.empty() ? std::optional<Rank>(Rank::Man) : rank_from_name(rp.rank);
+    if (!rank) return Error{ErrorCode::BadPosition, where + ": unknown rank '" + rp.rank + "'"};
+    p.pieces.push_back(Piece{rp.at, *side, *kind, *rank});
+  }
+  if (!raw.turn.empty()) {
+    auto t = side_from_name(v, raw.turn);
+    if (!t) return Error{ErrorCode::BadPosition, "turn: '" + raw.turn + "' is not a side"};
+    p.turn = *t;
+  }
+  int def_bombs = v == VariantId::Kaboom ? options.bombs : 0;
+  p.bombs = {def_bombs, def_bombs};
+  if (raw.has_bombs) {
+    for (const auto& [side_key, count] : raw.bombs) {
+      auto side = side_from_name(v, side_key);
+      if (!side) return Error{ErrorCode::BadPosition, "bombs: '" + side_key + "' is not a side"};
+      if (count < 0) return Error{ErrorCode::BadPosition, "bombs: a count cannot be negative"};
+      p.bombs[static_cast<std::size_t>(index(*side))] = count;
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
 std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
   auto v = variant_from_key(m.variant);
   if (!v) {
@@ -14,85 +85,23 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
     return Error{ErrorCode::UnknownVariant,
                  "unknown variant '" + m.variant + "'; the variants are " + join_names(keys, " and ")};
   }
-  struct {
-    Options options;
-    std::optional<Position> position;
-  } s{default_options(*v), std::nullopt};
-  auto specs = option_specs(*v);
-  for (const auto& option : m.options) {
-    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-    const std::string& name = option.first;
-    const OptionValue& value = option.second;
-    auto spec = std::find_if(specs.begin(), specs.end(),
-                             [&](const OptionSpec& o) { return o.name == name; });
-    if (spec == specs.end()) {
-      std::vector<std::string_view> names;
-      for (const auto& o : specs) names.push_back(o.name);
-      std::string known = names.empty() ? std::string("it has no options")
-                                        : "its options are " + join_names(names, " and ");
-      return Error{ErrorCode::BadOptions, "the " + std::string(variant_key(*v)) +
-                                              " variant has no option '" + name + "'; " + known};
-    }
-    int iv = 0;
-    if (spec->type == OptionType::Bool) {
-      const bool* b = std::get_if<bool>(&value);
-      if (!b) return Error{ErrorCode::BadOptions, "option '" + name + "' must be true or false"};
-      iv = *b ? 1 : 0;
-    } else {
-      const std::int64_t* n = std::get_if<std::int64_t>(&value);
-      if (!n) return Error{ErrorCode::BadOptions, "option '" + name + "' must be an integer"};
-      if (*n < spec->min || *n > spec->max) {
-        return Error{ErrorCode::BadOptions, "option '" + name + "' must be between " +
-                                                std::to_string(spec->min) + " and " +
-                                                std::to_string(spec->max)};
-      }
-      iv = static_cast<int>(*n);
-    }
-    if (auto err = set_option(s.options, *v, name, iv)) return Error{ErrorCode::BadOptions, *err};
+  Options options = default_options(*v);
+  for (const auto& [name, value] : m.options) {
+    if (auto err = apply_option(*v, options, name, value)) return *err;
   }
-  if (auto err = validate_options(s.options, *v)) return Error{ErrorCode::BadOptions, *err};
+  if (auto err = validate_options(options, *v)) return Error{ErrorCode::BadOptions, *err};
 
   if (m.position_error) return Error{ErrorCode::BadPosition, *m.position_error};
   if (m.position) {
-    const RawPosition& raw = *m.position;
-    Position p;
-    std::size_t n = 0;
-    for (const auto& rp : raw.pieces) {
-      ++n;
-      std::string where = "piece " + std::to_string(n);
-      auto side = side_from_name(*v, rp.side);
-      if (!side) {
-        return Error{ErrorCode::BadPosition, where + ": '" + rp.side + "' is not a side of " +
-                                                 std::string(variant_key(*v))};
-      }
-      auto kind = rp.kind.empty() ? std::optional<Kind>(Kind::Normal) : kind_from_name(rp.kind);
-      if (!kind) return Error{ErrorCode::BadPosition, where + ": unknown kind '" + rp.kind + "'"};
-      auto rank = rp.rank.empty() ? std::optional<Rank>(Rank::Man) : rank_from_name(rp.rank);
-      if (!rank) return Error{ErrorCode::BadPosition, where + ": unknown rank '" + rp.rank + "'"};
-      p.pieces.push_back(Piece{rp.at, *side, *kind, *rank});
-    }
-    if (!raw.turn.empty()) {
-      auto t = side_from_name(*v, raw.turn);
-      if (!t) return Error{ErrorCode::BadPosition, "turn: '" + raw.turn + "' is not a side"};
-      p.turn = *t;
-    }
-    int def_bombs = *v == VariantId::Kaboom ? s.options.bombs : 0;
-    p.bombs = {def_bombs, def_bombs};
-    if (raw.has_bombs) {
-      for (const auto& [side_key, count] : raw.bombs) {
-        auto side = side_from_name(*v, side_key);
-        if (!side) return Error{ErrorCode::BadPosition, "bombs: '" + side_key + "' is not a side"};
-        if (count < 0) return Error{ErrorCode::BadPosition, "bombs: a count cannot be negative"};
-        p.bombs[static_cast<std::size_t>(index(*side))] = count;
-      }
-    }
-    auto g = Game::from_position(*v, s.options, p);
+    auto p = position_of(*v, options, *m.position);
+    if (auto* err = std::get_if<Error>(&p)) return *err;
+    auto g = Game::from_position(*v, options, std::get<Position>(p));
     if (auto* err = std::get_if<std::string>(&g)) return Error{ErrorCode::BadPosition, *err};
-    return GameSetup{*v, s.options, std::move(p), std::get<Game>(std::move(g))};
+    return GameSetup{*v, options, std::get<Position>(std::move(p)), std::get<Game>(std::move(g))};
   }
-  auto g = Game::create(*v, s.options);
+  auto g = Game::create(*v, options);
   if (auto* err = std::get_if<std::string>(&g)) return Error{ErrorCode::BadOptions, *err};
-  return GameSetup{*v, s.options, std::nullopt, std::get<Game>(std::move(g))};
+  return GameSetup{*v, options, std::nullopt, std::get<Game>(std::move(g))};
 }
 
 Game fresh_game(const GameSetup& s) {

@@ -115,6 +115,65 @@ std::string rematch_offer_json(VariantId v, Side from) {
   return dump(ojson{{"type", "rematch_offer"}, {"from", side_name(v, from)}});
 }
 
+namespace {
+
+// The state's `last`: what the previous turn did, or null.
+void write_last(Writer& w, VariantId v, const std::optional<LastTurn>* last) {
+  if (!last || !*last) {
+    w.raw("null");
+    return;
+  }
+  const LastTurn& t = **last;
+  w.raw("{\"side\":");
+  w.str(side_name(v, t.side));
+  w.raw(",\"actions\":");
+  w.actions(t.actions);
+  w.raw(",\"captured\":");
+  w.squares(t.captured);
+  w.raw(",\"exploded\":");
+  w.squares(t.exploded);
+  w.raw(",\"promoted\":");
+  w.squares(t.promoted);
+  w.raw(",\"complete\":");
+  w.boolean(t.complete);
+  w.raw("}");
+}
+
+// The state's extension keys (PROTOCOL.md **ext**), from mid_turn to rematch.
+void write_extensions(Writer& w, const StateView& s) {
+  const Game& g = *s.game;
+  const VariantId v = g.variant();
+  w.raw(",\"mid_turn\":");
+  w.boolean(g.mid_turn());
+  w.raw(",\"jumper\":");
+  if (auto jumper = g.jumper()) {
+    w.square(*jumper);
+  } else {
+    w.raw("null");
+  }
+  w.raw(",\"moves\":");
+  w.num(s.moves);
+  w.raw(",\"game\":");
+  w.num(s.game_number);
+  w.raw(",\"draw_offer\":");
+  if (s.draw_offer) {
+    w.str(side_name(v, *s.draw_offer));
+  } else {
+    w.raw("null");
+  }
+  w.raw(",\"rematch\":[");
+  bool first = true;
+  for (Side side : {Side::First, Side::Second}) {
+    if (!s.rematch[static_cast<std::size_t>(index(side))]) continue;
+    if (!first) w.raw(",");
+    first = false;
+    w.str(side_name(v, side));
+  }
+  w.raw("]");
+}
+
+}  // namespace
+
 std::string state_json(const StateView& s) {
   const Game& g = *s.game;
   const VariantId v = g.variant();
@@ -151,24 +210,7 @@ std::string state_json(const StateView& s) {
     w.raw("[]");
   }
   w.raw(",\"last\":");
-  if (s.last && *s.last) {
-    const LastTurn& t = **s.last;
-    w.raw("{\"side\":");
-    w.str(side_name(v, t.side));
-    w.raw(",\"actions\":");
-    w.actions(t.actions);
-    w.raw(",\"captured\":");
-    w.squares(t.captured);
-    w.raw(",\"exploded\":");
-    w.squares(t.exploded);
-    w.raw(",\"promoted\":");
-    w.squares(t.promoted);
-    w.raw(",\"complete\":");
-    w.boolean(t.complete);
-    w.raw("}");
-  } else {
-    w.raw("null");
-  }
+  write_last(w, v, s.last);
   w.raw(",\"result\":");
   w.raw(dump(result_json(v, g.result())));
   w.raw(",\"players\":");
@@ -181,34 +223,8 @@ std::string state_json(const StateView& s) {
     w.raw(",\"connect\":");
     w.num(g.options().connect);
   }
-  // Extensions
-  w.raw(",\"mid_turn\":");
-  w.boolean(g.mid_turn());
-  w.raw(",\"jumper\":");
-  if (auto jumper = g.jumper()) {
-    w.square(*jumper);
-  } else {
-    w.raw("null");
-  }
-  w.raw(",\"moves\":");
-  w.num(s.moves);
-  w.raw(",\"game\":");
-  w.num(s.game_number);
-  w.raw(",\"draw_offer\":");
-  if (s.draw_offer) {
-    w.str(side_name(v, *s.draw_offer));
-  } else {
-    w.raw("null");
-  }
-  w.raw(",\"rematch\":[");
-  bool first = true;
-  for (Side side : {Side::First, Side::Second}) {
-    if (!s.rematch[static_cast<std::size_t>(index(side))]) continue;
-    if (!first) w.raw(",");
-    first = false;
-    w.str(side_name(v, side));
-  }
-  w.raw("]}");
+  write_extensions(w, s);
+  w.raw("}");
   return text;
 }
 

@@ -5,15 +5,12 @@
 // Geometry: the canvas is exactly cols x rows equal cells, nothing else (no margins), so a square's
 // pixel follows from the canvas box and the orientation alone. Not flipped: [0,0] bottom-left.
 // Flipped (water's view): turned 180 degrees, [0,0] top-right.
+//
+// The pieces are drawn by pieces.js, the effects of a turn (falls, captures, blasts) by
+// board_effects.js.
 
-const SIDE_COLORS = {
-  fire: { hi: '#ffd59a', mid: '#ff7b2e', lo: '#b8281c', rim: '#6e140b', ink: '#fff4e3' },
-  water: { hi: '#c4ecff', mid: '#2e8df2', lo: '#15449a', rim: '#0a2a66', ink: '#eaf6ff' },
-  black: { hi: '#767b86', mid: '#2b2e35', lo: '#0c0d10', rim: '#000000', ink: '#f0ede6' },
-  white: { hi: '#ffffff', mid: '#efe8da', lo: '#b9b09e', rim: '#7d7565', ink: '#3b362f' },
-};
-SIDE_COLORS.x = SIDE_COLORS.fire;
-SIDE_COLORS.o = SIDE_COLORS.water;
+import { drawPiece } from './pieces.js';
+import { drawEffects } from './board_effects.js';
 
 const BOARD = {
   light: '#a63d3a', // the unplayable (red) squares
@@ -33,9 +30,6 @@ const FALL_MS = 420;
 
 const key = (sq) => `${sq[0]},${sq[1]}`;
 const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
-const easeInOut = (t) => (t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2);
-const easeOut = (t) => 1 - (1 - t) ** 3;
-const clamp01 = (t) => Math.max(0, Math.min(1, t));
 
 /** A square given as [x,y] or {at:[x,y]}. */
 function asSquare(s) {
@@ -299,7 +293,7 @@ export class BoardView {
     this.drawUiUnder(w, h, now);
     this.drawPieces(w, h, now);
     this.drawUiOver(w, h, now);
-    this.drawEffects(w, h, now);
+    drawEffects(this, w, h, now);
     if (this.moving(now)) this.loop();
   }
 
@@ -529,7 +523,7 @@ export class BoardView {
     if (ghost) {
       const [cx, cy] = this.center(ghost.sq);
       ctx.globalAlpha = 0.35;
-      this.drawPiece(cx, cy, m * 0.4, ghost.piece);
+      drawPiece(this.ctx, cx, cy, m * 0.4, ghost.piece);
       ctx.globalAlpha = 1;
     }
   }
@@ -544,331 +538,8 @@ export class BoardView {
     for (const p of this.state?.board?.pieces ?? []) {
       if (hidden.has(key(p.at))) continue;
       const [cx, cy] = this.center(p.at);
-      this.drawPiece(cx, cy, r, p);
+      drawPiece(this.ctx, cx, cy, r, p);
     }
   }
 
-  drawEffects(w, h, now) {
-    const { ctx } = this;
-    const m = Math.min(w, h);
-    const r = m * (this.kaboom ? 0.4 : 0.39);
-    // Fades and moving pieces first, blasts on top of everything.
-    const order = { flash: 0, fade: 1, fall: 2, move: 3, promote: 4, blast: 5 };
-    const list = [...this.effects].sort((a, b) => order[a.type] - order[b.type]);
-    for (const e of list) {
-      const raw = (now - e.t0) / e.dur;
-      if (e.type === 'move') {
-        const t = clamp01(raw);
-        const hops = e.path.length - 1;
-        const pos = easeInOut(t) * hops;
-        const i = Math.min(hops - 1, Math.floor(pos));
-        const f = pos - i;
-        const [ax, ay] = this.center(e.path[i]);
-        const [bx, by] = this.center(e.path[i + 1]);
-        const lift = Math.sin(Math.PI * f) * m * 0.12 * (hops > 0 ? 1 : 0);
-        const piece = t >= 1 && e.final ? e.final : e.piece;
-        ctx.save();
-        ctx.translate(ax + (bx - ax) * f, ay + (by - ay) * f - lift);
-        ctx.scale(1 + lift / m, 1 + lift / m);
-        this.drawPiece(0, 0, r, piece);
-        ctx.restore();
-      } else if (e.type === 'fall') {
-        const t = raw < 0 ? 0 : clamp01(raw);
-        const [cx, cyEnd] = this.center(e.piece.at);
-        const [, cyStart] = this.center([e.piece.at[0], Math.min(e.fromY, this.rows - 1)]);
-        const startY = e.fromY >= this.rows ? -m * 0.6 : cyStart;
-        const k = t * t;
-        this.drawPiece(cx, startY + (cyEnd - startY) * k, r, e.piece);
-      } else if (e.type === 'fade') {
-        if (raw < 0) {
-          const [cx, cy] = this.center(e.piece.at);
-          this.drawPiece(cx, cy, r, e.piece);
-          continue;
-        }
-        const t = clamp01(raw);
-        const [cx, cy] = this.center(e.piece.at);
-        ctx.globalAlpha = 1 - t;
-        this.drawPiece(cx, cy, r * (1 + 0.25 * t), e.piece);
-        ctx.globalAlpha = 1;
-      } else if (e.type === 'flash') {
-        if (raw < 0) continue;
-        const t = clamp01(raw);
-        const [rx, ry, rw, rh] = this.cellRect(e.sq);
-        ctx.fillStyle = `rgba(255, 90, 90, ${0.45 * (1 - t)})`;
-        ctx.fillRect(rx, ry, rw, rh);
-      } else if (e.type === 'promote') {
-        if (raw < 0) continue;
-        const t = clamp01(raw);
-        const [cx, cy] = this.center(e.sq);
-        ctx.strokeStyle = `rgba(255, 215, 90, ${1 - t})`;
-        ctx.lineWidth = m * 0.06 * (1 - t) + 1;
-        ctx.beginPath();
-        ctx.arc(cx, cy, m * (0.4 + 0.5 * easeOut(t)), 0, Math.PI * 2);
-        ctx.stroke();
-        for (let i = 0; i < 8; i++) {
-          const a = (i / 8) * Math.PI * 2 + t * 1.5;
-          const d = m * (0.35 + 0.45 * easeOut(t));
-          this.star(cx + Math.cos(a) * d, cy + Math.sin(a) * d, m * 0.06 * (1 - t), `rgba(255, 230, 140, ${1 - t})`);
-        }
-      } else if (e.type === 'blast') {
-        if (raw < 0) continue;
-        this.drawBlast(e, clamp01(raw), m);
-      }
-    }
-  }
-
-  drawBlast(e, t, m) {
-    const { ctx } = this;
-    const centers = e.squares.map((s) => this.center(s));
-    // The block flashes white-hot, then each square burns out from its middle.
-    if (t < 0.25) {
-      const a = 1 - t / 0.25;
-      for (const s of e.squares) {
-        const [rx, ry, rw, rh] = this.cellRect(s);
-        ctx.fillStyle = `rgba(255, 245, 200, ${0.7 * a})`;
-        ctx.fillRect(rx, ry, rw, rh);
-      }
-    }
-    ctx.save();
-    ctx.globalCompositeOperation = 'lighter';
-    for (const [cx, cy] of centers) {
-      const rr = m * (0.25 + 0.85 * easeOut(t));
-      const g = ctx.createRadialGradient(cx, cy, 0, cx, cy, rr);
-      const a = 1 - t;
-      g.addColorStop(0, `rgba(255, 250, 210, ${a})`);
-      g.addColorStop(0.35, `rgba(255, 170, 50, ${0.9 * a})`);
-      g.addColorStop(0.7, `rgba(220, 60, 20, ${0.6 * a})`);
-      g.addColorStop(1, 'rgba(120, 20, 0, 0)');
-      ctx.fillStyle = g;
-      ctx.beginPath();
-      ctx.arc(cx, cy, rr, 0, Math.PI * 2);
-      ctx.fill();
-    }
-    ctx.restore();
-    // One shock wave from the middle of the blast.
-    const mx = centers.reduce((s, c) => s + c[0], 0) / centers.length;
-    const my = centers.reduce((s, c) => s + c[1], 0) / centers.length;
-    ctx.strokeStyle = `rgba(255, 220, 160, ${0.8 * (1 - t)})`;
-    ctx.lineWidth = m * 0.08 * (1 - t) + 1;
-    ctx.beginPath();
-    ctx.arc(mx, my, m * (0.3 + 2.0 * easeOut(t)), 0, Math.PI * 2);
-    ctx.stroke();
-    // Sparks and debris, from a seeded generator so every frame agrees.
-    let seed = (e.seed * 9301 + 49297) % 233280;
-    const rnd = () => ((seed = (seed * 9301 + 49297) % 233280) / 233280);
-    for (const [cx, cy] of centers) {
-      for (let i = 0; i < 9; i++) {
-        const ang = rnd() * Math.PI * 2;
-        const speed = m * (0.6 + rnd() * 1.1);
-        const d = speed * easeOut(t);
-        const x = cx + Math.cos(ang) * d;
-        const y = cy + Math.sin(ang) * d + m * 0.6 * t * t;
-        const size = m * (0.025 + rnd() * 0.035) * (1 - t);
-        ctx.fillStyle = rnd() < 0.5 ? `rgba(255, 210, 90, ${1 - t})` : `rgba(255, 120, 40, ${1 - t})`;
-        ctx.beginPath();
-        ctx.arc(x, y, Math.max(0.5, size), 0, Math.PI * 2);
-        ctx.fill();
-      }
-    }
-    // Smoke lingers as the fire fades.
-    if (t > 0.35) {
-      const a = Math.sin(((t - 0.35) / 0.65) * Math.PI) * 0.35;
-      for (const [cx, cy] of centers) {
-        const g = ctx.createRadialGradient(cx, cy - m * 0.2 * t, 0, cx, cy - m * 0.2 * t, m * 0.6);
-        g.addColorStop(0, `rgba(60, 55, 55, ${a})`);
-        g.addColorStop(1, 'rgba(60, 55, 55, 0)');
-        ctx.fillStyle = g;
-        ctx.beginPath();
-        ctx.arc(cx, cy - m * 0.2 * t, m * 0.6, 0, Math.PI * 2);
-        ctx.fill();
-      }
-    }
-  }
-
-  star(x, y, r, color) {
-    if (r <= 0.2) return;
-    const { ctx } = this;
-    ctx.fillStyle = color;
-    ctx.beginPath();
-    for (let i = 0; i < 8; i++) {
-      const a = (i / 8) * Math.PI * 2;
-      const d = i % 2 === 0 ? r : r * 0.35;
-      ctx.lineTo(x + Math.cos(a) * d, y + Math.sin(a) * d);
-    }
-    ctx.closePath();
-    ctx.fill();
-  }
-
-  // ---- pieces ---------------------------------------------------------------------------------
-
-  drawPiece(cx, cy, r, p) {
-    const { ctx } = this;
-    const c = SIDE_COLORS[p.side] ?? SIDE_COLORS.fire;
-    ctx.save();
-    // Shadow.
-    ctx.fillStyle = 'rgba(0,0,0,0.35)';
-    ctx.beginPath();
-    ctx.ellipse(cx + r * 0.06, cy + r * 0.14, r * 1.0, r * 0.96, 0, 0, Math.PI * 2);
-    ctx.fill();
-    // Body.
-    const g = ctx.createRadialGradient(cx - r * 0.35, cy - r * 0.4, r * 0.1, cx, cy, r * 1.05);
-    g.addColorStop(0, c.hi);
-    g.addColorStop(0.45, c.mid);
-    g.addColorStop(1, c.lo);
-    ctx.fillStyle = g;
-    ctx.beginPath();
-    ctx.arc(cx, cy, r, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.strokeStyle = c.rim;
-    ctx.lineWidth = r * 0.07;
-    ctx.stroke();
-    const kind = p.kind ?? 'normal';
-    if (kind === 'shield') {
-      // A silver band round the edge and a shield in the middle.
-      const sg = ctx.createLinearGradient(cx - r, cy - r, cx + r, cy + r);
-      sg.addColorStop(0, '#f4f7fb');
-      sg.addColorStop(0.5, '#9aa3af');
-      sg.addColorStop(1, '#e3e8ef');
-      ctx.strokeStyle = sg;
-      ctx.lineWidth = r * 0.16;
-      ctx.beginPath();
-      ctx.arc(cx, cy, r * 0.86, 0, Math.PI * 2);
-      ctx.stroke();
-    } else {
-      // The ridges of a draughts piece.
-      ctx.strokeStyle = 'rgba(0,0,0,0.22)';
-      ctx.lineWidth = r * 0.06;
-      ctx.beginPath();
-      ctx.arc(cx, cy, r * 0.74, 0, Math.PI * 2);
-      ctx.stroke();
-      ctx.strokeStyle = 'rgba(255,255,255,0.18)';
-      ctx.lineWidth = r * 0.04;
-      ctx.beginPath();
-      ctx.arc(cx, cy, r * 0.66, 0, Math.PI * 2);
-      ctx.stroke();
-    }
-    const crowned = p.rank === 'king' || p.rank === 'triple_king';
-    const emblemScale = crowned ? 0.72 : 1;
-    const emblemY = crowned ? cy + r * 0.2 : cy;
-    if (kind === 'shield') this.drawShield(cx, emblemY, r * emblemScale, c);
-    if (kind === 'bomb') this.drawBomb(cx, emblemY, r * emblemScale);
-    if (crowned) {
-      const plain = kind === 'normal';
-      const size = plain ? r * 0.95 : r * 0.62;
-      const y = plain ? cy + r * 0.02 : cy - r * 0.42;
-      if (p.rank === 'triple_king') {
-        this.drawCrown(cx - size * 0.55, y + size * 0.12, size * 0.6);
-        this.drawCrown(cx + size * 0.55, y + size * 0.12, size * 0.6);
-        this.drawCrown(cx, y - size * 0.05, size * 0.78);
-      } else {
-        this.drawCrown(cx, y, size);
-      }
-    }
-    // Gloss.
-    const hg = ctx.createRadialGradient(cx - r * 0.35, cy - r * 0.5, 0, cx - r * 0.35, cy - r * 0.5, r * 0.6);
-    hg.addColorStop(0, 'rgba(255,255,255,0.35)');
-    hg.addColorStop(1, 'rgba(255,255,255,0)');
-    ctx.fillStyle = hg;
-    ctx.beginPath();
-    ctx.arc(cx, cy, r, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.restore();
-  }
-
-  drawShield(cx, cy, r, c) {
-    const { ctx } = this;
-    const w = r * 0.62;
-    const top = cy - r * 0.5;
-    const bottom = cy + r * 0.56;
-    ctx.beginPath();
-    ctx.moveTo(cx, top - r * 0.04);
-    ctx.quadraticCurveTo(cx + w * 0.55, top + r * 0.08, cx + w, top);
-    ctx.quadraticCurveTo(cx + w * 1.02, cy + r * 0.15, cx, bottom);
-    ctx.quadraticCurveTo(cx - w * 1.02, cy + r * 0.15, cx - w, top);
-    ctx.quadraticCurveTo(cx - w * 0.55, top + r * 0.08, cx, top - r * 0.04);
-    ctx.closePath();
-    const g = ctx.createLinearGradient(cx - w, top, cx + w, bottom);
-    g.addColorStop(0, '#ffffff');
-    g.addColorStop(0.55, '#c9d0da');
-    g.addColorStop(1, '#8b95a3');
-    ctx.fillStyle = g;
-    ctx.fill();
-    ctx.strokeStyle = c.rim;
-    ctx.lineWidth = r * 0.07;
-    ctx.stroke();
-    // A stripe in the side's colour.
-    ctx.save();
-    ctx.clip();
-    ctx.fillStyle = c.mid;
-    ctx.fillRect(cx - r * 0.1, top - r * 0.1, r * 0.2, r * 1.3);
-    ctx.restore();
-  }
-
-  drawBomb(cx, cy, r) {
-    const { ctx } = this;
-    const br = r * 0.46;
-    const by = cy + r * 0.06;
-    const g = ctx.createRadialGradient(cx - br * 0.4, by - br * 0.45, br * 0.1, cx, by, br);
-    g.addColorStop(0, '#6a6f7a');
-    g.addColorStop(0.5, '#24262c');
-    g.addColorStop(1, '#07080a');
-    ctx.fillStyle = g;
-    ctx.beginPath();
-    ctx.arc(cx, by, br, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.strokeStyle = 'rgba(0,0,0,0.6)';
-    ctx.lineWidth = r * 0.04;
-    ctx.stroke();
-    // Cap and fuse.
-    const capX = cx + br * 0.55;
-    const capY = by - br * 0.78;
-    ctx.save();
-    ctx.translate(capX, capY);
-    ctx.rotate(Math.PI / 4);
-    ctx.fillStyle = '#3a3d45';
-    ctx.fillRect(-br * 0.22, -br * 0.16, br * 0.44, br * 0.3);
-    ctx.restore();
-    ctx.strokeStyle = '#d9c9a3';
-    ctx.lineWidth = r * 0.07;
-    ctx.lineCap = 'round';
-    ctx.beginPath();
-    ctx.moveTo(capX + br * 0.1, capY - br * 0.1);
-    ctx.quadraticCurveTo(capX + br * 0.5, capY - br * 0.6, capX + br * 0.3, capY - br * 0.75);
-    ctx.stroke();
-    this.star(capX + br * 0.3, capY - br * 0.8, r * 0.2, '#ffd23f');
-    this.star(capX + br * 0.3, capY - br * 0.8, r * 0.1, '#fff6c8');
-  }
-
-  drawCrown(cx, cy, size) {
-    const { ctx } = this;
-    const w = size * 0.5;
-    const h = size * 0.36;
-    const base = cy + h * 0.5;
-    const top = cy - h * 0.5;
-    ctx.beginPath();
-    ctx.moveTo(cx - w, base);
-    ctx.lineTo(cx - w * 1.05, top);
-    ctx.lineTo(cx - w * 0.5, cy);
-    ctx.lineTo(cx, top - h * 0.25);
-    ctx.lineTo(cx + w * 0.5, cy);
-    ctx.lineTo(cx + w * 1.05, top);
-    ctx.lineTo(cx + w, base);
-    ctx.closePath();
-    const g = ctx.createLinearGradient(cx, top, cx, base);
-    g.addColorStop(0, '#fff1a8');
-    g.addColorStop(0.5, '#f3c12f');
-    g.addColorStop(1, '#c28a0c');
-    ctx.fillStyle = g;
-    ctx.fill();
-    ctx.strokeStyle = '#6d4b00';
-    ctx.lineWidth = Math.max(1, size * 0.05);
-    ctx.lineJoin = 'round';
-    ctx.stroke();
-    ctx.fillStyle = '#fff8d0';
-    for (const [x, y] of [[cx - w * 1.05, top], [cx, top - h * 0.25], [cx + w * 1.05, top]]) {
-      ctx.beginPath();
-      ctx.arc(x, y, size * 0.06, 0, Math.PI * 2);
-      ctx.fill();
-    }
-  }
 }

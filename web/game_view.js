@@ -44,13 +44,35 @@ export function renderGame() {
   }
   const sides = sidesOf(s.variant);
   const legal = myLegal();
-  const kaboom = s.variant === 'kaboom';
+  renderHighlights(s, legal);
 
-  // Board highlights.
+  // Players: the side at the bottom of the screen goes below the board. In a replay the cards
+  // follow the position shown (who was to move, bombs left), and that game's players.
+  const view = viewState() ?? s;
+  const bottom = flipped() ? sides[1] : sides[0];
+  const top = bottom === sides[0] ? sides[1] : sides[0];
+  renderPlayer($('#player-top'), top, view);
+  renderPlayer($('#player-bottom'), bottom, view);
+
+  const text = renderStatus(s, sides, legal);
+  renderHeader(s);
+  renderControls(s, legal);
+  renderDrawOffer(s);
+  renderOverlay(s, sides);
+  renderDrops(s, legal);
+  renderMoves();
+  renderReplayBar();
+  canvas.setAttribute('aria-label', app.replay ?
+    `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}` :
+    `${variantName(s.variant, app.variants)} board. ${text}`);
+}
+
+/** What the board marks: pieces that may move, the selected one's targets, bombs to detonate. */
+function renderHighlights(s, legal) {
   let targets = [];
   let movable = [];
   let detonatable = [];
-  if (kaboom) {
+  if (s.variant === 'kaboom') {
     detonatable = legal.filter((a) => a.kind === 'detonate' && a.at).map((a) => a.at);
   } else {
     const froms = new Map();
@@ -63,16 +85,10 @@ export function renderGame() {
   }
   board.setFlipped(flipped());
   board.setUi({ selected: app.replay ? null : app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal) });
+}
 
-  // Players: the side at the bottom of the screen goes below the board. In a replay the cards
-  // follow the position shown (who was to move, bombs left), and that game's players.
-  const view = viewState() ?? s;
-  const bottom = flipped() ? sides[1] : sides[0];
-  const top = bottom === sides[0] ? sides[1] : sides[0];
-  renderPlayer($('#player-top'), top, view);
-  renderPlayer($('#player-bottom'), bottom, view);
-
-  // Status line.
+/** The status line (whose turn, the result) and the tab's title; returns the line's text. */
+function renderStatus(s, sides, legal) {
   const line = $('#status-line');
   let text;
   let cls = '';
@@ -100,6 +116,11 @@ export function renderGame() {
   line.textContent = text;
   line.className = `status-line ${cls}`;
   document.title = `${myTurn ? '● Your turn · ' : ''}${variantName(s.variant, app.variants)} · ${s.room ?? ''}`;
+  return text;
+}
+
+/** Room code, game, watchers, and the note on a game kept under earlier rules. */
+function renderHeader(s) {
   $('#room-code').textContent = s.room ?? app.room ?? '';
   $('#room-code').title = 'Room code';
   $('#variant-label').textContent = variantName(s.variant, app.variants);
@@ -108,8 +129,10 @@ export function renderGame() {
   // A game stored under earlier rules goes on under them (docs/RULES.md, Revisions).
   $('#rules-note').hidden = !(s.rules < 2);
   $('#rules-note').textContent = s.rules < 2 ? RULES_1_NOTE[s.variant] ?? RULES_1_NOTE.other : '';
+}
 
-  // Controls.
+/** Which game buttons show, and which a paused tab may not use. */
+function renderControls(s, legal) {
   const playing = s.status === 'playing';
   $('#end-turn').hidden = !legal.some((a) => a.kind === 'end_turn');
   $('#offer-draw').hidden = !(isPlayer() && playing);
@@ -121,13 +144,15 @@ export function renderGame() {
     el.disabled = app.replaced;
   }
   $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
-  $('#flip').hidden = kaboom;
+  $('#flip').hidden = s.variant === 'kaboom';
   $('#replay').hidden = !(s.status === 'finished' && s.version > 0) || !!app.replay;
   $('#export-menu').hidden = !(s.version > 0 || s.status === 'finished' || app.gameNo > 1);
+}
 
-  // A draw offer from the other side.
+/** A draw offer, ours (waiting) or the other side's (to answer). */
+function renderDrawOffer(s) {
   const offer = $('#draw-offer');
-  if (app.drawOffer && playing) {
+  if (app.drawOffer && s.status === 'playing') {
     const mine = app.drawOffer.from === app.seat;
     offer.hidden = false;
     $('#draw-offer-text').textContent = mine ? 'You offered a draw.' :
@@ -137,14 +162,6 @@ export function renderGame() {
   } else {
     offer.hidden = true;
   }
-
-  renderOverlay(s, sides);
-  renderDrops(s, legal);
-  renderMoves();
-  renderReplayBar();
-  canvas.setAttribute('aria-label', app.replay ?
-    `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}` :
-    `${variantName(s.variant, app.variants)} board. ${text}`);
 }
 
 /** Our side in a game of the room: the players change sides with every rematch. */

@@ -99,6 +99,8 @@ class Searcher {
   int qsearch(const Game& g, int alpha, int beta, int ply, int qply);
   int qsearch_kaboom(const Game& g, int alpha, int beta, int ply, int qply);
   int root_search(std::vector<Child>& root, int depth, int alpha, int beta);
+  void order_root(std::vector<Child>& root);
+  int search_window(std::vector<Child>& root, int depth, int best_score);
   int static_eval(const Game& g);
   void order(const Game& g, std::vector<Child>& moves, std::uint32_t tt_move, int ply);
   void update_quiet(const Move& m, int depth, int ply);
@@ -425,6 +427,55 @@ int Searcher::root_search(std::vector<Child>& root, int depth, int alpha, int be
   return best;
 }
 
+// The root's moves best first (the table's move at the head), and each one's error for this
+// level, fixed by the seed, the position and the move.
+void Searcher::order_root(std::vector<Child>& root) {
+  order(root_, root, 0, 0);
+  if (const TTEntry* e = tt_.probe(detail::zobrist(root_))) {
+    for (Child& c : root) {
+      if (c.move.sig == e->move) c.order = 1 << 30;
+    }
+  }
+  std::stable_sort(root.begin(), root.end(),
+                   [](const Child& l, const Child& r) { return l.order > r.order; });
+  const std::uint64_t root_key = detail::zobrist(root_);
+  for (const Child& c : root) {
+    std::uint64_t x = noise_seed_ ^ root_key ^ (std::uint64_t{c.move.sig} << 17);
+    const std::uint64_t r = detail::splitmix64(x);
+    const int span = 2 * params_.noise + 1;
+    root_noise_.push_back(params_.noise > 0 ? static_cast<int>(r % static_cast<std::uint64_t>(span)) -
+                                                  params_.noise
+                                            : 0);
+  }
+}
+
+// One iteration at `depth`: an aspiration window around the last score from depth 4 on, widened
+// until the score falls inside it (or the search is stopped).
+int Searcher::search_window(std::vector<Child>& root, int depth, int best_score) {
+  int window = 30;
+  int alpha = -kInf;
+  int beta = kInf;
+  if (depth >= 4 && !is_decisive(best_score) && params_.noise == 0) {
+    alpha = best_score - window;
+    beta = best_score + window;
+  }
+  int score = 0;
+  for (;;) {
+    score = root_search(root, depth, alpha, beta);
+    if (stopped_) break;
+    if (score <= alpha && alpha > -kInf) {
+      alpha = std::max(-kInf, score - window);
+      window *= 3;
+    } else if (score >= beta && beta < kInf) {
+      beta = std::min(kInf, score + window);
+      window *= 3;
+    } else {
+      break;
+    }
+  }
+  return score;
+}
+
 SearchResult Searcher::run() {
   SearchResult result;
   if (root_.over()) return result;
@@ -445,24 +496,7 @@ SearchResult Searcher::run() {
     return result;
   }
 
-  order(root_, root, 0, 0);
-  if (const TTEntry* e = tt_.probe(detail::zobrist(root_))) {
-    for (Child& c : root) {
-      if (c.move.sig == e->move) c.order = 1 << 30;
-    }
-  }
-  std::stable_sort(root.begin(), root.end(),
-                   [](const Child& l, const Child& r) { return l.order > r.order; });
-  // Each root move's error is fixed by the seed, the position and the move.
-  const std::uint64_t root_key = detail::zobrist(root_);
-  for (const Child& c : root) {
-    std::uint64_t x = noise_seed_ ^ root_key ^ (std::uint64_t{c.move.sig} << 17);
-    const std::uint64_t r = detail::splitmix64(x);
-    const int span = 2 * params_.noise + 1;
-    root_noise_.push_back(params_.noise > 0 ? static_cast<int>(r % static_cast<std::uint64_t>(span)) -
-                                                  params_.noise
-                                            : 0);
-  }
+  order_root(root);
 
   Move best_move = root[0].move;
   int best_score = 0;
@@ -471,27 +505,7 @@ SearchResult Searcher::run() {
   const bool forced = root.size() == 1 && !limits_.on_iteration;
   for (int depth = 1; depth <= max_depth_ && !forced; ++depth) {
     root_depth_ = depth;
-    int window = 30;
-    int alpha = -kInf;
-    int beta = kInf;
-    if (depth >= 4 && !is_decisive(best_score) && params_.noise == 0) {
-      alpha = best_score - window;
-      beta = best_score + window;
-    }
-    int score = 0;
-    for (;;) {
-      score = root_search(root, depth, alpha, beta);
-      if (stopped_) break;
-      if (score <= alpha && alpha > -kInf) {
-        alpha = std::max(-kInf, score - window);
-        window *= 3;
-      } else if (score >= beta && beta < kInf) {
-        beta = std::min(kInf, score + window);
-        window *= 3;
-      } else {
-        break;
-      }
-    }
+    const int score = search_window(root, depth, best_score);
     // An interrupted iteration still tells something once a move beat the previous best (the
     // previous best is searched first, so root[0] changed only by being beaten).
     if (stopped_) {
