@@ -307,10 +307,22 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
     bool handled = false;
   };
   boost::container::small_vector<Batch, 4> batches;
+  // A room may hold thousands of spectators: past a few batches they are found by an index, so
+  // that a broadcast stays linear in the members.
+  constexpr std::size_t kScanned = 8;
+  std::unordered_map<const Peer*, std::size_t> index;
   auto batch_of = [&](const std::shared_ptr<Peer>& p) -> Batch& {
-    for (auto& b : batches) {
-      if (b.peer == p) return b;
+    if (batches.size() <= kScanned) {
+      for (auto& b : batches) {
+        if (b.peer == p) return b;
+      }
+    } else if (auto it = index.find(p.get()); it != index.end()) {
+      return batches[it->second];
     }
+    if (batches.size() == kScanned) {
+      for (std::size_t i = 0; i < batches.size(); ++i) index.emplace(batches[i].peer.get(), i);
+    }
+    if (batches.size() >= kScanned) index.emplace(p.get(), batches.size());
     return batches.emplace_back(Batch{p, {}, false});
   };
   auto flush = [](Batch& b) {

@@ -122,6 +122,35 @@ TEST_F(RegistryTest, HostDeliversToMembersAndCountsRefusals) {
   EXPECT_EQ(a->of("state").back()["players"]["water"]["connected"], false);
 }
 
+TEST_F(RegistryTest, EveryMemberOfACrowdedRoomGetsEachMessageOnceAndInOrder) {
+  // Past eight members the host finds each one's batch by an index: all must still get every
+  // message once, in order, and the sender its "handled".
+  Registry reg(ioc_, limits_, metrics_);
+  auto host = reg.create(bomb_setup());
+  auto a = std::make_shared<FakePeer>(1);
+  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
+  poll();
+  std::vector<std::shared_ptr<FakePeer>> crowd;
+  for (MemberId m = 2; m < 22; ++m) {
+    crowd.push_back(std::make_shared<FakePeer>(m));
+    const char* seat = m == 2 ? "any" : "spectator";
+    host->request(crowd.back(), msg({{"type", "join"}, {"room", host->id()}, {"seat", seat}}), Clock::now());
+  }
+  poll();
+  for (int i = 0; i < 3; ++i) {
+    host->request(a, msg({{"type", "chat"}, {"text", "hello " + std::to_string(i)}}), Clock::now());
+  }
+  poll();
+  for (const auto& p : crowd) {
+    const auto chats = p->of("chat");
+    ASSERT_EQ(chats.size(), 3u) << "member " << p->member_id();
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(chats[static_cast<std::size_t>(i)]["text"], "hello " + std::to_string(i));
+    EXPECT_EQ(p->of("state").back()["spectators"], 19);
+  }
+  EXPECT_EQ(a->of("chat").size(), 3u);
+  EXPECT_EQ(a->handled_count, 3);
+}
+
 TEST_F(RegistryTest, SweepRetiresEmptyRoomsAfterTheirTtl) {
   Registry reg(ioc_, limits_, metrics_);
   auto host = reg.create(bomb_setup());
