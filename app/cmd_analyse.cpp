@@ -135,16 +135,7 @@ void search(const Game& g, const Settings& s) {
 int cmd_analyse(Args args) {
   const char* cmd = "analyse";
   Settings s;
-  std::string error;
-  switch (read_flags<Settings>(kAnalyseFlags, args, s, error)) {
-    case FlagsRead::Help:
-      usage(stdout);
-      return 0;
-    case FlagsRead::Bad:
-      return usage_error(cmd, error);
-    case FlagsRead::Ok:
-      break;
-  }
+  if (auto done = read_command_flags<Settings>(cmd, kAnalyseFlags, args, s, usage)) return *done;
   if (auto err = s.engine.finish()) return usage_error(cmd, *err);
   auto parsed = ai::parse_position(s.engine.variant, s.engine.options, s.fen);
   if (const auto* err = std::get_if<std::string>(&parsed)) return usage_error(cmd, *err);

@@ -96,16 +96,7 @@ void usage(std::FILE* out) {
 int cmd_selfplay(Args args) {
   const char* cmd = "selfplay";
   Settings s;
-  std::string error;
-  switch (read_flags<Settings>(kSelfplayFlags, args, s, error)) {
-    case FlagsRead::Help:
-      usage(stdout);
-      return 0;
-    case FlagsRead::Bad:
-      return usage_error(cmd, error);
-    case FlagsRead::Ok:
-      break;
-  }
+  if (auto done = read_command_flags<Settings>(cmd, kSelfplayFlags, args, s, usage)) return *done;
   if (auto err = s.engine.finish()) return usage_error(cmd, *err);
   const auto created = Game::create(s.engine.variant, s.engine.options);
   if (const auto* err = std::get_if<std::string>(&created)) return usage_error(cmd, *err);

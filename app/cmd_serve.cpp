@@ -26,11 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int bad(const std::string& message) {
-  std::fprintf(stderr, "serve: %s\n(see `bombcheckers serve --help`)\n", message.c_str());
-  return 2;
-}
-
 bool valid_host(const std::string& h) {
   if (h == "localhost") return true;
   unsigned char buf[sizeof(in6_addr)];
@@ -243,19 +238,10 @@ int cmd_serve(Args args) {
   const unsigned cores = std::thread::hardware_concurrency();
   s.cfg.threads = cores == 0 ? 1 : static_cast<int>(std::min(cores, 256u));
   s.cfg.data_dir = fs::path("data");
-  std::string error;
-  switch (read_flags<Settings>(kServeFlags, args, s, error)) {
-    case FlagsRead::Help:
-      serve_usage(stdout);
-      return 0;
-    case FlagsRead::Bad:
-      return bad(error);
-    case FlagsRead::Ok:
-      break;
-  }
+  if (auto done = read_command_flags<Settings>("serve", kServeFlags, args, s, serve_usage)) return *done;
   if (!s.web_root_given) s.cfg.web_root = default_web_root();
   if (s.cfg.tls_cert.empty() != s.cfg.tls_key.empty()) {
-    return bad(!s.cfg.tls_cert.empty() ? "--tls-cert: TLS also needs the private key (--tls-key)"
+    return usage_error("serve", !s.cfg.tls_cert.empty() ? "--tls-cert: TLS also needs the private key (--tls-key)"
                                        : "--tls-key: TLS also needs the certificate (--tls-cert)");
   }
   server::ServerConfig& cfg = s.cfg;

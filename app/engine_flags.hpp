@@ -87,10 +87,4 @@ constexpr Flag<S> kTimeFlag{"--time-ms", "", "T", "time per search", set_time<S>
 template <class S>
 constexpr Flag<S> kNodesFlag{"--nodes", "", "N", "node budget per search (deterministic)", set_nodes<S>};
 
-// "selfplay: --games: wants 1..100000\n(see `bombcheckers selfplay --help`)", exit status 2.
-inline int usage_error(const char* cmd, const std::string& message) {
-  std::fprintf(stderr, "%s: %s\n(see `bombcheckers %s --help`)\n", cmd, message.c_str(), cmd);
-  return 2;
-}
-
 }  // namespace bc::app

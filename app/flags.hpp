@@ -101,6 +101,31 @@ FlagsRead read_flags(std::span<const Flag<Settings>> table, Args args, Settings&
   return FlagsRead::Ok;
 }
 
+// "selfplay: --games: wants 1..100000\n(see `bombcheckers selfplay --help`)" on stderr; exit status 2.
+inline int usage_error(std::string_view cmd, const std::string& message) {
+  std::fprintf(stderr, "%.*s: %s\n(see `bombcheckers %.*s --help`)\n", static_cast<int>(cmd.size()), cmd.data(),
+               message.c_str(), static_cast<int>(cmd.size()), cmd.data());
+  return 2;
+}
+
+// A command's flags read into `settings`: nullopt to go on, else the exit status to return (0
+// after printing `usage` for --help, 2 after saying what is wrong).
+template <class Settings>
+std::optional<int> read_command_flags(std::string_view cmd, std::span<const Flag<Settings>> table, Args args,
+                                      Settings& settings, void (*usage)(std::FILE*)) {
+  std::string error;
+  switch (read_flags<Settings>(table, args, settings, error)) {
+    case FlagsRead::Help:
+      usage(stdout);
+      return 0;
+    case FlagsRead::Bad:
+      return usage_error(cmd, error);
+    case FlagsRead::Ok:
+      break;
+  }
+  return std::nullopt;
+}
+
 // The help lines of a table: "  --port N   help\n  env BOMBCHECKERS_PORT" (no env line for a
 // flag without a twin).
 template <class Settings>
