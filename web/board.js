@@ -6,42 +6,19 @@
 // pixel follows from the canvas box and the orientation alone. Not flipped: [0,0] bottom-left.
 // Flipped (water's view): turned 180 degrees, [0,0] top-right.
 //
-// The pieces are drawn by pieces.js, the effects of a turn (falls, captures, blasts) by
-// board_effects.js.
+// The layers under the pieces (squares, last turn, highlights) are drawn by board_layers.js, the
+// pieces by pieces.js, the effects of a turn (falls, captures, blasts) by board_effects.js.
 
+import { asSquare, key, isPrefix } from './squares.js';
 import { drawPiece } from './pieces.js';
+import { drawCheckerboard, drawKaboomGrid, drawLast, drawUiOver, drawUiUnder } from './board_layers.js';
 import { drawEffects } from './board_effects.js';
-
-const BOARD = {
-  light: '#a63d3a', // the unplayable (red) squares
-  lightEdge: '#b84a45',
-  dark: '#474b54', // the playable (gray) squares
-  darkEdge: '#545963',
-  label: 'rgba(255,255,255,0.55)',
-  kaboomBg: '#1e2b4d',
-  kaboomSlot: '#0d1426',
-};
 
 const HOP_MS = 200;
 const FADE_MS = 520;
 const BLAST_MS = 1100;
 const PROMOTE_MS = 1000;
 const FALL_MS = 420;
-
-const key = (sq) => `${sq[0]},${sq[1]}`;
-const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
-
-/** A square given as [x,y] or {at:[x,y]}. */
-function asSquare(s) {
-  if (Array.isArray(s)) return s;
-  if (s && Array.isArray(s.at)) return s.at;
-  return null;
-}
-
-function isPrefix(a, b) {
-  if (a.length > b.length) return false;
-  return a.every((x, i) => JSON.stringify(x) === JSON.stringify(b[i]));
-}
 
 export class BoardView {
   constructor(canvas) {
@@ -287,12 +264,12 @@ export class BoardView {
       const amp = Math.min(w, h) * 0.05 * k;
       ctx.translate((Math.random() - 0.5) * 2 * amp, (Math.random() - 0.5) * 2 * amp);
     }
-    if (this.kaboom) this.drawKaboomGrid(w, h);
-    else this.drawCheckerboard(w, h);
-    this.drawLast(w, h);
-    this.drawUiUnder(w, h, now);
+    if (this.kaboom) drawKaboomGrid(this, w, h);
+    else drawCheckerboard(this, w, h);
+    drawLast(this, w, h);
+    drawUiUnder(this, w, h, now);
     this.drawPieces(w, h, now);
-    this.drawUiOver(w, h, now);
+    drawUiOver(this, w, h, now);
     drawEffects(this, w, h, now);
     if (this.moving(now)) this.loop();
   }
@@ -303,229 +280,6 @@ export class BoardView {
     const x0 = Math.round(c * w);
     const y0 = Math.round(r * h);
     return [x0, y0, Math.round((c + 1) * w) - x0, Math.round((r + 1) * h) - y0];
-  }
-
-  drawCheckerboard(w, h) {
-    const { ctx } = this;
-    for (let y = 0; y < this.rows; y++) {
-      for (let x = 0; x < this.cols; x++) {
-        const [rx, ry, rw, rh] = this.cellRect([x, y]);
-        const playable = (x + y) % 2 === 0;
-        const g = ctx.createLinearGradient(rx, ry, rx + rw, ry + rh);
-        g.addColorStop(0, playable ? BOARD.darkEdge : BOARD.lightEdge);
-        g.addColorStop(1, playable ? BOARD.dark : BOARD.light);
-        ctx.fillStyle = g;
-        ctx.fillRect(rx, ry, rw, rh);
-      }
-    }
-    // Coordinates in the corners of the edge squares: files along the bottom, ranks on the left.
-    const fs = Math.max(8, Math.round(Math.min(w, h) * 0.16));
-    ctx.font = `600 ${fs}px system-ui, sans-serif`;
-    ctx.fillStyle = BOARD.label;
-    ctx.textBaseline = 'alphabetic';
-    for (let c = 0; c < this.cols; c++) {
-      const [x] = this.fromScreen(c, this.rows - 1);
-      ctx.textAlign = 'right';
-      ctx.fillText(String.fromCharCode(97 + x), (c + 1) * w - fs * 0.3, this.rows * h - fs * 0.3);
-    }
-    for (let r = 0; r < this.rows; r++) {
-      const [, y] = this.fromScreen(0, r);
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'top';
-      ctx.fillText(String(y + 1), fs * 0.3, r * h + fs * 0.3);
-      ctx.textBaseline = 'alphabetic';
-    }
-  }
-
-  drawKaboomGrid(w, h) {
-    const { ctx, canvas } = this;
-    const g = ctx.createLinearGradient(0, 0, 0, canvas.height);
-    g.addColorStop(0, '#27396a');
-    g.addColorStop(1, BOARD.kaboomBg);
-    ctx.fillStyle = g;
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-    const hoverCol = this.ui.hover ? this.ui.hover[0] : -1;
-    for (let x = 0; x < this.cols; x++) {
-      if (x === hoverCol && this.ui.ghost) {
-        const [cx] = this.center([x, 0]);
-        ctx.fillStyle = 'rgba(255,255,255,0.06)';
-        ctx.fillRect(cx - w / 2, 0, w, canvas.height);
-      }
-      for (let y = 0; y < this.rows; y++) {
-        const [cx, cy] = this.center([x, y]);
-        const r = Math.min(w, h) * 0.4;
-        const sg = ctx.createRadialGradient(cx, cy - r * 0.3, r * 0.1, cx, cy, r);
-        sg.addColorStop(0, '#070b16');
-        sg.addColorStop(1, BOARD.kaboomSlot);
-        ctx.fillStyle = sg;
-        ctx.beginPath();
-        ctx.arc(cx, cy, r, 0, Math.PI * 2);
-        ctx.fill();
-        ctx.strokeStyle = 'rgba(255,255,255,0.07)';
-        ctx.lineWidth = Math.max(1, r * 0.06);
-        ctx.stroke();
-      }
-    }
-  }
-
-  drawLast(w, h) {
-    const last = this.state?.last;
-    if (!last) return;
-    const { ctx } = this;
-    const m = Math.min(w, h);
-    const moves = (last.actions ?? []).filter((a) => a.from && a.to);
-    const squares = [];
-    if (moves.length) squares.push(moves[0].from, ...moves.map((a) => a.to));
-    for (const a of last.actions ?? []) {
-      if (a.kind === 'drop') {
-        const top = (this.state.board?.pieces ?? []).filter((p) => p.at[0] === a.column)
-          .sort((p, q) => q.at[1] - p.at[1])[0];
-        if (top) squares.push(top.at);
-      }
-      if (a.kind === 'detonate' && a.at) squares.push(a.at);
-    }
-    for (const sq of squares) {
-      if (this.kaboom) {
-        const [cx, cy] = this.center(sq);
-        ctx.strokeStyle = 'rgba(255, 214, 102, 0.8)';
-        ctx.lineWidth = m * 0.05;
-        ctx.beginPath();
-        ctx.arc(cx, cy, m * 0.45, 0, Math.PI * 2);
-        ctx.stroke();
-      } else {
-        const [rx, ry, rw, rh] = this.cellRect(sq);
-        ctx.fillStyle = 'rgba(255, 214, 102, 0.26)';
-        ctx.fillRect(rx, ry, rw, rh);
-      }
-    }
-    // Pieces taken (and not blown up): a faint cross where each stood.
-    const blasted = new Set((last.exploded ?? []).map(asSquare).filter(Boolean).map(key));
-    for (const s of last.captured ?? []) {
-      const sq = asSquare(s);
-      if (!sq || blasted.has(key(sq)) || this.kaboom) continue;
-      const [cx, cy] = this.center(sq);
-      const d = m * 0.12;
-      ctx.save();
-      ctx.strokeStyle = 'rgba(255, 140, 120, 0.6)';
-      ctx.lineWidth = m * 0.045;
-      ctx.lineCap = 'round';
-      ctx.beginPath();
-      ctx.moveTo(cx - d, cy - d);
-      ctx.lineTo(cx + d, cy + d);
-      ctx.moveTo(cx + d, cy - d);
-      ctx.lineTo(cx - d, cy + d);
-      ctx.stroke();
-      ctx.restore();
-    }
-    for (const s of last.exploded ?? []) {
-      const sq = asSquare(s);
-      if (!sq) continue;
-      const [cx, cy] = this.center(sq);
-      const g = ctx.createRadialGradient(cx, cy, 0, cx, cy, m * 0.55);
-      g.addColorStop(0, 'rgba(20, 8, 4, 0.55)');
-      g.addColorStop(0.6, 'rgba(120, 40, 10, 0.25)');
-      g.addColorStop(1, 'rgba(255, 120, 40, 0)');
-      ctx.fillStyle = g;
-      const [rx, ry, rw, rh] = this.cellRect(sq);
-      ctx.fillRect(rx, ry, rw, rh);
-    }
-    if (moves.length && !this.kaboom) {
-      const pts = squares.slice(0, moves.length + 1).map((s) => this.center(s));
-      ctx.save();
-      ctx.strokeStyle = 'rgba(255, 214, 102, 0.7)';
-      ctx.fillStyle = 'rgba(255, 214, 102, 0.7)';
-      ctx.lineWidth = m * 0.07;
-      ctx.lineCap = 'round';
-      ctx.lineJoin = 'round';
-      ctx.setLineDash([m * 0.02, m * 0.13]);
-      ctx.beginPath();
-      pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
-      ctx.stroke();
-      ctx.setLineDash([]);
-      for (const [x, y] of pts.slice(0, -1)) {
-        ctx.beginPath();
-        ctx.arc(x, y, m * 0.07, 0, Math.PI * 2);
-        ctx.fill();
-      }
-      ctx.restore();
-    }
-  }
-
-  drawUiUnder(w, h, now) {
-    const { ctx } = this;
-    const m = Math.min(w, h);
-    const { selected, targets, hover } = this.ui;
-    if (selected) {
-      const [rx, ry, rw, rh] = this.cellRect(selected);
-      ctx.fillStyle = 'rgba(120, 220, 255, 0.28)';
-      ctx.fillRect(rx, ry, rw, rh);
-    }
-    for (const t of targets) {
-      if (hover && same(hover, t.sq)) {
-        const [rx, ry, rw, rh] = this.cellRect(t.sq);
-        ctx.fillStyle = 'rgba(120, 220, 255, 0.22)';
-        ctx.fillRect(rx, ry, rw, rh);
-      }
-    }
-    void now;
-    void m;
-  }
-
-  drawUiOver(w, h, now) {
-    const { ctx } = this;
-    const m = Math.min(w, h);
-    const { selected, targets, movable, detonatable, hover, ghost } = this.ui;
-    const pulse = 0.5 + 0.5 * Math.sin(now / 260);
-    for (const sq of movable) {
-      if (selected && same(sq, selected)) continue;
-      const [cx, cy] = this.center(sq);
-      const isHover = hover && same(hover, sq);
-      ctx.strokeStyle = isHover ? 'rgba(255,255,255,0.9)' : 'rgba(255,255,255,0.35)';
-      ctx.lineWidth = m * (isHover ? 0.05 : 0.03);
-      ctx.beginPath();
-      ctx.arc(cx, cy, m * 0.44, 0, Math.PI * 2);
-      ctx.stroke();
-    }
-    for (const sq of detonatable) {
-      const [cx, cy] = this.center(sq);
-      ctx.strokeStyle = `rgba(255, 170, 60, ${0.45 + 0.45 * pulse})`;
-      ctx.lineWidth = m * 0.05;
-      ctx.beginPath();
-      ctx.arc(cx, cy, m * 0.46, 0, Math.PI * 2);
-      ctx.stroke();
-    }
-    if (selected) {
-      const [cx, cy] = this.center(selected);
-      ctx.strokeStyle = 'rgba(140, 230, 255, 0.95)';
-      ctx.lineWidth = m * 0.055;
-      ctx.shadowColor = 'rgba(140, 230, 255, 0.9)';
-      ctx.shadowBlur = m * 0.15;
-      ctx.beginPath();
-      ctx.arc(cx, cy, m * 0.44, 0, Math.PI * 2);
-      ctx.stroke();
-      ctx.shadowBlur = 0;
-    }
-    for (const t of targets) {
-      const [cx, cy] = this.center(t.sq);
-      if (t.capture) {
-        ctx.strokeStyle = 'rgba(140, 230, 255, 0.85)';
-        ctx.lineWidth = m * 0.06;
-        ctx.beginPath();
-        ctx.arc(cx, cy, m * 0.3, 0, Math.PI * 2);
-        ctx.stroke();
-      } else {
-        ctx.fillStyle = 'rgba(140, 230, 255, 0.8)';
-        ctx.beginPath();
-        ctx.arc(cx, cy, m * 0.14, 0, Math.PI * 2);
-        ctx.fill();
-      }
-    }
-    if (ghost) {
-      const [cx, cy] = this.center(ghost.sq);
-      ctx.globalAlpha = 0.35;
-      drawPiece(this.ctx, cx, cy, m * 0.4, ghost.piece);
-      ctx.globalAlpha = 1;
-    }
   }
 
   drawPieces(w, h, now) {

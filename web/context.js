@@ -5,6 +5,7 @@ import { Net } from './net.js';
 import { BoardView } from './board.js';
 import { $, DEFAULT_SIDES, toast } from './ui.js';
 import { app } from './state.js';
+import { same } from './squares.js';
 
 export const canvas = $('#board');
 export const board = new BoardView(canvas);
@@ -20,7 +21,7 @@ export const net = new Net(wsUrl, {
 
 // ---- small helpers ----------------------------------------------------------------------------
 
-export const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+export { same }; // squares.js's, for the page's modules
 
 export function sidesOf(variant) {
   const v = app.variants.find((x) => x.id === variant);

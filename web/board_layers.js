@@ -1,0 +1,238 @@
+// The board's layers under the pieces, for a BoardView: the squares (checkerboard or Kaboom's
+// grid), the marks of the last turn, and the highlights of what may be played.
+
+import { key, same, asSquare } from './squares.js';
+import { drawPiece } from './pieces.js';
+
+const BOARD = {
+  light: '#a63d3a', // the unplayable (red) squares
+  lightEdge: '#b84a45',
+  dark: '#474b54', // the playable (gray) squares
+  darkEdge: '#545963',
+  label: 'rgba(255,255,255,0.55)',
+  kaboomBg: '#1e2b4d',
+  kaboomSlot: '#0d1426',
+};
+
+export function drawCheckerboard(view, w, h) {
+  const { ctx } = view;
+  for (let y = 0; y < view.rows; y++) {
+    for (let x = 0; x < view.cols; x++) {
+      const [rx, ry, rw, rh] = view.cellRect([x, y]);
+      const playable = (x + y) % 2 === 0;
+      const g = ctx.createLinearGradient(rx, ry, rx + rw, ry + rh);
+      g.addColorStop(0, playable ? BOARD.darkEdge : BOARD.lightEdge);
+      g.addColorStop(1, playable ? BOARD.dark : BOARD.light);
+      ctx.fillStyle = g;
+      ctx.fillRect(rx, ry, rw, rh);
+    }
+  }
+  // Coordinates in the corners of the edge squares: files along the bottom, ranks on the left.
+  const fs = Math.max(8, Math.round(Math.min(w, h) * 0.16));
+  ctx.font = `600 ${fs}px system-ui, sans-serif`;
+  ctx.fillStyle = BOARD.label;
+  ctx.textBaseline = 'alphabetic';
+  for (let c = 0; c < view.cols; c++) {
+    const [x] = view.fromScreen(c, view.rows - 1);
+    ctx.textAlign = 'right';
+    ctx.fillText(String.fromCharCode(97 + x), (c + 1) * w - fs * 0.3, view.rows * h - fs * 0.3);
+  }
+  for (let r = 0; r < view.rows; r++) {
+    const [, y] = view.fromScreen(0, r);
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText(String(y + 1), fs * 0.3, r * h + fs * 0.3);
+    ctx.textBaseline = 'alphabetic';
+  }
+}
+
+export function drawKaboomGrid(view, w, h) {
+  const { ctx, canvas } = view;
+  const g = ctx.createLinearGradient(0, 0, 0, canvas.height);
+  g.addColorStop(0, '#27396a');
+  g.addColorStop(1, BOARD.kaboomBg);
+  ctx.fillStyle = g;
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const hoverCol = view.ui.hover ? view.ui.hover[0] : -1;
+  for (let x = 0; x < view.cols; x++) {
+    if (x === hoverCol && view.ui.ghost) {
+      const [cx] = view.center([x, 0]);
+      ctx.fillStyle = 'rgba(255,255,255,0.06)';
+      ctx.fillRect(cx - w / 2, 0, w, canvas.height);
+    }
+    for (let y = 0; y < view.rows; y++) {
+      const [cx, cy] = view.center([x, y]);
+      const r = Math.min(w, h) * 0.4;
+      const sg = ctx.createRadialGradient(cx, cy - r * 0.3, r * 0.1, cx, cy, r);
+      sg.addColorStop(0, '#070b16');
+      sg.addColorStop(1, BOARD.kaboomSlot);
+      ctx.fillStyle = sg;
+      ctx.beginPath();
+      ctx.arc(cx, cy, r, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.strokeStyle = 'rgba(255,255,255,0.07)';
+      ctx.lineWidth = Math.max(1, r * 0.06);
+      ctx.stroke();
+    }
+  }
+}
+
+export function drawLast(view, w, h) {
+  const last = view.state?.last;
+  if (!last) return;
+  const { ctx } = view;
+  const m = Math.min(w, h);
+  const moves = (last.actions ?? []).filter((a) => a.from && a.to);
+  const squares = [];
+  if (moves.length) squares.push(moves[0].from, ...moves.map((a) => a.to));
+  for (const a of last.actions ?? []) {
+    if (a.kind === 'drop') {
+      const top = (view.state.board?.pieces ?? []).filter((p) => p.at[0] === a.column)
+        .sort((p, q) => q.at[1] - p.at[1])[0];
+      if (top) squares.push(top.at);
+    }
+    if (a.kind === 'detonate' && a.at) squares.push(a.at);
+  }
+  for (const sq of squares) {
+    if (view.kaboom) {
+      const [cx, cy] = view.center(sq);
+      ctx.strokeStyle = 'rgba(255, 214, 102, 0.8)';
+      ctx.lineWidth = m * 0.05;
+      ctx.beginPath();
+      ctx.arc(cx, cy, m * 0.45, 0, Math.PI * 2);
+      ctx.stroke();
+    } else {
+      const [rx, ry, rw, rh] = view.cellRect(sq);
+      ctx.fillStyle = 'rgba(255, 214, 102, 0.26)';
+      ctx.fillRect(rx, ry, rw, rh);
+    }
+  }
+  // Pieces taken (and not blown up): a faint cross where each stood.
+  const blasted = new Set((last.exploded ?? []).map(asSquare).filter(Boolean).map(key));
+  for (const s of last.captured ?? []) {
+    const sq = asSquare(s);
+    if (!sq || blasted.has(key(sq)) || view.kaboom) continue;
+    const [cx, cy] = view.center(sq);
+    const d = m * 0.12;
+    ctx.save();
+    ctx.strokeStyle = 'rgba(255, 140, 120, 0.6)';
+    ctx.lineWidth = m * 0.045;
+    ctx.lineCap = 'round';
+    ctx.beginPath();
+    ctx.moveTo(cx - d, cy - d);
+    ctx.lineTo(cx + d, cy + d);
+    ctx.moveTo(cx + d, cy - d);
+    ctx.lineTo(cx - d, cy + d);
+    ctx.stroke();
+    ctx.restore();
+  }
+  for (const s of last.exploded ?? []) {
+    const sq = asSquare(s);
+    if (!sq) continue;
+    const [cx, cy] = view.center(sq);
+    const g = ctx.createRadialGradient(cx, cy, 0, cx, cy, m * 0.55);
+    g.addColorStop(0, 'rgba(20, 8, 4, 0.55)');
+    g.addColorStop(0.6, 'rgba(120, 40, 10, 0.25)');
+    g.addColorStop(1, 'rgba(255, 120, 40, 0)');
+    ctx.fillStyle = g;
+    const [rx, ry, rw, rh] = view.cellRect(sq);
+    ctx.fillRect(rx, ry, rw, rh);
+  }
+  if (moves.length && !view.kaboom) {
+    const pts = squares.slice(0, moves.length + 1).map((s) => view.center(s));
+    ctx.save();
+    ctx.strokeStyle = 'rgba(255, 214, 102, 0.7)';
+    ctx.fillStyle = 'rgba(255, 214, 102, 0.7)';
+    ctx.lineWidth = m * 0.07;
+    ctx.lineCap = 'round';
+    ctx.lineJoin = 'round';
+    ctx.setLineDash([m * 0.02, m * 0.13]);
+    ctx.beginPath();
+    pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    for (const [x, y] of pts.slice(0, -1)) {
+      ctx.beginPath();
+      ctx.arc(x, y, m * 0.07, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    ctx.restore();
+  }
+}
+
+export function drawUiUnder(view, w, h, now) {
+  const { ctx } = view;
+  const m = Math.min(w, h);
+  const { selected, targets, hover } = view.ui;
+  if (selected) {
+    const [rx, ry, rw, rh] = view.cellRect(selected);
+    ctx.fillStyle = 'rgba(120, 220, 255, 0.28)';
+    ctx.fillRect(rx, ry, rw, rh);
+  }
+  for (const t of targets) {
+    if (hover && same(hover, t.sq)) {
+      const [rx, ry, rw, rh] = view.cellRect(t.sq);
+      ctx.fillStyle = 'rgba(120, 220, 255, 0.22)';
+      ctx.fillRect(rx, ry, rw, rh);
+    }
+  }
+  void now;
+  void m;
+}
+
+export function drawUiOver(view, w, h, now) {
+  const { ctx } = view;
+  const m = Math.min(w, h);
+  const { selected, targets, movable, detonatable, hover, ghost } = view.ui;
+  const pulse = 0.5 + 0.5 * Math.sin(now / 260);
+  for (const sq of movable) {
+    if (selected && same(sq, selected)) continue;
+    const [cx, cy] = view.center(sq);
+    const isHover = hover && same(hover, sq);
+    ctx.strokeStyle = isHover ? 'rgba(255,255,255,0.9)' : 'rgba(255,255,255,0.35)';
+    ctx.lineWidth = m * (isHover ? 0.05 : 0.03);
+    ctx.beginPath();
+    ctx.arc(cx, cy, m * 0.44, 0, Math.PI * 2);
+    ctx.stroke();
+  }
+  for (const sq of detonatable) {
+    const [cx, cy] = view.center(sq);
+    ctx.strokeStyle = `rgba(255, 170, 60, ${0.45 + 0.45 * pulse})`;
+    ctx.lineWidth = m * 0.05;
+    ctx.beginPath();
+    ctx.arc(cx, cy, m * 0.46, 0, Math.PI * 2);
+    ctx.stroke();
+  }
+  if (selected) {
+    const [cx, cy] = view.center(selected);
+    ctx.strokeStyle = 'rgba(140, 230, 255, 0.95)';
+    ctx.lineWidth = m * 0.055;
+    ctx.shadowColor = 'rgba(140, 230, 255, 0.9)';
+    ctx.shadowBlur = m * 0.15;
+    ctx.beginPath();
+    ctx.arc(cx, cy, m * 0.44, 0, Math.PI * 2);
+    ctx.stroke();
+    ctx.shadowBlur = 0;
+  }
+  for (const t of targets) {
+    const [cx, cy] = view.center(t.sq);
+    if (t.capture) {
+      ctx.strokeStyle = 'rgba(140, 230, 255, 0.85)';
+      ctx.lineWidth = m * 0.06;
+      ctx.beginPath();
+      ctx.arc(cx, cy, m * 0.3, 0, Math.PI * 2);
+      ctx.stroke();
+    } else {
+      ctx.fillStyle = 'rgba(140, 230, 255, 0.8)';
+      ctx.beginPath();
+      ctx.arc(cx, cy, m * 0.14, 0, Math.PI * 2);
+      ctx.fill();
+    }
+  }
+  if (ghost) {
+    const [cx, cy] = view.center(ghost.sq);
+    ctx.globalAlpha = 0.35;
+    drawPiece(view.ctx, cx, cy, m * 0.4, ghost.piece);
+    ctx.globalAlpha = 1;
+  }
+}
