@@ -3,8 +3,8 @@
 // and one position's search: `bombcheckers selfplay` and `bombcheckers analyse`.)
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +16,8 @@ namespace {
 using bc::ai::SearchLimits;
 
 int speed(long long ms) {
-  std::printf("%-12s %6s %12s %10s %8s %8s\n", "variant", "depth", "nodes", "nps(cpu)", "ms", "cpu ms");
+  std::printf("%-12s %6s %12s %10s %8s %8s\n", "variant", "depth", "nodes", "nps(cpu)", "ms",
+              "cpu ms");
   for (bc::VariantId v : bc::kAllVariants) {
     const auto g = std::get<bc::Game>(bc::Game::create(v, bc::default_options(v)));
     SearchLimits limits;

@@ -51,8 +51,10 @@ const Flag<Settings> kAnalyseFlags[] = {
     kVariantFlag<Settings>,
     {"--fen", "", "TEXT",
      "the position: <to-move>:<first pieces>:<second pieces>[:<bombs a>,<bombs b>]\n"
-     "                             pieces: comma-separated squares (c3 = [2,2]) with prefixes K king,\n"
-     "                             T triple king, S shield, B bomb, e.g. \"fire:c3,Bd4,KSe5:Bf6,g7\"\n"
+     "                             pieces: comma-separated squares (c3 = [2,2]) with prefixes K "
+     "king,\n"
+     "                             T triple king, S shield, B bomb, e.g. "
+     "\"fire:c3,Bd4,KSe5:Bf6,g7\"\n"
      "                             (default: the start position, \"start\")",
      set_fen},
     {"--position", "", "TEXT", "the same as --fen", set_fen},
@@ -63,16 +65,18 @@ const Flag<Settings> kAnalyseFlags[] = {
     kTimeFlag<Settings>,
     {"--depth", "", "D", "search to this depth, 1..64", set_depth},
     kNodesFlag<Settings>,
-    {"--level", "", "L", "1..8 (default 8); small Kaboom boards also get the exact solver", set_level},
+    {"--level", "", "L", "1..8 (default 8); small Kaboom boards also get the exact solver",
+     set_level},
     kOptFlag<Settings>,
 };
 
 void usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: bombcheckers analyse [options]\n\n"
-               "Searches one position and prints, for every finished depth, the score (side to move,\n"
-               "in men: +1.00 is one normal man), nodes, time and principal variation. Without\n"
-               "--time-ms, --depth or --nodes the search has 5 seconds.\n\n");
+  std::fprintf(
+      out,
+      "usage: bombcheckers analyse [options]\n\n"
+      "Searches one position and prints, for every finished depth, the score (side to move,\n"
+      "in men: +1.00 is one normal man), nodes, time and principal variation. Without\n"
+      "--time-ms, --depth or --nodes the search has 5 seconds.\n\n");
   print_flags<Settings>(out, kAnalyseFlags);
 }
 
@@ -86,13 +90,15 @@ void solve(const Game& g, const EngineFlags& e) {
     std::printf("solver: over budget, searching instead\n");
     return;
   }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const char* what = solved->outcome == ai::Outcome::Win    ? "win"
                      : solved->outcome == ai::Outcome::Loss ? "loss"
                                                             : "draw";
   std::printf("solved: %s", what);
   if (solved->outcome != ai::Outcome::Draw) std::printf(" in %d turns", solved->turns);
-  std::printf(" (%llu positions, %.2f s); best %s\n", static_cast<unsigned long long>(solved->positions), secs,
+  std::printf(" (%llu positions, %.2f s); best %s\n",
+              static_cast<unsigned long long>(solved->positions), secs,
               solved->best ? ai::format_turn(Turn{{*solved->best}}).c_str() : "-");
 }
 
@@ -111,7 +117,8 @@ void print_iteration(const Game& g, const ai::IterationInfo& info) {
   const long long ms = info.elapsed.count();
   std::printf("depth %2d  score %9s  nodes %11llu  time %7lld ms  nps %9.0f  pv%s\n", info.depth,
               ai::format_score(info.score).c_str(), static_cast<unsigned long long>(info.nodes), ms,
-              ms > 0 ? 1000.0 * static_cast<double>(info.nodes) / static_cast<double>(ms) : 0.0, pv.c_str());
+              ms > 0 ? 1000.0 * static_cast<double>(info.nodes) / static_cast<double>(ms) : 0.0,
+              pv.c_str());
   std::fflush(stdout);
 }
 
@@ -147,12 +154,14 @@ int cmd_analyse(Args args) {
               std::string(side_name(g.variant(), g.turn())).c_str(), ai::board_picture(g).c_str());
   if (g.over()) {
     const Result& r = *g.result();
-    std::printf("game over: %s (%s)\n",
-                r.winner ? (std::string(side_name(g.variant(), *r.winner)) + " wins").c_str() : "draw",
-                std::string(reason_name(r.reason)).c_str());
+    std::printf(
+        "game over: %s (%s)\n",
+        r.winner ? (std::string(side_name(g.variant(), *r.winner)) + " wins").c_str() : "draw",
+        std::string(reason_name(r.reason)).c_str());
     return 0;
   }
-  if (g.variant() == VariantId::Kaboom && g.width() * g.height() <= ai::kSolverMaxCells) solve(g, s.engine);
+  if (g.variant() == VariantId::Kaboom && g.width() * g.height() <= ai::kSolverMaxCells)
+    solve(g, s.engine);
   search(g, s);
   return 0;
 }

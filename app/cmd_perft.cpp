@@ -79,10 +79,11 @@ int cmd_perft(Args args) {
     }
   }
   if (json) {
-    std::printf("{\"variant\":\"%.*s\",\"depth\":%d,\"nodes\":[%s],\"seconds\":%.6f,\"nps\":%.0f}\n",
-                static_cast<int>(variant_key(variant).size()), variant_key(variant).data(), depth,
-                nodes_json.c_str(), total_seconds,
-                total_seconds > 0 ? static_cast<double>(total_nodes) / total_seconds : 0.0);
+    std::printf(
+        "{\"variant\":\"%.*s\",\"depth\":%d,\"nodes\":[%s],\"seconds\":%.6f,\"nps\":%.0f}\n",
+        static_cast<int>(variant_key(variant).size()), variant_key(variant).data(), depth,
+        nodes_json.c_str(), total_seconds,
+        total_seconds > 0 ? static_cast<double>(total_nodes) / total_seconds : 0.0);
   }
   return 0;
 }

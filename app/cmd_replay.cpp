@@ -1,7 +1,7 @@
 // `bombcheckers replay FILE|ROOM`: checks a game record by replaying it through the rules core.
 // FILE is a JSON record as served by /api/games/{room}; ROOM is a room id in the store of a data
-// directory (every game of the room, or --game N). Prints the final state of each game, or the first
-// action that does not replay (exit 1).
+// directory (every game of the room, or --game N). Prints the final state of each game, or the
+// first action that does not replay (exit 1).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -151,12 +151,13 @@ int replay_room(const std::string& room_arg, const fs::path& data_dir, int only_
     const std::string what = "room " + *id + " game " + std::to_string(n);
     auto image = server::image_of(*loaded, n);
     if (auto* e = std::get_if<server::ReplayError>(&image)) {
-      std::printf("%s: FAILED at version %lld: %s\n", what.c_str(), static_cast<long long>(e->version),
-                  e->message.c_str());
+      std::printf("%s: FAILED at version %lld: %s\n", what.c_str(),
+                  static_cast<long long>(e->version), e->message.c_str());
       status = 1;
       continue;
     }
-    auto restored = server::restore_room(*id, std::get<server::GameRecord>(image), server::Limits{});
+    auto restored =
+        server::restore_room(*id, std::get<server::GameRecord>(image), server::Limits{});
     if (!restored.room) {
       std::printf("%s: FAILED at version %lld: %s\n", what.c_str(),
                   static_cast<long long>(restored.error->version), restored.error->message.c_str());
@@ -197,7 +198,8 @@ int cmd_replay(Args args) {
     } else if (!a.empty() && a[0] != '-' && target.empty()) {
       target = std::string(a);
     } else {
-      std::fprintf(stderr, "replay: unexpected argument '%.*s'\n\n", static_cast<int>(a.size()), a.data());
+      std::fprintf(stderr, "replay: unexpected argument '%.*s'\n\n", static_cast<int>(a.size()),
+                   a.data());
       replay_usage(stderr);
       return 2;
     }

@@ -29,8 +29,12 @@ Setting set_level(int& level, std::string_view v) {
   level = static_cast<int>(*l);
   return std::nullopt;
 }
-Setting set_a(Settings& s, std::string_view v) { return set_level(s.match.level_a, v); }
-Setting set_b(Settings& s, std::string_view v) { return set_level(s.match.level_b, v); }
+Setting set_a(Settings& s, std::string_view v) {
+  return set_level(s.match.level_a, v);
+}
+Setting set_b(Settings& s, std::string_view v) {
+  return set_level(s.match.level_b, v);
+}
 
 Setting set_games(Settings& s, std::string_view v) {
   const auto n = parse_whole(v, 1, 100000);
@@ -84,10 +88,11 @@ const Flag<Settings> kSelfplayFlags[] = {
 };
 
 void usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: bombcheckers selfplay [options]\n\n"
-               "Plays a match between computer levels A and B, then prints every result, A's score\n"
-               "with its 95%% error margin, and the Elo difference it implies.\n\n");
+  std::fprintf(
+      out,
+      "usage: bombcheckers selfplay [options]\n\n"
+      "Plays a match between computer levels A and B, then prints every result, A's score\n"
+      "with its 95%% error margin, and the Elo difference it implies.\n\n");
   print_flags<Settings>(out, kSelfplayFlags);
 }
 
@@ -107,8 +112,9 @@ int cmd_selfplay(Args args) {
   ai::MatchScore score;
   for (int game = 0; game < s.games; ++game) {
     const Side a_side = game % 2 == 0 ? Side::First : Side::Second;
-    const Game opening = ai::random_opening(std::get<Game>(created), opening_turns,
-                                            s.match.seed * 1000003 + static_cast<std::uint64_t>(game / 2));
+    const Game opening =
+        ai::random_opening(std::get<Game>(created), opening_turns,
+                           s.match.seed * 1000003 + static_cast<std::uint64_t>(game / 2));
     const auto played = ai::play_match_game(opening, a_side, s.match, game);
     if (!played) {
       std::fprintf(stderr, "selfplay: the engine chose an illegal action (a bug)\n");
@@ -117,9 +123,10 @@ int cmd_selfplay(Args args) {
     score.add(*played);
     if (s.quiet) continue;
     const char* outcome = !played->a_won ? "draw" : *played->a_won ? "A wins" : "B wins";
-    std::printf("game %d: A (level %d) plays %s: %s (%s) after %d turns, %llu nodes; opening %s\n", game + 1,
-                s.match.level_a, std::string(side_name(s.engine.variant, a_side)).c_str(), outcome,
-                played->reason.c_str(), played->turns, static_cast<unsigned long long>(played->nodes),
+    std::printf("game %d: A (level %d) plays %s: %s (%s) after %d turns, %llu nodes; opening %s\n",
+                game + 1, s.match.level_a, std::string(side_name(s.engine.variant, a_side)).c_str(),
+                outcome, played->reason.c_str(), played->turns,
+                static_cast<unsigned long long>(played->nodes),
                 ai::format_position(opening).c_str());
     std::fflush(stdout);
   }
@@ -127,8 +134,8 @@ int cmd_selfplay(Args args) {
   std::printf(
       "A (level %d) vs B (level %d): +%d =%d -%d in %d games; score of A %.1f%% +- %.1f%% "
       "(95%%); Elo %+.0f [%+.0f, %+.0f]\n",
-      s.match.level_a, s.match.level_b, score.wins, score.draws, score.losses, score.games(), 100.0 * e.score,
-      100.0 * e.margin, e.elo, e.elo_low, e.elo_high);
+      s.match.level_a, s.match.level_b, score.wins, score.draws, score.losses, score.games(),
+      100.0 * e.score, 100.0 * e.margin, e.elo, e.elo_low, e.elo_high);
   return 0;
 }
 

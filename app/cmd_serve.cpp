@@ -1,16 +1,16 @@
 // `bombcheckers serve`: the game server. Flags, each with an environment twin; flags win.
 #include <arpa/inet.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/spdlog.h>
 #include <string>
 #include <thread>
 
@@ -129,7 +129,8 @@ Setting set_allowed_origins(Settings& s, std::string_view list) {
     if (item.empty()) continue;
     auto o = server::normalize_origin(item);
     if (!o) {
-      return std::string(item) + ": an origin is scheme://host[:port], like https://games.example.org";
+      return std::string(item) +
+             ": an origin is scheme://host[:port], like https://games.example.org";
     }
     s.cfg.allowed_origins.push_back(*o);
   }
@@ -170,36 +171,43 @@ Setting set_qr(Settings& s, std::string_view v) {
 }
 
 const Flag<Settings> kServeFlags[] = {
-    {"--host", "BOMBCHECKERS_HOST", "ADDR", "address to listen on (default 0.0.0.0: every interface)",
-     set_host},
-    {"--port", "BOMBCHECKERS_PORT", "N", "port for HTTP and WebSocket, 0 = any free port (default 8080)",
-     set_port},
+    {"--host", "BOMBCHECKERS_HOST", "ADDR",
+     "address to listen on (default 0.0.0.0: every interface)", set_host},
+    {"--port", "BOMBCHECKERS_PORT", "N",
+     "port for HTTP and WebSocket, 0 = any free port (default 8080)", set_port},
     {"--web-root", "BOMBCHECKERS_WEB_ROOT", "DIR",
      "the web client's files (default: web/ beside the build folder, else ./web)", set_web_root},
-    {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where games are kept (default ./data)", set_data_dir},
+    {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where games are kept (default ./data)",
+     set_data_dir},
     {"--log-level", "BOMBCHECKERS_LOG_LEVEL", "LEVEL",
      "trace, debug, info, warn, error, critical or off (default info)", set_log_level},
     {"--threads", "BOMBCHECKERS_THREADS", "N", "I/O threads, 1..256 (default: the number of cores)",
      set_threads},
     {"--log-format", "BOMBCHECKERS_LOG_FORMAT", "FORMAT",
-     "text, or json: one {\"ts\",\"level\",\"msg\"} object per line (default text)", set_log_format},
+     "text, or json: one {\"ts\",\"level\",\"msg\"} object per line (default text)",
+     set_log_format},
     {"--allowed-origin", "BOMBCHECKERS_ALLOWED_ORIGINS", "ORIGIN",
      "a web origin (https://host[:port]) allowed to open /ws besides the server's own address;\n"
-     "                           repeatable; the variable takes a comma-separated list (default: any origin)",
+     "                           repeatable; the variable takes a comma-separated list (default: "
+     "any origin)",
      set_allowed_origins, true},
     {"--tls-cert", "BOMBCHECKERS_TLS_CERT", "FILE",
      "TLS certificate chain (PEM): serve https:// and wss:// on the port, redirect http://;\n"
      "                           needs --tls-key (default: plain HTTP)",
      set_tls_cert},
-    {"--tls-key", "BOMBCHECKERS_TLS_KEY", "FILE", "the certificate's private key (PEM, unencrypted)",
-     set_tls_key},
+    {"--tls-key", "BOMBCHECKERS_TLS_KEY", "FILE",
+     "the certificate's private key (PEM, unencrypted)", set_tls_key},
     {"--max-connections-per-address", "BOMBCHECKERS_MAX_CONNECTIONS_PER_ADDRESS", "N",
      "open connections one client IP may have, 0 = no limit (default 128;\n"
      "                           behind a reverse proxy every client has the proxy's address)",
-     [](Settings& s, std::string_view v) { return set_per_address(s.cfg.limits.max_connections_per_address, v); }},
+     [](Settings& s, std::string_view v) {
+       return set_per_address(s.cfg.limits.max_connections_per_address, v);
+     }},
     {"--max-rooms-per-address", "BOMBCHECKERS_MAX_ROOMS_PER_ADDRESS", "N",
      "rooms one client IP may hold at once, 0 = no limit (default 32)",
-     [](Settings& s, std::string_view v) { return set_per_address(s.cfg.limits.max_rooms_per_address, v); }},
+     [](Settings& s, std::string_view v) {
+       return set_per_address(s.cfg.limits.max_rooms_per_address, v);
+     }},
     {"--memory", "BOMBCHECKERS_MEMORY", "",
      "keep games in memory only, not in the data directory (lost on restart)", set_memory},
     {"--qr", "BOMBCHECKERS_QR", "",
@@ -209,9 +217,10 @@ const Flag<Settings> kServeFlags[] = {
 };
 
 void serve_usage(std::FILE* out) {
-  std::fprintf(out, "usage: bombcheckers serve [options]\n\n"
-                    "Runs the game server: the web client, the JSON API and the game WebSocket on one\n"
-                    "port. Every option can also be set by its environment variable; a flag wins.\n\n");
+  std::fprintf(out,
+               "usage: bombcheckers serve [options]\n\n"
+               "Runs the game server: the web client, the JSON API and the game WebSocket on one\n"
+               "port. Every option can also be set by its environment variable; a flag wins.\n\n");
   print_flags<Settings>(out, kServeFlags);
 }
 
@@ -222,7 +231,8 @@ void show_qr(const Settings& s, std::uint16_t port) {
   if (!(s.qr == 1 || (s.qr == -1 && tty && !s.json_logs))) return;
   const auto urls = server::lan_urls(s.cfg.host, port, s.cfg.tls());
   if (urls.empty()) {
-    if (s.qr == 1) spdlog::info("no LAN address to show a QR code for (listening on {})", s.cfg.host);
+    if (s.qr == 1)
+      spdlog::info("no LAN address to show a QR code for (listening on {})", s.cfg.host);
     return;
   }
   const std::string code = server::qr_terminal(urls.front(), tty);
@@ -238,11 +248,13 @@ int cmd_serve(Args args) {
   const unsigned cores = std::thread::hardware_concurrency();
   s.cfg.threads = cores == 0 ? 1 : static_cast<int>(std::min(cores, 256u));
   s.cfg.data_dir = fs::path("data");
-  if (auto done = read_command_flags<Settings>("serve", kServeFlags, args, s, serve_usage)) return *done;
+  if (auto done = read_command_flags<Settings>("serve", kServeFlags, args, s, serve_usage))
+    return *done;
   if (!s.web_root_given) s.cfg.web_root = default_web_root();
   if (s.cfg.tls_cert.empty() != s.cfg.tls_key.empty()) {
-    return usage_error("serve", !s.cfg.tls_cert.empty() ? "--tls-cert: TLS also needs the private key (--tls-key)"
-                                       : "--tls-key: TLS also needs the certificate (--tls-cert)");
+    return usage_error("serve", !s.cfg.tls_cert.empty()
+                                    ? "--tls-cert: TLS also needs the private key (--tls-key)"
+                                    : "--tls-key: TLS also needs the certificate (--tls-cert)");
   }
   server::ServerConfig& cfg = s.cfg;
 
@@ -258,7 +270,8 @@ int cmd_serve(Args args) {
     spdlog::error("{}", *err);
     return 1;
   }
-  const std::string shown_host = cfg.host.find(':') != std::string::npos ? "[" + cfg.host + "]" : cfg.host;
+  const std::string shown_host =
+      cfg.host.find(':') != std::string::npos ? "[" + cfg.host + "]" : cfg.host;
   std::printf("listening on %s://%s:%u\n", cfg.tls() ? "https" : "http", shown_host.c_str(),
               static_cast<unsigned>(srv.port()));
   std::fflush(stdout);

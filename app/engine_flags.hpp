@@ -17,7 +17,8 @@ namespace bc::app {
 struct EngineFlags {
   VariantId variant = VariantId::Bomb;
   Options options = default_options(VariantId::Bomb);
-  std::vector<std::pair<std::string, int>> option_settings;  // --opt, applied once the variant is known
+  std::vector<std::pair<std::string, int>>
+      option_settings;  // --opt, applied once the variant is known
   std::optional<std::chrono::milliseconds> time;
   std::optional<std::uint64_t> nodes;
 
@@ -76,15 +77,17 @@ std::optional<std::string> set_nodes(S& s, std::string_view v) {
 
 // The table entries of the shared flags, for a command's table.
 template <class S>
-constexpr Flag<S> kVariantFlag{"--variant", "", "V", "bomb, classic, triple_king or kaboom (default bomb)",
-                               set_variant<S>};
+constexpr Flag<S> kVariantFlag{
+    "--variant", "", "V", "bomb, classic, triple_king or kaboom (default bomb)", set_variant<S>};
 template <class S>
-constexpr Flag<S> kOptFlag{"--opt", "", "NAME=VALUE",
-                           "a variant option, e.g. --opt width=5 --opt connect=4 (repeatable)",
-                           set_options<S>, true};
+constexpr Flag<S> kOptFlag{
+    "--opt",        "",
+    "NAME=VALUE",   "a variant option, e.g. --opt width=5 --opt connect=4 (repeatable)",
+    set_options<S>, true};
 template <class S>
 constexpr Flag<S> kTimeFlag{"--time-ms", "", "T", "time per search", set_time<S>};
 template <class S>
-constexpr Flag<S> kNodesFlag{"--nodes", "", "N", "node budget per search (deterministic)", set_nodes<S>};
+constexpr Flag<S> kNodesFlag{"--nodes", "", "N", "node budget per search (deterministic)",
+                             set_nodes<S>};
 
 }  // namespace bc::app

@@ -101,18 +101,19 @@ FlagsRead read_flags(std::span<const Flag<Settings>> table, Args args, Settings&
   return FlagsRead::Ok;
 }
 
-// "selfplay: --games: wants 1..100000\n(see `bombcheckers selfplay --help`)" on stderr; exit status 2.
+// "selfplay: --games: wants 1..100000\n(see `bombcheckers selfplay --help`)" on stderr; exit
+// status 2.
 inline int usage_error(std::string_view cmd, const std::string& message) {
-  std::fprintf(stderr, "%.*s: %s\n(see `bombcheckers %.*s --help`)\n", static_cast<int>(cmd.size()), cmd.data(),
-               message.c_str(), static_cast<int>(cmd.size()), cmd.data());
+  std::fprintf(stderr, "%.*s: %s\n(see `bombcheckers %.*s --help`)\n", static_cast<int>(cmd.size()),
+               cmd.data(), message.c_str(), static_cast<int>(cmd.size()), cmd.data());
   return 2;
 }
 
 // A command's flags read into `settings`: nullopt to go on, else the exit status to return (0
 // after printing `usage` for --help, 2 after saying what is wrong).
 template <class Settings>
-std::optional<int> read_command_flags(std::string_view cmd, std::span<const Flag<Settings>> table, Args args,
-                                      Settings& settings, void (*usage)(std::FILE*)) {
+std::optional<int> read_command_flags(std::string_view cmd, std::span<const Flag<Settings>> table,
+                                      Args args, Settings& settings, void (*usage)(std::FILE*)) {
   std::string error;
   switch (read_flags<Settings>(table, args, settings, error)) {
     case FlagsRead::Help:
@@ -131,8 +132,10 @@ std::optional<int> read_command_flags(std::string_view cmd, std::span<const Flag
 template <class Settings>
 void print_flags(std::FILE* out, std::span<const Flag<Settings>> table) {
   for (const auto& f : table) {
-    const std::string left = std::string(f.name) + (f.value.empty() ? "" : " ") + std::string(f.value);
-    std::fprintf(out, "  %-24s %.*s\n", left.c_str(), static_cast<int>(f.help.size()), f.help.data());
+    const std::string left =
+        std::string(f.name) + (f.value.empty() ? "" : " ") + std::string(f.value);
+    std::fprintf(out, "  %-24s %.*s\n", left.c_str(), static_cast<int>(f.help.size()),
+                 f.help.data());
     if (!f.env.empty()) {
       std::fprintf(out, "  %-24s   env %.*s%s\n", "", static_cast<int>(f.env.size()), f.env.data(),
                    f.value.empty() ? "=1" : "");

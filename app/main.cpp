@@ -15,7 +15,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"serve", bc::app::cmd_serve, "run the game server (web client, JSON API, game WebSocket)"},
-    {"replay", bc::app::cmd_replay, "check a game record (a JSON file or a stored room) by replaying it"},
+    {"replay", bc::app::cmd_replay,
+     "check a game record (a JSON file or a stored room) by replaying it"},
     {"perft", bc::app::cmd_perft, "count the complete-turn tree of a variant (rules benchmark)"},
     {"selfplay", bc::app::cmd_selfplay, "play the computer against itself and print the score"},
     {"analyse", bc::app::cmd_analyse, "search a position and print the best line and score"},

@@ -32,6 +32,7 @@ declare -A pkgs=(
   [libgtest-dev]=/usr/include/gtest/gtest.h
   [libgmock-dev]=/usr/include/gmock/gmock.h
   [clang]=/usr/bin/clang++
+  [clang-format]=/usr/bin/clang-format
   [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 )
 if [ "$want_browser" = 1 ]; then

@@ -2,7 +2,8 @@
 # Builds and runs every test: core and server unit tests, server integration tests on loopback,
 # browser tests in headless Chromium, then the whole C++ suite again under ASan+UBSan, the server
 # tests under TSan, and each libFuzzer target for a bounded time.
-# Installs whatever is missing first (Debian packages as root, npm ci).
+# Installs whatever is missing first (Debian packages as root, npm ci), and checks that every C++
+# file matches .clang-format (scripts/check-format.sh) before building.
 # Usage: scripts/test.sh [--fast]   (--fast: skip the sanitizer builds and the fuzzers)
 # Last, the container image is built and run with podman (tests/docker/run.sh; BC_SKIP_CONTAINER=1
 # skips it, and it reports SKIPPED where no container engine can run).
@@ -27,6 +28,9 @@ step() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
 
 step "dependencies"
 scripts/install-deps.sh
+
+step "formatting"
+scripts/check-format.sh
 
 step "release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBC_TESTS=ON >/dev/null

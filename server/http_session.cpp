@@ -1,9 +1,10 @@
 #include "server/http_session.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <boost/beast/ssl.hpp>
 #include <cctype>
-#include <spdlog/spdlog.h>
 
 #include "server/lan.hpp"
 #include "server/notation.hpp"
@@ -33,8 +34,8 @@ void set_common(http::response<Body>& res, const Request& req, std::string_view 
   res.keep_alive(req.keep_alive());
 }
 
-http::message_generator text_response(const Request& req, http::status status, std::string_view type,
-                                      std::string body) {
+http::message_generator text_response(const Request& req, http::status status,
+                                      std::string_view type, std::string body) {
   http::response<http::string_body> res{status, req.version()};
   set_common(res, req, type);
   res.content_length(body.size());
@@ -51,7 +52,8 @@ http::message_generator file_response(const Request& req, const std::filesystem:
   beast::error_code ec;
   http::file_body::value_type body;
   body.open(path.string().c_str(), beast::file_mode::scan, ec);
-  if (ec) return text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n");
+  if (ec)
+    return text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n");
   const auto size = body.size();
   const auto type = content_type(path);
   if (req.method() == http::verb::head) {
@@ -90,7 +92,9 @@ HttpSession::HttpSession(std::shared_ptr<SharedState> state, beast::flat_buffer 
   state_->metrics.http_open.fetch_add(1, std::memory_order_relaxed);
 }
 
-HttpSession::~HttpSession() { state_->metrics.http_open.fetch_sub(1, std::memory_order_relaxed); }
+HttpSession::~HttpSession() {
+  state_->metrics.http_open.fetch_sub(1, std::memory_order_relaxed);
+}
 
 void HttpSession::do_read() {
   parser_.emplace();
@@ -120,9 +124,11 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     auto target = parser_->get().target();
     if (target.substr(0, target.find('?')) == "/ws" && !state_->stopping) {
       const auto& up = parser_->get();
-      if (!origin_allowed(up[http::field::origin], up[http::field::host], state_->config.allowed_origins)) {
+      if (!origin_allowed(up[http::field::origin], up[http::field::host],
+                          state_->config.allowed_origins)) {
         state_->metrics.origin_refused.fetch_add(1, std::memory_order_relaxed);
-        spdlog::info("refused a WebSocket upgrade from origin {}", std::string(up[http::field::origin]));
+        spdlog::info("refused a WebSocket upgrade from origin {}",
+                     std::string(up[http::field::origin]));
         Request req;
         req.version(up.version());
         req.keep_alive(false);
@@ -195,7 +201,8 @@ void HttpSession::handle(Request req) {
     h.connections = state_->metrics.ws_open.load() + state_->metrics.http_open.load();
     h.uptime_seconds =
         std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - state_->started).count();
-    return send(text_response(req, h.accepting ? http::status::ok : http::status::service_unavailable,
+    return send(text_response(req,
+                              h.accepting ? http::status::ok : http::status::service_unavailable,
                               kJson, health_json(h)));
   }
   if (path == "/metrics") {
@@ -215,22 +222,28 @@ void HttpSession::handle(Request req) {
   if (path == "/api/qr") {
     auto text = query_param(target, "text");
     if (!text || text->empty() || text->size() > kQrTextMax) {
-      return send(json_error(req, http::status::bad_request, "bad_request",
-                             "`text` must be 1 to " + std::to_string(kQrTextMax) + " bytes, URL-encoded"));
+      return send(
+          json_error(req, http::status::bad_request, "bad_request",
+                     "`text` must be 1 to " + std::to_string(kQrTextMax) + " bytes, URL-encoded"));
     }
     auto svg = qr_svg(*text);
-    if (!svg) return send(json_error(req, http::status::bad_request, "bad_request", "the text is too long"));
+    if (!svg)
+      return send(
+          json_error(req, http::status::bad_request, "bad_request", "the text is too long"));
     return send(text_response(req, http::status::ok, "image/svg+xml", std::move(*svg)));
   }
-  if (path.rfind("/api/games/", 0) == 0) return handle_game(std::move(req), path.substr(11), target);
-  if (is_api) return send(json_error(req, http::status::not_found, "not_found", "no such API path"));
+  if (path.rfind("/api/games/", 0) == 0)
+    return handle_game(std::move(req), path.substr(11), target);
+  if (is_api)
+    return send(json_error(req, http::status::not_found, "not_found", "no such API path"));
 
   // A shareable room link is the web client, which reads the room from its address.
   if (is_room_link(path)) {
     auto index = find_static_file(state_->web_root, "/index.html");
     if (index.status != StaticLookup::Found) {
-      return send(text_response(req, http::status::not_found, "text/plain; charset=utf-8",
-                                "the web client is not installed (no index.html in the web root)\n"));
+      return send(
+          text_response(req, http::status::not_found, "text/plain; charset=utf-8",
+                        "the web client is not installed (no index.html in the web root)\n"));
     }
     return send(file_response(req, index.path));
   }
@@ -240,12 +253,13 @@ void HttpSession::handle(Request req) {
       return send(file_response(req, file.path));
     case StaticLookup::Refused:
       spdlog::debug("http: refused path {}", path);
-      return send(text_response(req, http::status::bad_request, "text/plain; charset=utf-8",
-                                "bad path\n"));
+      return send(
+          text_response(req, http::status::bad_request, "text/plain; charset=utf-8", "bad path\n"));
     case StaticLookup::NotFound:
       break;
   }
-  return send(text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n"));
+  return send(
+      text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n"));
 }
 
 // GET /api/games/{room}[.pdn|/positions][?game=N]: the current game from memory; a room that is
@@ -253,7 +267,8 @@ void HttpSession::handle(Request req) {
 void HttpSession::handle_game(Request req, std::string_view rest, const std::string& target) {
   std::string id(rest);
   auto strip = [&id](std::string_view suffix) {
-    if (id.size() <= suffix.size() || id.compare(id.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    if (id.size() <= suffix.size() ||
+        id.compare(id.size() - suffix.size(), suffix.size(), suffix) != 0) {
       return false;
     }
     id.resize(id.size() - suffix.size());
@@ -261,8 +276,9 @@ void HttpSession::handle_game(Request req, std::string_view rest, const std::str
   };
   const bool notation = strip(".pdn");
   const bool positions = !notation && strip("/positions");
-  const RecordFormat format =
-      notation ? RecordFormat::Notation : positions ? RecordFormat::Positions : RecordFormat::Json;
+  const RecordFormat format = notation    ? RecordFormat::Notation
+                              : positions ? RecordFormat::Positions
+                                          : RecordFormat::Json;
   int game_no = 0;
   if (auto q = target.find('?'); q != std::string::npos) {
     std::string_view query = std::string_view(target).substr(q + 1);
@@ -300,9 +316,12 @@ void HttpSession::handle_game(Request req, std::string_view rest, const std::str
                 });
     };
     switch (format) {
-      case RecordFormat::Json: return host->record(std::move(reply));
-      case RecordFormat::Notation: return host->notation(std::move(reply));
-      case RecordFormat::Positions: return host->positions(std::move(reply));
+      case RecordFormat::Json:
+        return host->record(std::move(reply));
+      case RecordFormat::Notation:
+        return host->notation(std::move(reply));
+      case RecordFormat::Positions:
+        return host->positions(std::move(reply));
     }
     return;
   }
@@ -316,7 +335,8 @@ void HttpSession::handle_game(Request req, std::string_view rest, const std::str
       return send(json_error(req, http::status::not_found, "unknown_game",
                              "room " + id + " has no game " + std::to_string(game_no)));
     }
-    return send(json_error(req, http::status::not_found, "unknown_room", "there is no room '" + id + "'"));
+    return send(
+        json_error(req, http::status::not_found, "unknown_room", "there is no room '" + id + "'"));
   }
   if (!r.error.empty()) {
     spdlog::error("room {}: the stored game does not replay: {}", *key, r.error);
@@ -422,7 +442,8 @@ class HttpSessionOver final : public HttpSession {
 
   void upgrade(Request req) override {
     beast::get_lowest_layer(stream_).expires_never();
-    std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, slot_)->run(std::move(req));
+    std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, slot_)
+        ->run(std::move(req));
   }
 
   Stream stream_;
@@ -431,14 +452,16 @@ class HttpSessionOver final : public HttpSession {
 }  // namespace
 
 void start_http_session(beast::tcp_stream stream, beast::flat_buffer buffer,
-                        std::shared_ptr<SharedState> state, bool redirect_to_https, AddressTicket slot) {
-  std::make_shared<HttpSessionOver<beast::tcp_stream>>(std::move(state), std::move(buffer),
-                                                       redirect_to_https, std::move(slot), std::move(stream))
+                        std::shared_ptr<SharedState> state, bool redirect_to_https,
+                        AddressTicket slot) {
+  std::make_shared<HttpSessionOver<beast::tcp_stream>>(
+      std::move(state), std::move(buffer), redirect_to_https, std::move(slot), std::move(stream))
       ->run();
 }
 
 void start_https_session(beast::tcp_stream stream, beast::flat_buffer buffer,
-                         std::shared_ptr<SharedState> state, net::ssl::context& tls, AddressTicket slot) {
+                         std::shared_ptr<SharedState> state, net::ssl::context& tls,
+                         AddressTicket slot) {
   std::make_shared<HttpSessionOver<TlsStream>>(std::move(state), std::move(buffer), false,
                                                std::move(slot), std::move(stream), tls)
       ->run();

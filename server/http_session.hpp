@@ -31,8 +31,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // `buffer`: bytes already read from the connection (by TLS detection). With `redirect_to_https`
   // (a plain connection to a TLS server) requests are answered with a redirect to https://, except
   // the health and metrics endpoints.
-  HttpSession(std::shared_ptr<SharedState> state, beast::flat_buffer buffer,
-              bool redirect_to_https, AddressTicket slot);
+  HttpSession(std::shared_ptr<SharedState> state, beast::flat_buffer buffer, bool redirect_to_https,
+              AddressTicket slot);
 
   // The stream's half.
   virtual net::any_io_executor executor() = 0;
@@ -62,7 +62,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
 // Serves HTTP (and ws://) on an accepted connection; `buffer` holds bytes already read from it.
 void start_http_session(beast::tcp_stream stream, beast::flat_buffer buffer,
-                        std::shared_ptr<SharedState> state, bool redirect_to_https, AddressTicket slot);
+                        std::shared_ptr<SharedState> state, bool redirect_to_https,
+                        AddressTicket slot);
 // Serves HTTPS (and wss://): the TLS handshake first, with the bytes of `buffer` as its start.
 void start_https_session(beast::tcp_stream stream, beast::flat_buffer buffer,
                          std::shared_ptr<SharedState> state, boost::asio::ssl::context& tls,

@@ -19,7 +19,8 @@ std::vector<std::string> lan_urls(std::string_view host, std::uint16_t port, boo
   in_addr a4{};
   if (h == "0.0.0.0" || h == "::") {
     for (const auto& a : lan_addresses()) {
-      if (h == "0.0.0.0" && a.front() == '[') continue;  // an IPv4 listener is not reachable on IPv6
+      if (h == "0.0.0.0" && a.front() == '[')
+        continue;  // an IPv4 listener is not reachable on IPv6
       out.push_back(scheme + a + ":" + p + "/");
     }
   } else if (inet_pton(AF_INET, h.c_str(), &a4) == 1) {
@@ -57,7 +58,8 @@ std::optional<std::string> query_param(std::string_view target, std::string_view
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     const auto eq = param.find('=');
     if (param.substr(0, eq) != name) continue;
-    const std::string_view raw = eq == std::string_view::npos ? std::string_view() : param.substr(eq + 1);
+    const std::string_view raw =
+        eq == std::string_view::npos ? std::string_view() : param.substr(eq + 1);
     std::string out;
     for (std::size_t i = 0; i < raw.size(); ++i) {
       if (raw[i] == '+') {

@@ -1,5 +1,5 @@
-// What a person on the local network opens: the server's LAN URLs (for the log, the terminal QR code
-// and GET /api/server), and the small helpers of GET /api/qr. Free of Boost.
+// What a person on the local network opens: the server's LAN URLs (for the log, the terminal QR
+// code and GET /api/server), and the small helpers of GET /api/qr. Free of Boost.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +26,8 @@ std::optional<std::string> query_param(std::string_view target, std::string_view
 // The longest text GET /api/qr encodes.
 constexpr std::size_t kQrTextMax = 256;
 
-// GET /api/qr?text=...: an SVG of the text's QR code (level M, else L for long texts), or nullopt when
-// the text is too long for a version 10 code.
+// GET /api/qr?text=...: an SVG of the text's QR code (level M, else L for long texts), or nullopt
+// when the text is too long for a version 10 code.
 std::optional<std::string> qr_svg(std::string_view text);
 
 // The QR code of `url` for a terminal (Unicode half blocks, ANSI colours when `ansi`).

@@ -18,20 +18,20 @@ struct Limits {
   // Requests of one connection handed to its room and not yet handled; past this the connection
   // is not read until the room catches up (so a fast sender cannot queue unbounded work).
   std::size_t max_inflight_requests = 32;
-  double rate_per_second = 20;               // token bucket refill
-  double rate_burst = 40;                    // token bucket size
-  int flood_strikes = 100;                   // rate-limited messages in flood_window -> close 1008
+  double rate_per_second = 20;  // token bucket refill
+  double rate_burst = 40;       // token bucket size
+  int flood_strikes = 100;      // rate-limited messages in flood_window -> close 1008
   std::chrono::seconds flood_window{10};
   std::chrono::seconds ws_idle_timeout{60};  // a peer that answers no ping for this long is dropped
   std::chrono::seconds handshake_timeout{30};
 
   // HTTP
-  std::chrono::seconds http_timeout{30};     // per request read and write, keep-alive idle
+  std::chrono::seconds http_timeout{30};  // per request read and write, keep-alive idle
   std::size_t http_header_max = 8 * 1024;
-  std::size_t http_body_max = 1024;          // only GET and HEAD are served
+  std::size_t http_body_max = 1024;  // only GET and HEAD are served
 
   // Rooms
-  std::size_t chat_max_chars = 500;          // code points, after control characters are removed
+  std::size_t chat_max_chars = 500;  // code points, after control characters are removed
   std::size_t name_max_chars = 32;
   std::size_t max_rooms = 10000;
   std::size_t max_connections = 10000;

@@ -77,7 +77,8 @@ bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
 }
 
 void Listener::run() {
-  net::dispatch(acceptor_.get_executor(), beast::bind_front_handler(&Listener::do_accept, shared_from_this()));
+  net::dispatch(acceptor_.get_executor(),
+                beast::bind_front_handler(&Listener::do_accept, shared_from_this()));
 }
 
 void Listener::stop() {
@@ -101,7 +102,8 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
     state_->metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
     const auto open = state_->metrics.ws_open.load() + state_->metrics.http_open.load();
     if (open >= static_cast<std::int64_t>(state_->limits.max_connections) || state_->stopping) {
-      spdlog::warn("refusing a connection: {} open (limit {})", open, state_->limits.max_connections);
+      spdlog::warn("refusing a connection: {} open (limit {})", open,
+                   state_->limits.max_connections);
       socket.close(ec);
     } else {
       const auto remote = socket.remote_endpoint(ec);
@@ -109,8 +111,8 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
       auto slot = SharedState::admit(state_, address);
       if (!slot) {
         state_->metrics.address_refused.fetch_add(1, std::memory_order_relaxed);
-        spdlog::info("refusing a connection from {}: it has {} open (the limit per address)", address,
-                     state_->limits.max_connections_per_address);
+        spdlog::info("refusing a connection from {}: it has {} open (the limit per address)",
+                     address, state_->limits.max_connections_per_address);
         socket.close(ec);
       } else {
         // Small turn messages must not wait for Nagle.
@@ -118,7 +120,8 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
         if (tls_) {
           std::make_shared<TlsDetector>(std::move(socket), state_, *tls_, std::move(slot))->run();
         } else {
-          start_http_session(beast::tcp_stream(std::move(socket)), {}, state_, false, std::move(slot));
+          start_http_session(beast::tcp_stream(std::move(socket)), {}, state_, false,
+                             std::move(slot));
         }
       }
     }

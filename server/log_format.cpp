@@ -1,10 +1,10 @@
 #include "server/log_format.hpp"
 
+#include <spdlog/details/log_msg.h>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-
-#include <spdlog/details/log_msg.h>
 
 namespace bc::server {
 
@@ -47,8 +47,9 @@ class JsonFormatter final : public spdlog::formatter {
     std::tm tm{};
     gmtime_r(&secs, &tm);
     char ts[80];
-    std::snprintf(ts, sizeof ts, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms < 0 ? ms + 1000 : ms));
+    std::snprintf(ts, sizeof ts, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                  tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                  static_cast<int>(ms < 0 ? ms + 1000 : ms));
     std::string line = "{\"ts\":\"";
     line += ts;
     line += "\",\"level\":";
@@ -59,7 +60,9 @@ class JsonFormatter final : public spdlog::formatter {
     line += "}\n";
     dest.append(line.data(), line.data() + line.size());
   }
-  std::unique_ptr<spdlog::formatter> clone() const override { return std::make_unique<JsonFormatter>(); }
+  std::unique_ptr<spdlog::formatter> clone() const override {
+    return std::make_unique<JsonFormatter>();
+  }
 };
 
 }  // namespace
@@ -70,11 +73,21 @@ std::string json_log_escape(std::string_view s) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
       switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
         default:
           if (c < 0x20 || c == 0x7F) {
             char buf[8];
@@ -100,6 +113,8 @@ std::string json_log_escape(std::string_view s) {
   return out;
 }
 
-std::unique_ptr<spdlog::formatter> json_log_formatter() { return std::make_unique<JsonFormatter>(); }
+std::unique_ptr<spdlog::formatter> json_log_formatter() {
+  return std::make_unique<JsonFormatter>();
+}
 
 }  // namespace bc::server

@@ -81,7 +81,8 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
   std::string out;
   out.reserve(4096);
   header(out, "bc_connections_open", "gauge", "Open connections by protocol.");
-  value(out, "bc_connections_open", "protocol=\"websocket\"", ws_open.load(std::memory_order_relaxed));
+  value(out, "bc_connections_open", "protocol=\"websocket\"",
+        ws_open.load(std::memory_order_relaxed));
   value(out, "bc_connections_open", "protocol=\"http\"", http_open.load(std::memory_order_relaxed));
   counter(out, "bc_connections_total", "Accepted TCP connections.", connections_total);
 
@@ -91,7 +92,8 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
     value(out, "bc_rooms", "status=\"" + std::string(kStatus[i]) + "\"", rooms.by_status[i]);
   }
   counter(out, "bc_rooms_created_total", "Rooms created.", rooms_created);
-  counter(out, "bc_rooms_retired_total", "Rooms retired after emptying or finishing.", rooms_retired);
+  counter(out, "bc_rooms_retired_total", "Rooms retired after emptying or finishing.",
+          rooms_retired);
   counter(out, "bc_games_finished_total", "Games that reached a result.", games_finished);
   counter(out, "bc_messages_received_total", "WebSocket messages received.", messages_received);
   counter(out, "bc_actions_accepted_total", "Game actions accepted.", actions_accepted);
@@ -105,7 +107,8 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
   counter(out, "bc_http_requests_total", "HTTP requests answered.", http_requests);
   counter(out, "bc_slow_clients_dropped_total", "Connections dropped for a full send queue.",
           slow_clients_dropped);
-  counter(out, "bc_flooders_closed_total", "Connections closed with 1008 for flooding.", flooders_closed);
+  counter(out, "bc_flooders_closed_total", "Connections closed with 1008 for flooding.",
+          flooders_closed);
   counter(out, "bc_oversized_closed_total", "Connections closed with 1009 for a too large frame.",
           oversized_closed);
   move_to_broadcast.render(out, "bc_move_broadcast_seconds",
@@ -121,8 +124,10 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
           "Connections closed at accept: their address had max_connections_per_address open.",
           address_refused);
   counter(out, "bc_rooms_evicted_total",
-          "Idle rooms retired early because their address made a new one at its room limit.", rooms_evicted);
-  counter(out, "bc_shutdown_notices_total", "server_restarting notices sent at shutdown.", shutdown_notices);
+          "Idle rooms retired early because their address made a new one at its room limit.",
+          rooms_evicted);
+  counter(out, "bc_shutdown_notices_total", "server_restarting notices sent at shutdown.",
+          shutdown_notices);
   counter(out, "bc_tls_handshake_failures_total", "TLS handshakes that failed (serve --tls-cert).",
           tls_handshake_failures);
   header(out, "bc_build_info", "gauge", "The server's version (always 1).");

@@ -49,13 +49,14 @@ class Metrics {
   Histogram move_to_broadcast;
   std::array<std::atomic<std::uint64_t>, 5> http_responses{};  // by status class 1xx..5xx
   std::atomic<std::uint64_t> origin_refused{0};                // /ws upgrades refused with 403
-  std::atomic<std::uint64_t> address_refused{0};  // connections over max_connections_per_address
-  std::atomic<std::uint64_t> rooms_evicted{0};    // idle rooms retired to make room for a create
-  std::atomic<std::uint64_t> shutdown_notices{0};              // server_restarting notices sent
+  std::atomic<std::uint64_t> address_refused{0};   // connections over max_connections_per_address
+  std::atomic<std::uint64_t> rooms_evicted{0};     // idle rooms retired to make room for a create
+  std::atomic<std::uint64_t> shutdown_notices{0};  // server_restarting notices sent
   std::atomic<std::uint64_t> tls_handshake_failures{0};  // TLS connections whose handshake failed
 
   void http_status(unsigned status) {
-    if (status >= 100 && status < 600) http_responses[status / 100 - 1].fetch_add(1, std::memory_order_relaxed);
+    if (status >= 100 && status < 600)
+      http_responses[status / 100 - 1].fetch_add(1, std::memory_order_relaxed);
   }
 
   void refused(ErrorCode c) {

@@ -144,11 +144,12 @@ std::string kaboom_notation(const Room& room) {
   out += "o: " + names[1].value_or("?") + "\n";
   out += "Options: width " + std::to_string(o.width) + ", height " + std::to_string(o.height) +
          ", connect " + std::to_string(o.connect) + ", bombs " + std::to_string(o.bombs) +
-         ", misere " + (o.misere ? "true" : "false") + ", superbomb " + (o.superbomb ? "true" : "false") +
-         "\n";
+         ", misere " + (o.misere ? "true" : "false") + ", superbomb " +
+         (o.superbomb ? "true" : "false") + "\n";
   if (setup.position) {
     out += "Start: " + std::string(side_name(v, start.turn())) + " to move, bombs x " +
-           std::to_string(start.bombs_left()[0]) + " o " + std::to_string(start.bombs_left()[1]) + ";";
+           std::to_string(start.bombs_left()[0]) + " o " + std::to_string(start.bombs_left()[1]) +
+           ";";
     for (const auto& p : start.pieces()) {
       out += " " + std::string(side_name(v, p.side)) + (p.kind == Kind::Bomb ? "*" : "") + "@[" +
              std::to_string(p.at.x) + "," + std::to_string(p.at.y) + "]";
@@ -162,16 +163,18 @@ std::string kaboom_notation(const Room& room) {
   if (!r) {
     out += "in progress\n";
   } else {
-    out += (r->winner ? std::string(side_name(v, *r->winner)) + " won" : std::string("draw")) + " (" +
-           std::string(reason_name(r->reason)) + ")\n";
+    out += (r->winner ? std::string(side_name(v, *r->winner)) + " won" : std::string("draw")) +
+           " (" + std::string(reason_name(r->reason)) + ")\n";
   }
   out += "Columns count from 0 at the left, rows from 0 at the bottom.\n\n";
   for (const auto& a : room.log()) {
     out += std::to_string(a.version) + ". " + std::string(side_name(v, a.side)) + " ";
     if (a.action.kind == ActionKind::Drop) {
-      out += std::string(a.action.piece == Kind::Bomb ? "drop bomb " : "drop ") + std::to_string(a.action.column);
+      out += std::string(a.action.piece == Kind::Bomb ? "drop bomb " : "drop ") +
+             std::to_string(a.action.column);
     } else if (a.action.kind == ActionKind::Detonate) {
-      out += "detonate [" + std::to_string(a.action.at.x) + "," + std::to_string(a.action.at.y) + "]";
+      out +=
+          "detonate [" + std::to_string(a.action.at.x) + "," + std::to_string(a.action.at.y) + "]";
     } else {
       out += action_kind_name(a.action.kind);
     }

@@ -24,12 +24,14 @@ std::optional<std::string> normalize_origin(std::string_view origin) {
   if (sep == std::string::npos || sep == 0) return std::nullopt;
   for (std::size_t i = 0; i < sep; ++i) {
     const char c = o[i];
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.') return std::nullopt;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.')
+      return std::nullopt;
   }
   const std::string_view authority = std::string_view(o).substr(sep + 3);
   if (authority.empty()) return std::nullopt;
   for (char c : authority) {
-    if (c == '/' || c == '?' || c == '#' || c == '@' || std::isspace(static_cast<unsigned char>(c)) ||
+    if (c == '/' || c == '?' || c == '#' || c == '@' ||
+        std::isspace(static_cast<unsigned char>(c)) ||
         std::iscntrl(static_cast<unsigned char>(c))) {
       return std::nullopt;
     }
@@ -37,7 +39,8 @@ std::optional<std::string> normalize_origin(std::string_view origin) {
   return o;
 }
 
-bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowed) {
+bool origin_allowed(std::string_view origin, std::string_view host,
+                    const std::vector<std::string>& allowed) {
   if (allowed.empty() || origin.empty()) return true;
   const auto o = normalize_origin(origin);
   if (!o) return false;

@@ -16,6 +16,7 @@ std::optional<std::string> normalize_origin(std::string_view origin);
 // Whether an upgrade with this Origin header (empty: none sent) and Host header may proceed:
 // always when `allowed` is empty (the default) or the request has no Origin (not a browser);
 // otherwise when the origin is in `allowed` (normalized entries) or names the server's own Host.
-bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowed);
+bool origin_allowed(std::string_view origin, std::string_view host,
+                    const std::vector<std::string>& allowed);
 
 }  // namespace bc::server

@@ -6,7 +6,9 @@ namespace bc::server {
 
 namespace {
 
-int side_int(Side s) { return index(s); }
+int side_int(Side s) {
+  return index(s);
+}
 
 }  // namespace
 
@@ -24,16 +26,17 @@ std::vector<store::Write> rows_for(const Room& room, const Durable& d) {
   for (Side s : {Side::First, Side::Second}) {
     if (!d.seats[static_cast<std::size_t>(index(s))]) continue;
     if (auto seat = room.stored_seat(s)) {
-      out.push_back(store::PutSeat{store::SeatRow{room.id(), side_int(s), seat->name, seat->token_hash}});
+      out.push_back(
+          store::PutSeat{store::SeatRow{room.id(), side_int(s), seat->name, seat->token_hash}});
     } else {
       out.push_back(store::FreeSeat{room.id(), side_int(s)});
     }
   }
   if (d.action && !room.log().empty()) {
     const LoggedAction& a = room.log().back();
-    out.push_back(store::AppendAction{store::ActionRow{room.id(), room.game_number(), a.version,
-                                                       side_int(a.side), action_json(a.action),
-                                                       unix_ms()}});
+    out.push_back(
+        store::AppendAction{store::ActionRow{room.id(), room.game_number(), a.version,
+                                             side_int(a.side), action_json(a.action), unix_ms()}});
   }
   if (d.game) {
     store::GameRow g;
@@ -68,7 +71,9 @@ std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, 
   }
   if (row) {
     auto result = parse_result_text(v, row->result);
-    if (!result) return ReplayError{0, "game " + std::to_string(wanted) + ": the stored result is not readable"};
+    if (!result)
+      return ReplayError{0,
+                         "game " + std::to_string(wanted) + ": the stored result is not readable"};
     image.result = *result;
     image.started_ms = row->started_ms;
     image.ended_ms = row->ended_ms;
@@ -92,7 +97,8 @@ std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, 
                                         std::to_string(a.version) + ": the stored action " +
                                         a.action + " is not readable"};
     }
-    image.actions.push_back(LoggedAction{a.version, a.side == 0 ? Side::First : Side::Second, *action});
+    image.actions.push_back(
+        LoggedAction{a.version, a.side == 0 ? Side::First : Side::Second, *action});
   }
   return image;
 }
@@ -105,7 +111,8 @@ Restored restore_room(const std::string& id, const GameRecord& image, const Limi
   return out;
 }
 
-StoredRecord stored_record(store::Store& store, const std::string& id, int game_no, RecordFormat f) {
+StoredRecord stored_record(store::Store& store, const std::string& id, int game_no,
+                           RecordFormat f) {
   StoredRecord out;
   auto loaded = store.load_room(id, game_no);
   if (!loaded) return out;
@@ -124,9 +131,15 @@ StoredRecord stored_record(store::Store& store, const std::string& id, int game_
     return out;
   }
   switch (f) {
-    case RecordFormat::Json: out.body = restored.room->record_text(); break;
-    case RecordFormat::Notation: out.body = game_notation(*restored.room); break;
-    case RecordFormat::Positions: out.body = restored.room->positions_text(); break;
+    case RecordFormat::Json:
+      out.body = restored.room->record_text();
+      break;
+    case RecordFormat::Notation:
+      out.body = game_notation(*restored.room);
+      break;
+    case RecordFormat::Positions:
+      out.body = restored.room->positions_text();
+      break;
   }
   return out;
 }

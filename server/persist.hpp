@@ -1,5 +1,5 @@
-// Rooms <-> the store's rows (docs/PERSISTENCE.md): the rows an outcome changed, the image a room is
-// rebuilt from after a restart, and game records read back from the store.
+// Rooms <-> the store's rows (docs/PERSISTENCE.md): the rows an outcome changed, the image a room
+// is rebuilt from after a restart, and game records read back from the store.
 #pragma once
 
 #include <optional>

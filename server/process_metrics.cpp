@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace bc::server {
@@ -48,29 +48,33 @@ void append_process_metrics(std::string& out) {
     // f[0] is field 3 (state): utime is field 14, stime 15, num_threads 20, starttime 22, vsize 23,
     // rss 24.
     if (f.size() > 21) try {
-      const double utime = std::stod(f[11]), stime = std::stod(f[12]);
-      series(out, "process_cpu_seconds_total", "counter", "User and system CPU time spent in seconds.",
-             (utime + stime) / ticks);
-      std::ifstream up("/proc/stat");
-      for (std::string line; std::getline(up, line);) {
-        if (line.rfind("btime ", 0) == 0) {
-          const double boot = std::stod(line.substr(6));
-          series(out, "process_start_time_seconds", "gauge",
-                 "Start time of the process since unix epoch in seconds.", boot + std::stod(f[19]) / ticks);
-          break;
+        const double utime = std::stod(f[11]), stime = std::stod(f[12]);
+        series(out, "process_cpu_seconds_total", "counter",
+               "User and system CPU time spent in seconds.", (utime + stime) / ticks);
+        std::ifstream up("/proc/stat");
+        for (std::string line; std::getline(up, line);) {
+          if (line.rfind("btime ", 0) == 0) {
+            const double boot = std::stod(line.substr(6));
+            series(out, "process_start_time_seconds", "gauge",
+                   "Start time of the process since unix epoch in seconds.",
+                   boot + std::stod(f[19]) / ticks);
+            break;
+          }
         }
+        series(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.",
+               std::stod(f[20]));
+        series(out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+               std::stod(f[21]) * page);
+        series(out, "process_threads", "gauge", "Number of OS threads in the process.",
+               std::stod(f[17]));
+      } catch (const std::exception&) {
+        // a /proc format this code does not know: leave those series out
       }
-      series(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", std::stod(f[20]));
-      series(out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
-             std::stod(f[21]) * page);
-      series(out, "process_threads", "gauge", "Number of OS threads in the process.", std::stod(f[17]));
-    } catch (const std::exception&) {
-      // a /proc format this code does not know: leave those series out
-    }
   }
   std::error_code ec;
   std::size_t fds = 0;
-  for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end; it.increment(ec)) {
+  for (std::filesystem::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end;
+       it.increment(ec)) {
     ++fds;
   }
   if (fds > 0) {

@@ -1,5 +1,5 @@
-// The process_* series of the Prometheus conventions, read from /proc/self (Linux): resident memory,
-// virtual memory, open and maximum file descriptors, CPU seconds, start time, threads.
+// The process_* series of the Prometheus conventions, read from /proc/self (Linux): resident
+// memory, virtual memory, open and maximum file descriptors, CPU seconds, start time, threads.
 #pragma once
 
 #include <string>

@@ -42,14 +42,15 @@ enum class ErrorCode : std::uint8_t {
   RateLimited,     // too many messages; this one was dropped
   TooLarge,        // a message or a chat text over its limit
   // Extensions (docs/PROTOCOL.md says when each is sent).
-  NotStarted,   // resign / draw / act while a seat is still empty
-  NoDrawOffer,  // answer_draw without an offer from the opponent
-  GameNotOver,  // rematch while the game is still on
-  ServerFull,   // create when the server holds its maximum of rooms
-  ServerError,  // the server could not store an accepted request (docs/PERSISTENCE.md)
+  NotStarted,    // resign / draw / act while a seat is still empty
+  NoDrawOffer,   // answer_draw without an offer from the opponent
+  GameNotOver,   // rematch while the game is still on
+  ServerFull,    // create when the server holds its maximum of rooms
+  ServerError,   // the server could not store an accepted request (docs/PERSISTENCE.md)
   TooManyRooms,  // create when the sender's address already holds its maximum of rooms
 };
-inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::TooManyRooms) + 1;
+inline constexpr std::size_t kErrorCodeCount =
+    static_cast<std::size_t>(ErrorCode::TooManyRooms) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {
@@ -75,8 +76,8 @@ struct RawPiece {
 
 struct RawPosition {
   std::vector<RawPiece> pieces;
-  std::string turn;                                    // "" when absent: the first side
-  std::vector<std::pair<std::string, int>> bombs;      // kaboom: side name -> bombs left
+  std::string turn;                                // "" when absent: the first side
+  std::vector<std::pair<std::string, int>> bombs;  // kaboom: side name -> bombs left
   bool has_bombs = false;
 };
 
@@ -201,8 +202,8 @@ struct StateView {
   const std::optional<LastTurn>* last = nullptr;
   std::array<std::optional<PlayerView>, 2> players;
   int spectators = 0;
-  int moves = 0;          // completed turns
-  int game_number = 1;    // 1, then 2 after the first rematch, ...
+  int moves = 0;        // completed turns
+  int game_number = 1;  // 1, then 2 after the first rematch, ...
   std::optional<Side> draw_offer;
   std::array<bool, 2> rematch{false, false};
   bool with_legal = true;  // false for the replay's positions: nobody moves from them
@@ -223,9 +224,9 @@ struct RecordView {
   int game_number = 1;
   std::array<std::optional<PlayerView>, 2> players;
   const std::vector<LoggedAction>* actions = nullptr;
-  int games = 1;                 // games in the room so far (the last is the current one)
-  std::int64_t started_ms = 0;   // Unix ms; 0: unknown
-  std::int64_t ended_ms = 0;     // 0: not over (or unknown)
+  int games = 1;                // games in the room so far (the last is the current one)
+  std::int64_t started_ms = 0;  // Unix ms; 0: unknown
+  std::int64_t ended_ms = 0;    // 0: not over (or unknown)
 };
 
 struct RoomSummary {
@@ -300,7 +301,7 @@ struct GameRecord {
   std::string room;  // "" when a record file does not say
   GameSetup setup;
   int game_number = 1;
-  int games = 1;  // games in the room so far
+  int games = 1;                                   // games in the room so far
   std::array<std::optional<StoredSeat>, 2> seats;  // by side, as of this game
   std::vector<LoggedAction> actions;               // in order (a file's: up to a malformed entry)
   std::optional<Result> result;  // the game row's result (resignations and agreed draws live here)

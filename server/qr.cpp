@@ -26,7 +26,8 @@ std::optional<Code> encode(std::string_view data, Ecc ecc) {
 }
 
 std::string to_terminal(const Code& c, int quiet, bool ansi) {
-  // Drawn as light-on-dark: a block where a module is LIGHT, so the dark modules are the background.
+  // Drawn as light-on-dark: a block where a module is LIGHT, so the dark modules are the
+  // background.
   std::string out;
   const int lo = -quiet, hi = c.size + quiet;
   for (int y = lo; y < hi; y += 2) {
@@ -53,17 +54,18 @@ std::string to_terminal(const Code& c, int quiet, bool ansi) {
 std::string to_svg(const Code& c, int quiet, int module_px) {
   const int n = c.size + 2 * quiet;
   const std::string side = std::to_string(n * module_px);
-  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + side + "\" height=\"" + side +
-                    "\" viewBox=\"0 0 " + std::to_string(n) + " " + std::to_string(n) +
-                    "\" shape-rendering=\"crispEdges\"><rect width=\"" + std::to_string(n) + "\" height=\"" +
-                    std::to_string(n) + "\" fill=\"#fff\"/><path fill=\"#000\" d=\"";
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + side + "\" height=\"" +
+                    side + "\" viewBox=\"0 0 " + std::to_string(n) + " " + std::to_string(n) +
+                    "\" shape-rendering=\"crispEdges\"><rect width=\"" + std::to_string(n) +
+                    "\" height=\"" + std::to_string(n) +
+                    "\" fill=\"#fff\"/><path fill=\"#000\" d=\"";
   for (int y = 0; y < c.size; ++y) {
     for (int x = 0; x < c.size; ++x) {
       if (!c.dark(x, y)) continue;
       int run = 1;
       while (x + run < c.size && c.dark(x + run, y)) ++run;
-      out += 'M' + std::to_string(x + quiet) + ' ' + std::to_string(y + quiet) + 'h' + std::to_string(run) +
-             "v1h-" + std::to_string(run) + 'z';
+      out += 'M' + std::to_string(x + quiet) + ' ' + std::to_string(y + quiet) + 'h' +
+             std::to_string(run) + "v1h-" + std::to_string(run) + 'z';
       x += run - 1;
     }
   }

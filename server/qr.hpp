@@ -22,7 +22,8 @@ struct Code {
   std::vector<std::uint8_t> modules;  // size * size, row-major, 1 = dark
 
   bool dark(int x, int y) const {  // x: column, y: row; outside the symbol: light
-    return x >= 0 && y >= 0 && x < size && y < size && modules[static_cast<std::size_t>(y * size + x)] != 0;
+    return x >= 0 && y >= 0 && x < size && y < size &&
+           modules[static_cast<std::size_t>(y * size + x)] != 0;
   }
 };
 
@@ -31,9 +32,9 @@ struct Code {
 std::optional<Code> encode(std::string_view data, Ecc ecc = Ecc::M);
 
 // The symbol for a terminal: two rows per line with Unicode half blocks, a quiet zone of `quiet`
-// modules. With `ansi`, each line is wrapped in black-background/white-foreground colour codes so the
-// code reads right on light and dark terminals alike; without, light modules are drawn as blocks
-// (light text on a dark terminal).
+// modules. With `ansi`, each line is wrapped in black-background/white-foreground colour codes so
+// the code reads right on light and dark terminals alike; without, light modules are drawn as
+// blocks (light text on a dark terminal).
 std::string to_terminal(const Code& code, int quiet = 2, bool ansi = true);
 // An SVG image: one path of dark modules on a white square, a quiet zone of `quiet` modules.
 std::string to_svg(const Code& code, int quiet = 4, int module_px = 8);

@@ -1,14 +1,14 @@
 #include "server/registry.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <cctype>
 #include <thread>
 
 #include "bc/ai.hpp"
-#include <cctype>
-#include <spdlog/spdlog.h>
-
 #include "server/notation.hpp"
 #include "server/persist.hpp"
 
@@ -44,7 +44,8 @@ Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics)
       rng_(std::random_device{}()),
       computers_(std::max(1u, std::thread::hardware_concurrency() / 2)) {}
 
-std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& address, ErrorCode* refused) {
+std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& address,
+                                           ErrorCode* refused) {
   std::shared_ptr<RoomHost> evicted;
   std::unique_lock lock(mu_);
   const std::size_t per_address = limits_.max_rooms_per_address;
@@ -67,7 +68,8 @@ std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& a
   do {
     id = make_room_id(rng_());
   } while (rooms_.count(id) != 0 || (store_ && store_->load_room(id)));
-  auto host = std::make_shared<RoomHost>(ioc_, id, std::move(setup), limits_, metrics_, store_, &computers_);
+  auto host = std::make_shared<RoomHost>(ioc_, id, std::move(setup), limits_, metrics_, store_,
+                                         &computers_);
   rooms_.emplace(id, host);
   if (!address.empty()) {
     address_of_room_.emplace(id, address);
@@ -124,11 +126,13 @@ std::pair<std::size_t, std::size_t> Registry::restore_all() {
       auto r = restore_room(id, *img, limits_);
       if (r.room) {
         if (const int rules = r.room->setup().options.rules; rules < kRulesRevision) {
-          spdlog::info("room {}: played under rules revision {} and replayed under it, as are its "
-                       "rematches (docs/RULES.md, Revisions)",
-                       id, rules);
+          spdlog::info(
+              "room {}: played under rules revision {} and replayed under it, as are its "
+              "rematches (docs/RULES.md, Revisions)",
+              id, rules);
         }
-        auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_, &computers_);
+        auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_,
+                                               &computers_);
         std::lock_guard lock(mu_);
         rooms_.emplace(id, std::move(host));
         ++loaded;
@@ -139,9 +143,10 @@ std::pair<std::size_t, std::size_t> Registry::restore_all() {
       error = std::get<ReplayError>(image);
     }
     ++failed;
-    spdlog::error("room {}: its log does not replay (first bad version {}): {}; it is left in the "
-                  "store as it is and not loaded",
-                  id, error->version, error->message);
+    spdlog::error(
+        "room {}: its log does not replay (first bad version {}): {}; it is left in the "
+        "store as it is and not loaded",
+        id, error->version, error->message);
   }
   return {loaded, failed};
 }
@@ -227,6 +232,8 @@ void Registry::stop_computers() {
   for (auto& [id, host] : rooms_) host->stop_computer();
 }
 
-void Registry::drain_computers() { computers_.drain(); }
+void Registry::drain_computers() {
+  computers_.drain();
+}
 
 }  // namespace bc::server

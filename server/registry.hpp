@@ -1,10 +1,10 @@
-// The session manager: finds, makes and retires rooms. Each room lives in a RoomHost, which runs the
-// socket-free Room on its own strand and hands the Room's outgoing messages to the connections
+// The session manager: finds, makes and retires rooms. Each room lives in a RoomHost, which runs
+// the socket-free Room on its own strand and hands the Room's outgoing messages to the connections
 // (Peers) of its members. Only the map of rooms is locked; room logic never is.
 #pragma once
 
-#include <boost/asio/io_context.hpp>
 #include <atomic>
+#include <boost/asio/io_context.hpp>
 #include <chrono>
 #include <deque>
 #include <functional>

@@ -1,5 +1,6 @@
-// Room logic. Every request is checked in one fixed order (boardgame.io's): well-formed (done by the
-// parser) -> known type (parser) -> room exists -> sender is a player -> game not over -> their turn
+// Room logic. Every request is checked in one fixed order (boardgame.io's): well-formed (done by
+// the parser) -> known type (parser) -> room exists -> sender is a player -> game not over -> their
+// turn
 // -> version matches -> action is legal. The first failed check is the one refusal sent, and a
 // refusal returns before anything is changed.
 #include "server/room.hpp"
@@ -17,7 +18,9 @@ struct Overloaded : Ts... {
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
 
-std::size_t at(Side s) { return static_cast<std::size_t>(index(s)); }
+std::size_t at(Side s) {
+  return static_cast<std::size_t>(index(s));
+}
 
 }  // namespace
 
@@ -78,7 +81,9 @@ void Room::add_ok(Outcome& o, MemberId m, const RequestId& id, std::string_view 
   o.messages.push_back(to(m, ok_json(id, request)));
 }
 
-void Room::add_state(Outcome& o) const { o.messages.push_back(everyone(state_text())); }
+void Room::add_state(Outcome& o) const {
+  o.messages.push_back(everyone(state_text()));
+}
 
 std::string Room::state_text() const {
   StateView v;
@@ -90,8 +95,8 @@ std::string Room::state_text() const {
   for (Side s : {Side::First, Side::Second}) {
     if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
   }
-  v.spectators = static_cast<int>(std::count_if(
-      members_.begin(), members_.end(), [](const auto& kv) { return !kv.second.side; }));
+  v.spectators = static_cast<int>(std::count_if(members_.begin(), members_.end(),
+                                                [](const auto& kv) { return !kv.second.side; }));
   v.moves = match_.moves();
   v.game_number = game_number();
   v.draw_offer = match_.draw_offer();
@@ -140,8 +145,8 @@ RoomSummary Room::summary() const {
       s.seats[at(side)] = player_view(*seat);
     }
   }
-  s.spectators = static_cast<int>(std::count_if(
-      members_.begin(), members_.end(), [](const auto& kv) { return !kv.second.side; }));
+  s.spectators = static_cast<int>(std::count_if(members_.begin(), members_.end(),
+                                                [](const auto& kv) { return !kv.second.side; }));
   s.version = version();
   s.game_number = game_number();
   return s;
@@ -174,7 +179,8 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg) {
   const std::string_view type = message_type(msg.body);
   if (const auto* j = std::get_if<JoinMsg>(&msg.body)) return handle_join(m, msg.id, *j);
   if (std::holds_alternative<CreateMsg>(msg.body)) {
-    return refuse(m, msg.id, type, ErrorCode::BadMessage, "create is answered by the server, not a room");
+    return refuse(m, msg.id, type, ErrorCode::BadMessage,
+                  "create is answered by the server, not a room");
   }
   if (!is_member(m)) {
     return refuse(m, msg.id, type, ErrorCode::UnknownRoom,
@@ -213,8 +219,9 @@ std::optional<Error> Room::check_player_in_game(MemberId m) const {
                                           "); ask for a rematch to play again"};
   }
   if (status() == RoomStatus::Waiting) {
-    return Error{ErrorCode::NotStarted, "the game has not started: waiting for a player to take the "
-                                        "other seat"};
+    return Error{ErrorCode::NotStarted,
+                 "the game has not started: waiting for a player to take the "
+                 "other seat"};
   }
   return std::nullopt;
 }
@@ -235,8 +242,9 @@ Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
   }
   std::optional<Applied> applied = a.action ? game().apply(*a.action) : std::nullopt;
   if (!applied) {
-    return refuse(m, id, "act", ErrorCode::IllegalAction,
-                  "that action is not legal now; send one of the `legal` actions of the latest state");
+    return refuse(
+        m, id, "act", ErrorCode::IllegalAction,
+        "that action is not legal now; send one of the `legal` actions of the latest state");
   }
 
   return played(side, *a.action, std::move(*applied), m, id);
@@ -301,7 +309,8 @@ Outcome Room::handle_answer_draw(MemberId m, const RequestId& id, const AnswerDr
 Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   auto side = seat_of(m);
   if (!side) {
-    return refuse(m, id, "rematch", ErrorCode::NotAPlayer, "only the players can ask for a rematch");
+    return refuse(m, id, "rematch", ErrorCode::NotAPlayer,
+                  "only the players can ask for a rematch");
   }
   if (!game().over()) {
     return refuse(m, id, "rematch", ErrorCode::GameNotOver,
@@ -341,9 +350,9 @@ Outcome Room::handle_chat(MemberId m, const RequestId& id, const ChatMsg& c) {
   std::string text = clean_text(c.text);
   if (text.empty()) return refuse(m, id, "chat", ErrorCode::BadMessage, "the chat text is empty");
   if (utf8_length(text) > limits_.chat_max_chars) {
-    return refuse(m, id, "chat", ErrorCode::TooLarge,
-                  "chat messages are limited to " + std::to_string(limits_.chat_max_chars) +
-                      " characters");
+    return refuse(
+        m, id, "chat", ErrorCode::TooLarge,
+        "chat messages are limited to " + std::to_string(limits_.chat_max_chars) + " characters");
   }
   const Member& who = members_.at(m);
   Outcome o;

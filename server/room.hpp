@@ -119,9 +119,9 @@ class Room {
  private:
   struct Seat {
     std::string name;
-    std::string token_hash;        // sha256_hex of the token: what is stored and compared
-    std::string token;             // the token itself, while this process knows it ("" after a restart
-                                   // until its holder presents it again); never stored or logged
+    std::string token_hash;  // sha256_hex of the token: what is stored and compared
+    std::string token;       // the token itself, while this process knows it ("" after a restart
+                             // until its holder presents it again); never stored or logged
     std::optional<MemberId> conn;  // the live connection holding the seat, if any
     std::optional<int> ai;         // a computer seat's level (stored as the token hash "ai:L")
   };

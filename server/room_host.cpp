@@ -1,14 +1,14 @@
 #include "server/room_host.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <cctype>
 #include <thread>
 
 #include "bc/ai.hpp"
-#include <cctype>
-#include <spdlog/spdlog.h>
-
 #include "server/notation.hpp"
 #include "server/persist.hpp"
 
@@ -16,7 +16,9 @@ namespace bc::server {
 
 ComputerPool::ComputerPool(unsigned threads) : pool_(std::max(1u, threads)) {}
 
-ComputerPool::~ComputerPool() { drain(); }
+ComputerPool::~ComputerPool() {
+  drain();
+}
 
 void ComputerPool::post(std::function<void()> work) {
   if (closing()) return;
@@ -34,7 +36,8 @@ void ComputerPool::drain() {
 
 RoomHost::RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
                    Metrics& metrics, store::Store* store, ComputerPool* computers)
-    : RoomHost(ioc, Room(std::move(id), std::move(setup), limits), limits, metrics, store, computers) {}
+    : RoomHost(ioc, Room(std::move(id), std::move(setup), limits), limits, metrics, store,
+               computers) {}
 
 RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
                    store::Store* store, ComputerPool* computers)
@@ -50,68 +53,76 @@ RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metric
   activity_ = Activity{room_.status(), 0, now, now};
 }
 
-void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat, RequestId id,
-                           std::optional<Opponent> opponent) {
-  net::post(strand_, [self = shared_from_this(), peer = std::move(peer), name = std::move(name), seat,
-                      id = std::move(id), opponent] {
+void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat,
+                           RequestId id, std::optional<Opponent> opponent) {
+  net::post(strand_, [self = shared_from_this(), peer = std::move(peer), name = std::move(name),
+                      seat, id = std::move(id), opponent] {
     Outcome o = self->room_.seat_creator(peer->member_id(), name, seat, id);
     if (opponent) {
       Outcome c = self->room_.seat_computers(*opponent);
       for (auto& m : c.messages) o.messages.push_back(std::move(m));
-      for (std::size_t i = 0; i < 2; ++i) o.durable.seats[i] = o.durable.seats[i] || c.durable.seats[i];
+      for (std::size_t i = 0; i < 2; ++i)
+        o.durable.seats[i] = o.durable.seats[i] || c.durable.seats[i];
       o.durable.game = o.durable.game || c.durable.game;
     }
     const bool computer = opponent.has_value();
-    self->complete(std::move(o), peer, [self, peer, computer](const Outcome& done) {
-      const bool ok = done.sender == Membership::Joined;
-      peer->join_answered(ok ? self : nullptr);
-      if (ok) {
-        spdlog::info("room {}: created by connection #{} as {}{}", self->id_, peer->member_id(),
-                     self->room_.seat_of(peer->member_id()) ? "a player" : "a spectator",
-                     computer ? ", against the computer" : "");
-      }
-    }, {}, Request{id, "create", false});
+    self->complete(
+        std::move(o), peer,
+        [self, peer, computer](const Outcome& done) {
+          const bool ok = done.sender == Membership::Joined;
+          peer->join_answered(ok ? self : nullptr);
+          if (ok) {
+            spdlog::info("room {}: created by connection #{} as {}{}", self->id_, peer->member_id(),
+                         self->room_.seat_of(peer->member_id()) ? "a player" : "a spectator",
+                         computer ? ", against the computer" : "");
+          }
+        },
+        {}, Request{id, "create", false});
   });
 }
 
 void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::time_point received) {
-  net::post(strand_, [self = shared_from_this(), peer = std::move(peer), msg = std::move(msg), received] {
-    const MemberId m = peer->member_id();
-    const bool is_join = std::holds_alternative<JoinMsg>(msg.body);
-    const std::string type(message_type(msg.body));
-    Outcome o;
-    if (self->retired_) {
-      Error e{ErrorCode::UnknownRoom, "room " + self->id_ + " was closed"};
-      o.refused = e.code;
-      o.messages.push_back(Outgoing{m, std::make_shared<const std::string>(
-                                           error_json(msg.id, e, message_type(msg.body))),
-                                    false});
-    } else {
-      o = self->room_.handle(m, msg);
-    }
-    self->complete(std::move(o), peer, [self, peer, m, is_join, type, received](const Outcome& done) {
-      if (is_join) peer->join_answered(done.sender == Membership::Joined ? self : nullptr);
-      if (done.refused) {
-        spdlog::info("room {}: refused {} from #{}: {}", self->id_, type, m,
-                      error_code_name(*done.refused));
-      } else if (is_join) {
-        auto side = self->room_.seat_of(m);
-        spdlog::info("room {}: #{} joined as {}", self->id_, m,
-                     side ? side_name(self->room_.game().variant(), *side) : "spectator");
-      }
-      if (done.action_accepted) {
-        self->metrics_.actions_accepted.fetch_add(1, std::memory_order_relaxed);
-        self->metrics_.move_to_broadcast.observe(Clock::now() - received);
-      }
-      if (done.finished && self->room_.game().result()) {
-        self->metrics_.games_finished.fetch_add(1, std::memory_order_relaxed);
-        const auto& r = *self->room_.game().result();
-        spdlog::info("room {}: game {} over: {} ({})", self->id_, self->room_.game_number(),
-                     r.winner ? side_name(self->room_.game().variant(), *r.winner) : "draw",
-                     reason_name(r.reason));
-      }
-    }, {}, Request{msg.id, type, !is_join});
-  });
+  net::post(
+      strand_, [self = shared_from_this(), peer = std::move(peer), msg = std::move(msg), received] {
+        const MemberId m = peer->member_id();
+        const bool is_join = std::holds_alternative<JoinMsg>(msg.body);
+        const std::string type(message_type(msg.body));
+        Outcome o;
+        if (self->retired_) {
+          Error e{ErrorCode::UnknownRoom, "room " + self->id_ + " was closed"};
+          o.refused = e.code;
+          o.messages.push_back(Outgoing{
+              m, std::make_shared<const std::string>(error_json(msg.id, e, message_type(msg.body))),
+              false});
+        } else {
+          o = self->room_.handle(m, msg);
+        }
+        self->complete(
+            std::move(o), peer,
+            [self, peer, m, is_join, type, received](const Outcome& done) {
+              if (is_join) peer->join_answered(done.sender == Membership::Joined ? self : nullptr);
+              if (done.refused) {
+                spdlog::info("room {}: refused {} from #{}: {}", self->id_, type, m,
+                             error_code_name(*done.refused));
+              } else if (is_join) {
+                auto side = self->room_.seat_of(m);
+                spdlog::info("room {}: #{} joined as {}", self->id_, m,
+                             side ? side_name(self->room_.game().variant(), *side) : "spectator");
+              }
+              if (done.action_accepted) {
+                self->metrics_.actions_accepted.fetch_add(1, std::memory_order_relaxed);
+                self->metrics_.move_to_broadcast.observe(Clock::now() - received);
+              }
+              if (done.finished && self->room_.game().result()) {
+                self->metrics_.games_finished.fetch_add(1, std::memory_order_relaxed);
+                const auto& r = *self->room_.game().result();
+                spdlog::info("room {}: game {} over: {} ({})", self->id_, self->room_.game_number(),
+                             r.winner ? side_name(self->room_.game().variant(), *r.winner) : "draw",
+                             reason_name(r.reason));
+              }
+            },
+            {}, Request{msg.id, type, !is_join});
+      });
 }
 
 void RoomHost::disconnect(MemberId m) {
@@ -149,8 +160,8 @@ void RoomHost::retire(std::string why, bool durable) {
     Outcome o = self->room_.close(why);
     std::vector<store::Write> writes;
     if (durable && self->store_ && !self->broken_) writes.push_back(store::RetireRoom{self->id_});
-    self->complete(std::move(o), nullptr, [self](const Outcome&) { self->peers_.clear(); },
-                   std::move(writes));
+    self->complete(
+        std::move(o), nullptr, [self](const Outcome&) { self->peers_.clear(); }, std::move(writes));
     spdlog::info("room {}: retired ({})", self->id_, why);
   });
 }
@@ -231,18 +242,19 @@ void RoomHost::roll_back() {
     o.refused = ErrorCode::ServerError;
     if (o.sender == Membership::Joined) o.sender = Membership::Unchanged;
     if (e.sender) {
-      o.messages.push_back(Outgoing{
-          e.sender->member_id(),
-          std::make_shared<const std::string>(error_json(
-              e.request_id,
-              Error{ErrorCode::ServerError,
-                    "the server could not save that, so it did not happen; try again"},
-              e.request_type)),
-          false});
+      o.messages.push_back(
+          Outgoing{e.sender->member_id(),
+                   std::make_shared<const std::string>(error_json(
+                       e.request_id,
+                       Error{ErrorCode::ServerError,
+                             "the server could not save that, so it did not happen; try again"},
+                       e.request_type)),
+                   false});
     }
   }
-  spdlog::error("room {}: the store could not commit {} change(s); going back to the last saved state",
-                id_, failed);
+  spdlog::error(
+      "room {}: the store could not commit {} change(s); going back to the last saved state", id_,
+      failed);
   std::optional<Room> rebuilt;
   std::string why;
   if (auto loaded = store_->load_room(id_)) {
@@ -396,13 +408,13 @@ void RoomHost::maybe_start_computer() {
     ai::SearchResult r = ai::choose_turn(game, computer_limits(turn, self->id_, stop.get()));
     if (self->computers_->closing()) return;  // shutting down: the strand may be gone soon
     auto timer = std::make_shared<net::steady_timer>(self->strand_, started + kComputerMinThink);
-    timer->async_wait([self, timer, turn, actions = std::move(r.best.actions)](boost::system::error_code) {
-      self->play_computer_turn(turn, actions);
-    });
+    timer->async_wait([self, timer, turn, actions = std::move(r.best.actions)](
+                          boost::system::error_code) { self->play_computer_turn(turn, actions); });
   });
 }
 
-void RoomHost::play_computer_turn(const Room::ComputerTurn& turn, const std::vector<Action>& actions) {
+void RoomHost::play_computer_turn(const Room::ComputerTurn& turn,
+                                  const std::vector<Action>& actions) {
   if (retired_) return;
   if (room_.version() == turn.version && room_.game_number() == turn.game_number) {
     for (const Action& a : actions) {

@@ -3,11 +3,11 @@
 // of its members; computer seats search on the ComputerPool, off the I/O threads.
 #pragma once
 
-#include <boost/container/small_vector.hpp>
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <atomic>
+#include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -126,7 +126,7 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
     std::function<void(const Outcome&)> after;  // runs once the messages are out
     std::vector<store::Write> writes;
     enum class Stage : std::uint8_t { Ready, Waiting, InFlight } stage = Stage::Ready;
-    bool failed = false;  // its commit failed: the sender got server_error instead
+    bool failed = false;   // its commit failed: the sender got server_error instead
     RequestId request_id;  // the sender's request, for that server_error
     std::string request_type;
     bool answers = false;  // the sender's batch says its request was handled

@@ -30,10 +30,14 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-std::size_t at(Side s) { return static_cast<std::size_t>(index(s)); }
+std::size_t at(Side s) {
+  return static_cast<std::size_t>(index(s));
+}
 
 // A computer seat is stored with the token hash "ai:L"; a SHA-256 hex digest never has a colon.
-std::string computer_marker(int level) { return "ai:" + std::to_string(level); }
+std::string computer_marker(int level) {
+  return "ai:" + std::to_string(level);
+}
 std::optional<int> computer_level(std::string_view token_hash) {
   if (token_hash.size() != 4 || token_hash.substr(0, 3) != "ai:") return std::nullopt;
   const int level = token_hash[3] - '0';
@@ -75,8 +79,8 @@ std::optional<ReplayError> Room::restore(const GameRecord& image) {
   for (Side s : {Side::First, Side::Second}) {
     const auto& stored = image.seats[at(s)];
     if (stored) {
-      seats_[at(s)] = Seat{stored->name, stored->token_hash, {}, std::nullopt,
-                           computer_level(stored->token_hash)};
+      seats_[at(s)] = Seat{
+          stored->name, stored->token_hash, {}, std::nullopt, computer_level(stored->token_hash)};
     } else {
       seats_[at(s)].reset();
     }
@@ -104,7 +108,8 @@ void Room::adopt_members(const Room& old) {
 // ---------------------------------------------------------------------------------------------
 // Membership
 
-Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id) {
+Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side,
+                        const RequestId& id) {
   Outcome o;
   name = clean_name(name, limits_.name_max_chars);
   std::optional<std::string> token;
@@ -139,7 +144,8 @@ void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
   members_.erase(it);
 }
 
-Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice, const RequestId& id) {
+Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
+                           const RequestId& id) {
   std::optional<Side> side;
   switch (choice.kind) {
     case SeatKind::Side:
@@ -169,19 +175,20 @@ Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token) 
   }
   if (!found) {
     return refuse(m, id, "join", ErrorCode::BadToken,
-                  "that token holds no seat in room " + id_ + "; join without it to watch or "
-                  "take a free seat");
+                  "that token holds no seat in room " + id_ +
+                      "; join without it to watch or "
+                      "take a free seat");
   }
   Outcome o;
   Seat& seat = *seats_[at(*found)];
   if (seat.conn && *seat.conn != m) {
     // A newer connection takes the seat over (a reload, a second tab): the old one is told why.
     MemberId old = *seat.conn;
-    o.messages.push_back(Outgoing{
-        old,
-        std::make_shared<const std::string>(notice_json(
-            "replaced", "your seat was taken over by another connection with your token")),
-        true});
+    o.messages.push_back(
+        Outgoing{old,
+                 std::make_shared<const std::string>(notice_json(
+                     "replaced", "your seat was taken over by another connection with your token")),
+                 true});
     members_.erase(old);
   }
   if (is_member(m) && seat_of(m) != found) remove_member(m, false);
@@ -305,7 +312,8 @@ Outcome Room::act_for_computer(Side side, const Action& action) {
   Outcome refused;
   refused.refused = ErrorCode::IllegalAction;
   const auto& seat = seats_[at(side)];
-  if (!seat || !seat->ai || status() != RoomStatus::Playing || game().turn() != side) return refused;
+  if (!seat || !seat->ai || status() != RoomStatus::Playing || game().turn() != side)
+    return refused;
   std::optional<Applied> applied = game().apply(action);
   if (!applied) return refused;
   return played(side, action, std::move(*applied), std::nullopt, RequestId{});

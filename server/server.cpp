@@ -211,7 +211,9 @@ struct Server::Impl {
 
 Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+}
 
 // Opens the data directory's database (or one in memory) and brings back its rooms; the reason
 // if it cannot. Once: a restarted Server keeps its store.
@@ -281,7 +283,8 @@ std::optional<std::string> Server::start() {
 
   std::error_code fec;
   if (!std::filesystem::is_regular_file(s.web_root / "index.html", fec)) {
-    spdlog::warn("web root {} has no index.html: the web client will not load", s.web_root.string());
+    spdlog::warn("web root {} has no index.html: the web client will not load",
+                 s.web_root.string());
   } else {
     spdlog::info("serving the web client from {}", s.web_root.string());
   }
@@ -306,7 +309,9 @@ std::optional<std::string> Server::start() {
   return std::nullopt;
 }
 
-std::uint16_t Server::port() const { return impl_->port; }
+std::uint16_t Server::port() const {
+  return impl_->port;
+}
 
 void Server::run() {
   const int n = std::max(1, impl_->state->config.threads);
@@ -336,11 +341,17 @@ void Server::stop() {
   });
 }
 
-const Metrics& Server::metrics() const { return impl_->state->metrics; }
+const Metrics& Server::metrics() const {
+  return impl_->state->metrics;
+}
 
-std::size_t Server::room_count() const { return impl_->state->registry.size(); }
+std::size_t Server::room_count() const {
+  return impl_->state->registry.size();
+}
 
-std::pair<std::size_t, std::size_t> Server::restored() const { return impl_->restored; }
+std::pair<std::size_t, std::size_t> Server::restored() const {
+  return impl_->restored;
+}
 
 std::vector<std::string> lan_addresses() {
   std::vector<std::string> out;
@@ -357,7 +368,8 @@ std::vector<std::string> lan_addresses() {
       sockaddr_in6 in6{};
       std::memcpy(&in6, a->ifa_addr, sizeof in6);
       if (IN6_IS_ADDR_LINKLOCAL(&in6.sin6_addr)) continue;  // needs a zone id, useless in a URL
-      if (inet_ntop(AF_INET6, &in6.sin6_addr, buf, sizeof buf)) out.push_back("[" + std::string(buf) + "]");
+      if (inet_ntop(AF_INET6, &in6.sin6_addr, buf, sizeof buf))
+        out.push_back("[" + std::string(buf) + "]");
     }
   }
   freeifaddrs(list);

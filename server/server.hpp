@@ -19,12 +19,13 @@ struct ServerConfig {
   std::string host = "0.0.0.0";
   std::uint16_t port = 8080;  // 0: any free port (see Server::port)
   std::filesystem::path web_root = "web";
-  std::filesystem::path data_dir = "data";  // the store: data_dir/bombcheckers.db (created if needed)
-  bool memory = false;                      // a throwaway in-memory store instead (tests, benchmarks)
+  std::filesystem::path data_dir =
+      "data";           // the store: data_dir/bombcheckers.db (created if needed)
+  bool memory = false;  // a throwaway in-memory store instead (tests, benchmarks)
   int threads = 1;
   bool handle_signals = false;  // SIGINT / SIGTERM stop the server
-  // Origins ("https://example.org", normalized by normalize_origin) whose pages may open /ws, besides
-  // the server's own Host; empty: any origin (the default).
+  // Origins ("https://example.org", normalized by normalize_origin) whose pages may open /ws,
+  // besides the server's own Host; empty: any origin (the default).
   std::vector<std::string> allowed_origins;
   // TLS (PEM files): both set, the port serves https:// and wss:// (plain http:// is redirected);
   // both empty, plain HTTP. start() refuses one without the other, or files it cannot use.

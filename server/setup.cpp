@@ -12,14 +12,15 @@ namespace {
 std::optional<Error> apply_option(VariantId v, Options& options, const std::string& name,
                                   const OptionValue& value) {
   auto specs = option_specs(v);
-  auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& o) { return o.name == name; });
+  auto spec =
+      std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& o) { return o.name == name; });
   if (spec == specs.end()) {
     std::vector<std::string_view> names;
     for (const auto& o : specs) names.push_back(o.name);
-    std::string known =
-        names.empty() ? std::string("it has no options") : "its options are " + join_names(names, " and ");
-    return Error{ErrorCode::BadOptions,
-                 "the " + std::string(variant_key(v)) + " variant has no option '" + name + "'; " + known};
+    std::string known = names.empty() ? std::string("it has no options")
+                                      : "its options are " + join_names(names, " and ");
+    return Error{ErrorCode::BadOptions, "the " + std::string(variant_key(v)) +
+                                            " variant has no option '" + name + "'; " + known};
   }
   int iv = 0;
   if (spec->type == OptionType::Bool) {
@@ -30,8 +31,9 @@ std::optional<Error> apply_option(VariantId v, Options& options, const std::stri
     const std::int64_t* n = std::get_if<std::int64_t>(&value);
     if (!n) return Error{ErrorCode::BadOptions, "option '" + name + "' must be an integer"};
     if (*n < spec->min || *n > spec->max) {
-      return Error{ErrorCode::BadOptions, "option '" + name + "' must be between " + std::to_string(spec->min) +
-                                              " and " + std::to_string(spec->max)};
+      return Error{ErrorCode::BadOptions, "option '" + name + "' must be between " +
+                                              std::to_string(spec->min) + " and " +
+                                              std::to_string(spec->max)};
     }
     iv = static_cast<int>(*n);
   }
@@ -40,7 +42,8 @@ std::optional<Error> apply_option(VariantId v, Options& options, const std::stri
 }
 
 // A create's custom start: its pieces, turn and bombs in core's types (core judges the position).
-std::variant<Position, Error> position_of(VariantId v, const Options& options, const RawPosition& raw) {
+std::variant<Position, Error> position_of(VariantId v, const Options& options,
+                                          const RawPosition& raw) {
   Position p;
   std::size_t n = 0;
   for (const auto& rp : raw.pieces) {
@@ -82,8 +85,8 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
   if (!v) {
     std::vector<std::string_view> keys;
     for (auto k : kAllVariants) keys.push_back(variant_key(k));
-    return Error{ErrorCode::UnknownVariant,
-                 "unknown variant '" + m.variant + "'; the variants are " + join_names(keys, " and ")};
+    return Error{ErrorCode::UnknownVariant, "unknown variant '" + m.variant +
+                                                "'; the variants are " + join_names(keys, " and ")};
   }
   Options options = default_options(*v);
   for (const auto& [name, value] : m.options) {
@@ -118,8 +121,8 @@ std::variant<SeatChoice, Error> resolve_seat(VariantId v, std::string_view seat,
   if (seat == "random" || seat == "any") {
     return SeatChoice{for_create ? SeatKind::Random : SeatKind::Any, Side::First};
   }
-  std::string sides = std::string(side_name(v, Side::First)) + ", " +
-                      std::string(side_name(v, Side::Second));
+  std::string sides =
+      std::string(side_name(v, Side::First)) + ", " + std::string(side_name(v, Side::Second));
   return Error{ErrorCode::BadMessage,
                "`seat` must be " + sides + (for_create ? ", random" : ", any") + " or spectator"};
 }

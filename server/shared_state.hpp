@@ -44,7 +44,7 @@ struct SharedState {
   const Limits& limits;
   Metrics metrics;
   Registry registry;
-  store::Store* store = nullptr;  // owned by the Server; set before listening
+  store::Store* store = nullptr;   // owned by the Server; set before listening
   std::filesystem::path web_root;  // canonical
   std::shared_ptr<const std::string> welcome;
   std::atomic<MemberId> next_member{1};

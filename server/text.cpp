@@ -44,7 +44,9 @@ void append_utf8(std::string& out, char32_t cp) {
   }
 }
 
-bool is_control(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
+bool is_control(char32_t cp) {
+  return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+}
 
 }  // namespace
 

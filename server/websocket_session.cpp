@@ -52,7 +52,8 @@ void WebSocketSession<Stream>::run(http::request<http::string_body> req) {
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
   ws_.read_message_max(state_->limits.max_message_bytes);
-  ws_.async_accept(req, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
+  ws_.async_accept(req,
+                   beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
 }
 
 template <class Stream>
@@ -62,7 +63,8 @@ void WebSocketSession<Stream>::on_accept(beast::error_code ec) {
   state_->add(id_, weak_from_this());
   beast::error_code ep_ec;
   auto remote = beast::get_lowest_layer(ws_).socket().remote_endpoint(ep_ec);
-  spdlog::info("ws #{}: connected from {}", id_, ep_ec ? std::string("?") : remote.address().to_string());
+  spdlog::info("ws #{}: connected from {}", id_,
+               ep_ec ? std::string("?") : remote.address().to_string());
   send(state_->welcome);
   do_read();
 }
@@ -75,7 +77,8 @@ void WebSocketSession<Stream>::maybe_read() {
 template <class Stream>
 void WebSocketSession<Stream>::do_read() {
   reading_ = true;
-  ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
+  ws_.async_read(buffer_,
+                 beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
 }
 
 template <class Stream>
@@ -87,7 +90,8 @@ void WebSocketSession<Stream>::on_read(beast::error_code ec, std::size_t) {
       // Beast has already sent the close frame with 1009 (too big).
       state_->metrics.oversized_closed.fetch_add(1, std::memory_order_relaxed);
       state_->metrics.refused(ErrorCode::TooLarge);
-      spdlog::info("ws #{}: closed with 1009: a frame over {} bytes", id_, state_->limits.max_message_bytes);
+      spdlog::info("ws #{}: closed with 1009: a frame over {} bytes", id_,
+                   state_->limits.max_message_bytes);
       return;
     }
     return fail(ec, "ws read");
@@ -101,7 +105,8 @@ void WebSocketSession<Stream>::on_read(beast::error_code ec, std::size_t) {
       return close_with(websocket::close_code::policy_error, "too many messages");
     }
     refuse({}, ErrorCode::RateLimited,
-           "too many messages: at most " + std::to_string(static_cast<int>(state_->limits.rate_per_second)) +
+           "too many messages: at most " +
+               std::to_string(static_cast<int>(state_->limits.rate_per_second)) +
                " a second; this one was dropped",
            "");
   } else if (!ws_.got_text()) {
@@ -117,7 +122,8 @@ void WebSocketSession<Stream>::on_read(beast::error_code ec, std::size_t) {
 template <class Stream>
 bool WebSocketSession<Stream>::flooding(Clock::time_point now) {
   strikes_.push_back(now);
-  while (!strikes_.empty() && now - strikes_.front() > state_->limits.flood_window) strikes_.pop_front();
+  while (!strikes_.empty() && now - strikes_.front() > state_->limits.flood_window)
+    strikes_.pop_front();
   return strikes_.size() >= static_cast<std::size_t>(state_->limits.flood_strikes);
 }
 
@@ -133,16 +139,20 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
 
   if (auto* c = std::get_if<CreateMsg>(&msg.body)) {
     auto setup = resolve_create(*c);
-    if (auto* e = std::get_if<Error>(&setup)) return refuse(msg.id, e->code, std::move(e->message), "create");
+    if (auto* e = std::get_if<Error>(&setup))
+      return refuse(msg.id, e->code, std::move(e->message), "create");
     auto& s = std::get<GameSetup>(setup);
     auto seat = resolve_seat(s.variant, c->seat, true);
-    if (auto* e = std::get_if<Error>(&seat)) return refuse(msg.id, e->code, std::move(e->message), "create");
+    if (auto* e = std::get_if<Error>(&seat))
+      return refuse(msg.id, e->code, std::move(e->message), "create");
     ErrorCode why = ErrorCode::ServerFull;
-    auto host = state_->registry.create(std::move(s), slot_ ? slot_->address() : std::string(), &why);
+    auto host =
+        state_->registry.create(std::move(s), slot_ ? slot_->address() : std::string(), &why);
     if (!host) {
       return refuse(msg.id, why,
                     why == ErrorCode::TooManyRooms
-                        ? "your address already has " + std::to_string(state_->limits.max_rooms_per_address) +
+                        ? "your address already has " +
+                              std::to_string(state_->limits.max_rooms_per_address) +
                               " rooms with games going on; finish or leave one first"
                         : std::string("the server holds as many rooms as it can; try again later"),
                     "create");
@@ -164,8 +174,8 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     return;
   }
   if (!room_) {
-    return refuse(msg.id, ErrorCode::UnknownRoom, "you are not in a room: create one or join one first",
-                  message_type(msg.body));
+    return refuse(msg.id, ErrorCode::UnknownRoom,
+                  "you are not in a room: create one or join one first", message_type(msg.body));
   }
   ++inflight_;
   room_->request(self, std::move(msg), received);
@@ -175,12 +185,14 @@ template <class Stream>
 void WebSocketSession<Stream>::refuse(const RequestId& id, ErrorCode code, std::string message,
                                       std::string_view request) {
   state_->metrics.refused(code);
-  // One line per refusal; rate-limited messages only at debug (a flooder is closed, and logged, soon).
-  // `request` may be a client's unknown type: shown short and without control characters, so it
-  // cannot forge log lines.
-  spdlog::log(code == ErrorCode::RateLimited ? spdlog::level::debug : spdlog::level::info, "ws #{}: refused {}: {}",
-              id_, request.empty() ? "message" : loggable(request), error_code_name(code));
-  send(std::make_shared<const std::string>(error_json(id, Error{code, std::move(message)}, request)));
+  // One line per refusal; rate-limited messages only at debug (a flooder is closed, and logged,
+  // soon). `request` may be a client's unknown type: shown short and without control characters, so
+  // it cannot forge log lines.
+  spdlog::log(code == ErrorCode::RateLimited ? spdlog::level::debug : spdlog::level::info,
+              "ws #{}: refused {}: {}", id_, request.empty() ? "message" : loggable(request),
+              error_code_name(code));
+  send(std::make_shared<const std::string>(
+      error_json(id, Error{code, std::move(message)}, request)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,13 +200,14 @@ void WebSocketSession<Stream>::refuse(const RequestId& id, ErrorCode code, std::
 
 template <class Stream>
 void WebSocketSession<Stream>::deliver(Texts texts, bool request_handled) {
-  net::post(ws_.get_executor(), [self = shared_from_this(), texts = std::move(texts), request_handled]() mutable {
-    for (auto& t : texts) self->send(std::move(t));
-    if (request_handled) {
-      if (self->inflight_ > 0) --self->inflight_;
-      self->maybe_read();
-    }
-  });
+  net::post(ws_.get_executor(),
+            [self = shared_from_this(), texts = std::move(texts), request_handled]() mutable {
+              for (auto& t : texts) self->send(std::move(t));
+              if (request_handled) {
+                if (self->inflight_ > 0) --self->inflight_;
+                self->maybe_read();
+              }
+            });
 }
 
 template <class Stream>
@@ -224,9 +237,11 @@ void WebSocketSession<Stream>::shutdown() {
     // The notice goes out after what is already queued; the close follows once it is written.
     self->state_->metrics.shutdown_notices.fetch_add(1, std::memory_order_relaxed);
     self->send(std::make_shared<const std::string>(notice_json(
-        "server_restarting", "the server is shutting down or restarting; your game is kept: reconnect in a moment")));
+        "server_restarting",
+        "the server is shutting down or restarting; your game is kept: reconnect in a moment")));
     self->close_when_drained_ = true;
-    if (self->queue_.empty()) self->close_with(websocket::close_code::going_away, "server shutting down");
+    if (self->queue_.empty())
+      self->close_with(websocket::close_code::going_away, "server shutting down");
   });
 }
 

@@ -27,7 +27,8 @@ class WebSocketSession final : public WebSocketPeer,
                                public std::enable_shared_from_this<WebSocketSession<Stream>> {
  public:
   // `stream`: an accepted connection (TLS handshake done) whose upgrade request has been read.
-  WebSocketSession(Stream&& stream, std::shared_ptr<SharedState> state, AddressTicket slot = nullptr);
+  WebSocketSession(Stream&& stream, std::shared_ptr<SharedState> state,
+                   AddressTicket slot = nullptr);
   ~WebSocketSession() override;
 
   void run(http::request<http::string_body> req);
@@ -67,11 +68,11 @@ class WebSocketSession final : public WebSocketPeer,
   };
   std::deque<Queued> queue_;
   std::size_t queued_bytes_ = 0;
-  bool open_ = false;       // handshake done, not yet closing
-  bool paused_ = false;     // a create/join awaits its answer: the next read waits too
+  bool open_ = false;    // handshake done, not yet closing
+  bool paused_ = false;  // a create/join awaits its answer: the next read waits too
   bool reading_ = false;
-  bool close_when_drained_ = false;  // shutdown: the notice is queued; close once it is written
-  std::size_t inflight_ = 0;  // requests handed to the room and not yet handled
+  bool close_when_drained_ = false;    // shutdown: the notice is queued; close once it is written
+  std::size_t inflight_ = 0;           // requests handed to the room and not yet handled
   std::shared_ptr<RoomHost> room_;     // the room this connection is a member of
   std::shared_ptr<RoomHost> pending_;  // the room a create/join was sent to
   TokenBucket bucket_;

@@ -12,10 +12,10 @@ namespace bc::server {
 namespace {
 
 constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
-    "bad_message",   "unknown_type",   "unknown_room",  "unknown_variant", "bad_options",
-    "bad_position",  "seat_taken",     "not_a_player",  "not_your_turn",   "illegal_action",
-    "stale_version", "game_over",      "bad_token",     "rate_limited",    "too_large",
-    "not_started",   "no_draw_offer",  "game_not_over", "server_full",     "server_error",
+    "bad_message",   "unknown_type",  "unknown_room",  "unknown_variant", "bad_options",
+    "bad_position",  "seat_taken",    "not_a_player",  "not_your_turn",   "illegal_action",
+    "stale_version", "game_over",     "bad_token",     "rate_limited",    "too_large",
+    "not_started",   "no_draw_offer", "game_not_over", "server_full",     "server_error",
     "too_many_rooms"};
 
 // Reads the fields of one request, remembering the first problem.
@@ -82,7 +82,8 @@ std::variant<RawPosition, std::string> read_position(const json& p) {
     out.turn = t->get<std::string>();
   }
   if (auto b = p.find("bombs"); b != p.end() && !b->is_null()) {
-    if (!b->is_object()) return std::string("`position.bombs` must be an object like {\"x\":1,\"o\":1}");
+    if (!b->is_object())
+      return std::string("`position.bombs` must be an object like {\"x\":1,\"o\":1}");
     for (auto it = b->begin(); it != b->end(); ++it) {
       auto v = as_small_int(it.value());
       if (!v) return "`position.bombs." + it.key() + "` must be an integer";
@@ -235,8 +236,8 @@ std::string_view error_code_name(ErrorCode c) {
 
 std::string_view message_type(const MessageBody& b) {
   constexpr std::array<std::string_view, std::variant_size_v<MessageBody>> kNames{
-      "create", "join", "act", "resign", "offer_draw", "answer_draw", "rematch", "chat", "leave",
-      "sync"};
+      "create",      "join",    "act",  "resign", "offer_draw",
+      "answer_draw", "rematch", "chat", "leave",  "sync"};
   return kNames[b.index()];
 }
 

@@ -4,12 +4,15 @@
 
 namespace bc::server {
 
-std::string dump(const ojson& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const ojson& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 std::optional<std::int64_t> as_int(const json& j) {
   if (j.is_number_unsigned()) {
     auto u = j.get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      return std::nullopt;
     return static_cast<std::int64_t>(u);
   }
   if (j.is_number_integer()) return j.get<std::int64_t>();

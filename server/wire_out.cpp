@@ -20,7 +20,9 @@ std::string_view status_name(RoomStatus s) {
   return "waiting";
 }
 
-std::string room_url(std::string_view room) { return "/r/" + std::string(room); }
+std::string room_url(std::string_view room) {
+  return "/r/" + std::string(room);
+}
 
 std::string welcome_json(const Limits& limits) {
   ojson j;

@@ -12,19 +12,25 @@
 namespace bc::ai::detail {
 
 // ---- Checkers squares: the core's own geometry (bc/board.hpp), plus what only the search needs.
-using board::Bits;
 using board::bit;
-using board::sq_index;
-using board::sq_square;
-using board::neighbour;
+using board::Bits;
 using board::kRow0;
 using board::kRow7;
-constexpr int popcount(Bits b) { return std::popcount(b); }
-constexpr Bits blast_zone(int i) { return board::blast(i); }  // 3x3 block (RULES.md B7)
+using board::neighbour;
+using board::sq_index;
+using board::sq_square;
+constexpr int popcount(Bits b) {
+  return std::popcount(b);
+}
+constexpr Bits blast_zone(int i) {
+  return board::blast(i);
+}  // 3x3 block (RULES.md B7)
 
 constexpr Bits kCentre = 0x00666600u;  // the middle four rows, files c..f (roughly)
 // Row of square i seen from a side: 0 at its own back row, 7 at the crowning row.
-constexpr int rel_row(int i, int side) { return side == 0 ? i / 4 : 7 - i / 4; }
+constexpr int rel_row(int i, int side) {
+  return side == 0 ? i / 4 : 7 - i / 4;
+}
 
 // ---- Zobrist keys: constant tables computed at compile time (no mutable global state).
 constexpr std::uint64_t splitmix64(std::uint64_t& x) {

@@ -40,9 +40,12 @@ constexpr CheckersWeights kTripleWeights{
 
 const CheckersWeights& weights(VariantId v) {
   switch (v) {
-    case VariantId::Bomb: return kBombWeights;
-    case VariantId::TripleKing: return kTripleWeights;
-    default: return kClassicWeights;
+    case VariantId::Bomb:
+      return kBombWeights;
+    case VariantId::TripleKing:
+      return kTripleWeights;
+    default:
+      return kClassicWeights;
   }
 }
 
@@ -53,8 +56,12 @@ int worth(const CheckersWeights& w, const CheckersState& s, Bits b) {
 }
 
 // The directions a piece of `side` jumps in: forward for a man (B3), all four for a king.
-constexpr int first_jump_dir(int side, bool king) { return king ? 0 : (side == 0 ? 0 : 2); }
-constexpr int end_jump_dir(int side, bool king) { return king ? 4 : (side == 0 ? 2 : 4); }
+constexpr int first_jump_dir(int side, bool king) {
+  return king ? 0 : (side == 0 ? 0 : 2);
+}
+constexpr int end_jump_dir(int side, bool king) {
+  return king ? 4 : (side == 0 ? 2 : 4);
+}
 
 int worth_of(const CheckersWeights& w, const CheckersState& s, Bits set) {
   int sum = 0;
@@ -186,8 +193,12 @@ struct KGrid {
   }
 };
 
-constexpr int owner(std::uint8_t code) { return (code - 1) % 2; }
-constexpr bool is_bomb_code(std::uint8_t code) { return code >= 3; }
+constexpr int owner(std::uint8_t code) {
+  return (code - 1) % 2;
+}
+constexpr bool is_bomb_code(std::uint8_t code) {
+  return code >= 3;
+}
 constexpr int kDirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
 
 // Whether a piece of `side` on (x, y) completes a line of n through that cell.
@@ -279,9 +290,9 @@ int evaluate_kaboom(const Game& g, const KaboomState& s) {
   }
   const int me = index(s.turn);
   const int sign = o.misere ? -1 : 1;
-  int score = sign * (lines[static_cast<std::size_t>(me)] - lines[static_cast<std::size_t>(1 - me)] +
-                      threats[static_cast<std::size_t>(me)] -
-                      threats[static_cast<std::size_t>(1 - me)]);
+  int score =
+      sign * (lines[static_cast<std::size_t>(me)] - lines[static_cast<std::size_t>(1 - me)] +
+              threats[static_cast<std::size_t>(me)] - threats[static_cast<std::size_t>(1 - me)]);
   score += bombs[static_cast<std::size_t>(me)] - bombs[static_cast<std::size_t>(1 - me)];
   return score + 8;  // the move: the side to move can act first
 }

@@ -21,8 +21,12 @@ using Clock = std::chrono::steady_clock;
 constexpr int kBig = 30000;
 constexpr int kInf = kBig + 1;
 
-int to_memo(int v, int ply) { return v > 0 ? v + ply : v < 0 ? v - ply : 0; }
-int from_memo(int v, int ply) { return v > 0 ? v - ply : v < 0 ? v + ply : 0; }
+int to_memo(int v, int ply) {
+  return v > 0 ? v + ply : v < 0 ? v - ply : 0;
+}
+int from_memo(int v, int ply) {
+  return v > 0 ? v - ply : v < 0 ? v + ply : 0;
+}
 
 // The score of a finished game for its side to move, `ply` turns from the root.
 int terminal_score(const Game& g, int ply) {
@@ -201,9 +205,11 @@ class Solver {
     if (best > alpha0 && best < beta) {
       b.lo = b.hi = static_cast<std::int16_t>(to_memo(best, ply));
     } else if (best >= beta) {
-      b.lo = static_cast<std::int16_t>(std::max<int>(b.lo == -kInf ? -kInf : b.lo, to_memo(best, ply)));
+      b.lo = static_cast<std::int16_t>(
+          std::max<int>(b.lo == -kInf ? -kInf : b.lo, to_memo(best, ply)));
     } else {
-      b.hi = static_cast<std::int16_t>(std::min<int>(b.hi == kInf ? kInf : b.hi, to_memo(best, ply)));
+      b.hi =
+          static_cast<std::int16_t>(std::min<int>(b.hi == kInf ? kInf : b.hi, to_memo(best, ply)));
     }
     return best;
   }

@@ -1,9 +1,8 @@
-#include "bc/ai_match.hpp"
-
 #include <algorithm>
 #include <cmath>
 
 #include "bc/ai.hpp"
+#include "bc/ai_match.hpp"
 
 namespace bc::ai {
 
@@ -29,7 +28,8 @@ std::optional<MatchGame> play_match_game(Game g, Side a_side, const MatchSetting
     const bool a_moves = g.turn() == a_side;
     SearchLimits limits;
     limits.level = a_moves ? s.level_a : s.level_b;
-    limits.seed = s.seed * 7919 + static_cast<std::uint64_t>(index) * 104729 + static_cast<std::uint64_t>(out.turns);
+    limits.seed = s.seed * 7919 + static_cast<std::uint64_t>(index) * 104729 +
+                  static_cast<std::uint64_t>(out.turns);
     limits.time = s.time;
     limits.nodes = s.nodes;
     const SearchResult r = choose_turn(g, limits);

@@ -20,7 +20,8 @@ std::uint32_t checkers_sig(const Move& m) {
     h ^= x;
     h *= 16777619u;
   };
-  for (int i = 0; i <= m.hops; ++i) mix(static_cast<std::uint32_t>(m.sq[static_cast<std::size_t>(i)]));
+  for (int i = 0; i <= m.hops; ++i)
+    mix(static_cast<std::uint32_t>(m.sq[static_cast<std::size_t>(i)]));
   mix(static_cast<std::uint32_t>(m.hops) | (m.end_turn ? 0x100u : 0u) | (m.jump ? 0x200u : 0u));
   return h == 0 ? 1 : h;
 }
@@ -61,8 +62,8 @@ struct CheckersGen {
         const int to = sq_index(a.to);
         // B8: a bomb stepping onto the far row is crowned (under rules revision 1 it exploded):
         // a tactical turn like a capture, so quiescence looks at it too.
-        const bool crowns = (root.bombs & bit(from)) != 0 && (root.kings & bit(from)) == 0 &&
-                           rel_row(to, me) == 7;
+        const bool crowns =
+            (root.bombs & bit(from)) != 0 && (root.kings & bit(from)) == 0 && rel_row(to, me) == 7;
         if (captures_only && !crowns) continue;
         path.sq[0] = static_cast<std::int8_t>(from);
         path.sq[1] = static_cast<std::int8_t>(to);

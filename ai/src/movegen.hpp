@@ -23,7 +23,7 @@ struct Move {
   Action action{};        // kaboom
   std::uint32_t sig = 0;  // identity of the turn in its position (never 0)
   std::uint16_t history_index = 0;
-  int gain = 0;           // static material swing for the mover (ordering)
+  int gain = 0;  // static material swing for the mover (ordering)
   friend bool operator==(const Move& l, const Move& r) { return l.sig == r.sig; }
 };
 

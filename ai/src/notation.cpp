@@ -1,8 +1,7 @@
-#include "bc/ai_notation.hpp"
-
 #include <cstdio>
 
 #include "bc/ai.hpp"
+#include "bc/ai_notation.hpp"
 
 namespace bc::ai {
 namespace {
@@ -94,11 +93,20 @@ std::variant<Game, std::string> parse_position(VariantId v, const Options& o,
       std::size_t i = 0;
       for (; i < tok.size() && tok[i] >= 'A' && tok[i] <= 'Z'; ++i) {
         switch (tok[i]) {
-          case 'K': piece.rank = Rank::King; break;
-          case 'T': piece.rank = Rank::TripleKing; break;
-          case 'S': piece.kind = Kind::Shield; break;
-          case 'B': piece.kind = Kind::Bomb; break;
-          default: return "unknown piece prefix in '" + std::string(tok) + "' (K, T, S or B)";
+          case 'K':
+            piece.rank = Rank::King;
+            break;
+          case 'T':
+            piece.rank = Rank::TripleKing;
+            break;
+          case 'S':
+            piece.kind = Kind::Shield;
+            break;
+          case 'B':
+            piece.kind = Kind::Bomb;
+            break;
+          default:
+            return "unknown piece prefix in '" + std::string(tok) + "' (K, T, S or B)";
         }
       }
       const auto sq = parse_square(tok.substr(i));
@@ -194,16 +202,19 @@ std::string format_score(int score) {
 std::string board_picture(const Game& g) {
   const int w = g.width();
   const int h = g.height();
-  std::vector<std::string> rows(static_cast<std::size_t>(h), std::string(static_cast<std::size_t>(w), '.'));
+  std::vector<std::string> rows(static_cast<std::size_t>(h),
+                                std::string(static_cast<std::size_t>(w), '.'));
   for (const Piece& p : g.pieces()) {
     char c = p.side == Side::First ? 'a' : 'z';
     if (is_checkers(g.variant())) {
       c = p.kind == Kind::Bomb ? 'b' : p.kind == Kind::Shield ? 's' : 'o';
-      if (p.side == Side::Second) c = p.kind == Kind::Bomb ? 'q' : p.kind == Kind::Shield ? 'z' : 'x';
+      if (p.side == Side::Second)
+        c = p.kind == Kind::Bomb ? 'q' : p.kind == Kind::Shield ? 'z' : 'x';
       if (p.rank != Rank::Man) c = static_cast<char>(c - 'a' + 'A');
       if (p.rank == Rank::TripleKing) c = p.side == Side::First ? '3' : '#';
     } else {
-      c = p.side == Side::First ? (p.kind == Kind::Bomb ? 'X' : 'x') : (p.kind == Kind::Bomb ? 'O' : 'o');
+      c = p.side == Side::First ? (p.kind == Kind::Bomb ? 'X' : 'x')
+                                : (p.kind == Kind::Bomb ? 'O' : 'o');
     }
     rows[static_cast<std::size_t>(p.at.y)][static_cast<std::size_t>(p.at.x)] = c;
   }

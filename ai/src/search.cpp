@@ -208,8 +208,8 @@ int Searcher::pvs(const Game& g, int depth, int alpha, int beta, int ply, bool p
       score = -pvs(next, new_depth, -beta, -alpha, ply + 1, pv_node);
     } else {
       const auto& k = killers_[static_cast<std::size_t>(ply)];
-      const bool quiet = !c.move.jump && c.move.gain == 0 && c.move.sig != k[0] && c.move.sig != k[1] &&
-                         !next.over() && c.order < (1 << 26);
+      const bool quiet = !c.move.jump && c.move.gain == 0 && c.move.sig != k[0] &&
+                         c.move.sig != k[1] && !next.over() && c.order < (1 << 26);
       int reduction = 0;
       if (quiet && depth >= 3 && i >= 3) reduction = (depth >= 6 && i >= 8) ? 2 : 1;
       score = -pvs(next, new_depth - reduction, -alpha - 1, -alpha, ply + 1, false);

@@ -91,9 +91,9 @@ void Searcher::order_root(std::vector<Child>& root) {
     std::uint64_t x = noise_seed_ ^ root_key ^ (std::uint64_t{c.move.sig} << 17);
     const std::uint64_t r = detail::splitmix64(x);
     const int span = 2 * params_.noise + 1;
-    root_noise_.push_back(params_.noise > 0 ? static_cast<int>(r % static_cast<std::uint64_t>(span)) -
-                                                  params_.noise
-                                            : 0);
+    root_noise_.push_back(
+        params_.noise > 0 ? static_cast<int>(r % static_cast<std::uint64_t>(span)) - params_.noise
+                          : 0);
   }
 }
 
@@ -135,8 +135,8 @@ SearchResult Searcher::run() {
   // Low levels sometimes play a random turn; the seed and the position decide when.
   std::uint64_t rng = limits_.seed ^ detail::zobrist(root_) ^ 0xA5A5A5A5DEADBEEFull;
   const std::uint64_t roll = detail::splitmix64(rng);
-  if (params_.random_permille > 0 &&
-      static_cast<int>(roll % 1000) < params_.random_permille && root.size() > 1) {
+  if (params_.random_permille > 0 && static_cast<int>(roll % 1000) < params_.random_permille &&
+      root.size() > 1) {
     const std::size_t pick = static_cast<std::size_t>(detail::splitmix64(rng) % root.size());
     result.best = detail::to_turn(root[pick].move, variant_);
     result.pv = {result.best};

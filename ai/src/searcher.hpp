@@ -20,27 +20,27 @@ using Clock = std::chrono::steady_clock;
 inline constexpr int kMaxPly = 128;
 inline constexpr int kMaxDepth = 64;
 inline constexpr int kInf = kWin + 1;
-inline constexpr int kMaxQuiescence = 32;     // checkers: every capture removes a piece, so far fewer
-inline constexpr int kMaxKaboomThreats = 4;   // kaboom: plies of forced replies to immediate threats
+inline constexpr int kMaxQuiescence = 32;  // checkers: every capture removes a piece, so far fewer
+inline constexpr int kMaxKaboomThreats = 4;  // kaboom: plies of forced replies to immediate threats
 
 struct LevelParams {
   int max_depth;
-  int noise;            // root move misjudgement amplitude (hundredths of a man)
-  int random_permille;  // chance of playing a uniformly random turn
+  int noise;                    // root move misjudgement amplitude (hundredths of a man)
+  int random_permille;          // chance of playing a uniformly random turn
   std::uint64_t default_nodes;  // node budget when the caller gives none (0: time based)
   std::size_t tt_megabytes;
 };
 
 inline constexpr std::array<LevelParams, kMaxLevel + 1> kLevels{{
-    {1, 0, 0, 0, 1},               // unused (levels start at 1)
-    {1, 300, 200, 2'000, 1},       // 1: sees one turn, judges badly, often plays at random
-    {2, 180, 100, 10'000, 1},      // 2
-    {3, 100, 50, 30'000, 1},       // 3
-    {4, 50, 20, 100'000, 2},       // 4
-    {5, 25, 0, 200'000, 4},        // 5
-    {7, 12, 0, 500'000, 8},        // 6
-    {10, 5, 0, 2'000'000, 16},     // 7
-    {kMaxDepth, 0, 0, 0, 32},      // 8: full strength, one second by default
+    {1, 0, 0, 0, 1},            // unused (levels start at 1)
+    {1, 300, 200, 2'000, 1},    // 1: sees one turn, judges badly, often plays at random
+    {2, 180, 100, 10'000, 1},   // 2
+    {3, 100, 50, 30'000, 1},    // 3
+    {4, 50, 20, 100'000, 2},    // 4
+    {5, 25, 0, 200'000, 4},     // 5
+    {7, 12, 0, 500'000, 8},     // 6
+    {10, 5, 0, 2'000'000, 16},  // 7
+    {kMaxDepth, 0, 0, 0, 32},   // 8: full strength, one second by default
 }};
 inline constexpr std::chrono::milliseconds kDefaultTime{1000};
 

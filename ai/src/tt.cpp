@@ -7,7 +7,8 @@ namespace bc::ai {
 
 TranspositionTable::Impl::Impl(std::size_t megabytes) {
   const std::size_t bytes = std::max<std::size_t>(megabytes, 1) << 20;
-  const std::size_t buckets = std::bit_floor(std::max<std::size_t>(bytes / (2 * sizeof(TTEntry)), 1));
+  const std::size_t buckets =
+      std::bit_floor(std::max<std::size_t>(bytes / (2 * sizeof(TTEntry)), 1));
   entries.assign(buckets * 2, TTEntry{});
   mask = buckets - 1;
 }
@@ -30,8 +31,8 @@ void TranspositionTable::Impl::store(std::uint64_t key, int score, std::uint32_t
     slot = &deep;
   }
   if (slot->key == key && move == 0) move = slot->move;  // keep a known best move
-  *slot = {key, score, move, static_cast<std::int8_t>(std::clamp(depth, -1, 127)), bound,
-           generation};
+  *slot = {key,   score,     move, static_cast<std::int8_t>(std::clamp(depth, -1, 127)),
+           bound, generation};
 }
 
 TranspositionTable::TranspositionTable(std::size_t megabytes)
@@ -45,6 +46,8 @@ void TranspositionTable::clear() {
   impl_->generation = 0;
 }
 
-std::size_t TranspositionTable::entries() const { return impl_->entries.size(); }
+std::size_t TranspositionTable::entries() const {
+  return impl_->entries.size();
+}
 
 }  // namespace bc::ai

@@ -13,13 +13,21 @@
 namespace bc::detail {
 namespace {
 
-constexpr int nb(int i, int d) { return neighbour(i, d); }
+constexpr int nb(int i, int d) {
+  return neighbour(i, d);
+}
 
-constexpr int side_of(const CheckersState& s, Bits b) { return (s.occ[1] & b) != 0 ? 1 : 0; }
+constexpr int side_of(const CheckersState& s, Bits b) {
+  return (s.occ[1] & b) != 0 ? 1 : 0;
+}
 
 // Men move and capture forward only (C2, C3, B3, T3); kings in every direction.
-constexpr int first_dir(int side, bool king) { return king ? 0 : (side == 0 ? 0 : 2); }
-constexpr int last_dir(int side, bool king) { return king ? 4 : (side == 0 ? 2 : 4); }
+constexpr int first_dir(int side, bool king) {
+  return king ? 0 : (side == 0 ? 0 : 2);
+}
+constexpr int last_dir(int side, bool king) {
+  return king ? 4 : (side == 0 ? 2 : 4);
+}
 
 // Flying captures (T3, T5b) for a king or triple king of the triple_king variant.
 void flying_jumps(const CheckersState& s, const Rules& r, int sq, bool triple, Hops& out) {
@@ -181,7 +189,8 @@ void keep_longest(const CheckersState& s, const Rules& r, Hops& hops) {
   std::array<int, 128> value{};
   int best = 0;
   for (int i = 0; i < hops.n; ++i) {
-    value[static_cast<std::size_t>(i)] = sequence_value(s, r, hops.items[static_cast<std::size_t>(i)]);
+    value[static_cast<std::size_t>(i)] =
+        sequence_value(s, r, hops.items[static_cast<std::size_t>(i)]);
     best = std::max(best, value[static_cast<std::size_t>(i)]);
   }
   int kept = 0;
@@ -265,8 +274,7 @@ HopOutcome apply_hop(const CheckersState& s, const Rules& r, const Hop& h, Effec
   // (Revision 1 also blew up a bomb that stepped onto the far row.)
   bool exploded = false;
   if ((n.bombs & to) != 0 && (h.jump || (r.far_row_step_explodes && (to & far_row(me)) != 0))) {
-    const Bits victims =
-        (n.occ[0] | n.occ[1]) & blast(h.to) & ~n.shields;
+    const Bits victims = (n.occ[0] | n.occ[1]) & blast(h.to) & ~n.shields;
     remove_pieces(n, victims);
     removed = true;
     exploded = true;
@@ -314,7 +322,7 @@ std::optional<Result> checkers_result(const CheckersState& s, const Rules& r, co
   const bool first_empty = s.occ[0] == 0;
   const bool second_empty = s.occ[1] == 0;
   if (first_empty && second_empty) return Result{std::nullopt, Reason::MutualDestruction};  // B9
-  if (first_empty) return Result{Side::Second, Reason::NoPieces};                          // C5
+  if (first_empty) return Result{Side::Second, Reason::NoPieces};                           // C5
   if (second_empty) return Result{Side::First, Reason::NoPieces};
   // C5 before C6: a turn that leaves the opponent without a move wins even when it is also the
   // last quiet turn the draw rule allows (as checkmate outranks chess's 50-move rule).
@@ -392,7 +400,6 @@ void for_each_turn(const CheckersState& s, const Rules& r, F&& f) {
   if (end_turn_legal(s, r)) f(apply_end_turn(s));
 }
 
-
 // Turns that continue from a mid-sequence state.
 std::uint64_t count_sequence(const CheckersState& s, const Rules& r) {
   std::uint64_t n = end_turn_legal(s, r) ? 1 : 0;
@@ -427,9 +434,10 @@ std::uint64_t count_turns(const CheckersState& s, const Rules& r) {
   // Every step is one turn.
   const int f0 = me == 0 ? 0 : 2;
   const int b0 = me == 0 ? 2 : 0;
-  return n + static_cast<std::uint64_t>(
-                 std::popcount(shift(mine, f0) & empty) + std::popcount(shift(mine, f0 + 1) & empty) +
-                 std::popcount(shift(kings, b0) & empty) + std::popcount(shift(kings, b0 + 1) & empty));
+  return n + static_cast<std::uint64_t>(std::popcount(shift(mine, f0) & empty) +
+                                        std::popcount(shift(mine, f0 + 1) & empty) +
+                                        std::popcount(shift(kings, b0) & empty) +
+                                        std::popcount(shift(kings, b0 + 1) & empty));
 }
 
 bool game_over(const CheckersState& s, const Options& o) {

@@ -74,8 +74,12 @@ std::variant<Game, std::string> Game::from_position(VariantId v, const Options& 
   return g;
 }
 
-int Game::width() const { return is_checkers(variant_) ? 8 : options_.width; }
-int Game::height() const { return is_checkers(variant_) ? 8 : options_.height; }
+int Game::width() const {
+  return is_checkers(variant_) ? 8 : options_.width;
+}
+int Game::height() const {
+  return is_checkers(variant_) ? 8 : options_.height;
+}
 
 Side Game::turn() const {
   return std::visit([](const auto& s) { return s.turn; }, state_);
@@ -90,7 +94,9 @@ std::vector<Piece> Game::pieces() const {
       Piece p;
       p.at = detail::sq_square(i);
       p.side = (c->occ[1] & b) != 0 ? Side::Second : Side::First;
-      p.kind = (c->bombs & b) != 0 ? Kind::Bomb : (c->shields & b) != 0 ? Kind::Shield : Kind::Normal;
+      p.kind = (c->bombs & b) != 0     ? Kind::Bomb
+               : (c->shields & b) != 0 ? Kind::Shield
+                                       : Kind::Normal;
       p.rank = (c->triples & b) != 0 ? Rank::TripleKing
                : (c->kings & b) != 0 ? Rank::King
                                      : Rank::Man;
@@ -120,11 +126,14 @@ std::optional<Piece> Game::piece_at(Square s) const {
 }
 
 std::array<int, 2> Game::bombs_left() const {
-  if (const auto* k = std::get_if<KaboomState>(&state_)) return {k->bombs_left[0], k->bombs_left[1]};
+  if (const auto* k = std::get_if<KaboomState>(&state_))
+    return {k->bombs_left[0], k->bombs_left[1]};
   return {0, 0};
 }
 
-bool Game::mid_turn() const { return jumper().has_value(); }
+bool Game::mid_turn() const {
+  return jumper().has_value();
+}
 
 std::optional<Square> Game::jumper() const {
   if (const auto* c = std::get_if<CheckersState>(&state_); c != nullptr && c->jumper >= 0) {
@@ -149,7 +158,8 @@ std::vector<Action> Game::legal() const {
     std::sort(out.begin(), out.end(), [](const Action& l, const Action& r) {
       return std::tie(l.kind, l.from, l.to) < std::tie(r.kind, r.from, r.to);
     });
-    if (detail::end_turn_legal(*c, detail::rules_of(variant_, options_))) out.push_back(Action::end_turn());
+    if (detail::end_turn_legal(*c, detail::rules_of(variant_, options_)))
+      out.push_back(Action::end_turn());
     return out;
   }
   detail::kaboom_legal(std::get<KaboomState>(state_), options_, out);
@@ -166,7 +176,9 @@ std::optional<Applied> Game::apply(const Action& a) const {
   Applied out{*this, {}};
   if (const auto* c = std::get_if<CheckersState>(&state_)) {
     if (a.kind == ActionKind::EndTurn) {
-      if (a != Action::end_turn() || !detail::end_turn_legal(*c, detail::rules_of(variant_, options_))) return std::nullopt;
+      if (a != Action::end_turn() ||
+          !detail::end_turn_legal(*c, detail::rules_of(variant_, options_)))
+        return std::nullopt;
       out.next.state_ = detail::apply_end_turn(*c);
       out.effects.turn_over = true;
     } else {
@@ -176,7 +188,8 @@ std::optional<Applied> Game::apply(const Action& a) const {
         return matches(h, a) && a == to_action(h);
       });
       if (hop == hops.end()) return std::nullopt;
-      out.next.state_ = detail::apply_hop(*c, detail::rules_of(variant_, options_), *hop, &out.effects).next;
+      out.next.state_ =
+          detail::apply_hop(*c, detail::rules_of(variant_, options_), *hop, &out.effects).next;
     }
   } else {
     if (!is_legal(a)) return std::nullopt;

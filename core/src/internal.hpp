@@ -15,7 +15,9 @@ namespace bc::detail {
 // The board's geometry (bc/board.hpp) and the rules table (bc/rules.hpp), under short names.
 using namespace bc::board;  // NOLINT(google-build-using-namespace): internal, geometry only
 using Rules = CheckersRules;
-constexpr Rules rules_of(VariantId v, const Options& o) { return checkers_rules(v, o.rules); }
+constexpr Rules rules_of(VariantId v, const Options& o) {
+  return checkers_rules(v, o.rules);
+}
 
 // One hop: a step (captured == 0) or one capture hop; a double capture (T5b) removes two pieces.
 // No member initializers: hop lists live on the stack of every perft node and must cost nothing

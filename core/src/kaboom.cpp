@@ -12,8 +12,12 @@ constexpr std::uint8_t kEmpty = 0;
 constexpr std::uint8_t cell_code(Side s, Kind k) {
   return static_cast<std::uint8_t>(1 + index(s) + (k == Kind::Bomb ? 2 : 0));
 }
-constexpr bool is_bomb(std::uint8_t c) { return c >= 3; }
-constexpr int owner(std::uint8_t c) { return (c - 1) % 2; }
+constexpr bool is_bomb(std::uint8_t c) {
+  return c >= 3;
+}
+constexpr int owner(std::uint8_t c) {
+  return (c - 1) % 2;
+}
 
 struct Grid {
   int w;
@@ -22,7 +26,9 @@ struct Grid {
   bool inside(int x, int y) const { return x >= 0 && x < w && y >= 0 && y < h; }
 };
 
-Grid grid(const Options& o) { return {o.width, o.height}; }
+Grid grid(const Options& o) {
+  return {o.width, o.height};
+}
 
 // The lowest empty row of a column, or h when the column is full (X2: pieces fall).
 int drop_row(const KaboomState& s, const Grid& g, int col) {
@@ -142,9 +148,9 @@ KaboomState kaboom_apply(const KaboomState& s, const Options& o, const Action& a
       }
       for (int y = to; y < g.h; ++y) n.cells[g.at(x, y)] = kEmpty;
     }
-    if (fx != nullptr) std::sort(fx->exploded.begin(), fx->exploded.end(), [](Square l, Square r) {
-        return l.y != r.y ? l.y < r.y : l.x < r.x;
-      });
+    if (fx != nullptr)
+      std::sort(fx->exploded.begin(), fx->exploded.end(),
+                [](Square l, Square r) { return l.y != r.y ? l.y < r.y : l.x < r.x; });
   }
   n.turn = other(s.turn);
   if (fx != nullptr) fx->turn_over = true;
@@ -175,8 +181,8 @@ std::optional<std::string> kaboom_from_position(const Options& o, const Position
     const std::string where =
         "[" + std::to_string(piece.at.x) + "," + std::to_string(piece.at.y) + "]";
     if (!g.inside(piece.at.x, piece.at.y)) {
-      return "square " + where + " is off the " + std::to_string(g.w) + "x" +
-             std::to_string(g.h) + " board";
+      return "square " + where + " is off the " + std::to_string(g.w) + "x" + std::to_string(g.h) +
+             " board";
     }
     if (piece.kind == Kind::Shield) return "Kaboom has normal pieces and bombs, no shields";
     if (piece.rank != Rank::Man) return "Kaboom pieces have no rank: use \"man\"";

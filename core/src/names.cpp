@@ -27,12 +27,14 @@ constexpr std::array<std::string_view, 3> kRankNames{"man", "king", "triple_king
 constexpr std::array<std::string_view, 5> kActionNames{"step", "jump", "end_turn", "drop",
                                                        "detonate"};
 constexpr std::array<std::string_view, 8> kReasonNames{
-    "no_pieces", "no_moves",  "mutual_destruction", "connect",
-    "resigned",  "draw_agreed", "draw_rule",        "board_full"};
+    "no_pieces", "no_moves",    "mutual_destruction", "connect",
+    "resigned",  "draw_agreed", "draw_rule",          "board_full"};
 
 }  // namespace
 
-std::string_view variant_key(VariantId v) { return kVariantKeys[static_cast<std::size_t>(v)]; }
+std::string_view variant_key(VariantId v) {
+  return kVariantKeys[static_cast<std::size_t>(v)];
+}
 std::string_view variant_title(VariantId v) {
   return kVariantTitles[static_cast<std::size_t>(v)];
 }
@@ -47,11 +49,15 @@ std::optional<Side> side_from_name(VariantId v, std::string_view name) {
   return lookup<Side>(kSideNames[static_cast<std::size_t>(v)], name);
 }
 
-std::string_view kind_name(Kind k) { return kKindNames[static_cast<std::size_t>(k)]; }
+std::string_view kind_name(Kind k) {
+  return kKindNames[static_cast<std::size_t>(k)];
+}
 std::optional<Kind> kind_from_name(std::string_view name) {
   return lookup<Kind>(kKindNames, name);
 }
-std::string_view rank_name(Rank r) { return kRankNames[static_cast<std::size_t>(r)]; }
+std::string_view rank_name(Rank r) {
+  return kRankNames[static_cast<std::size_t>(r)];
+}
 std::optional<Rank> rank_from_name(std::string_view name) {
   return lookup<Rank>(kRankNames, name);
 }
@@ -61,7 +67,9 @@ std::string_view action_kind_name(ActionKind k) {
 std::optional<ActionKind> action_kind_from_name(std::string_view name) {
   return lookup<ActionKind>(kActionNames, name);
 }
-std::string_view reason_name(Reason r) { return kReasonNames[static_cast<std::size_t>(r)]; }
+std::string_view reason_name(Reason r) {
+  return kReasonNames[static_cast<std::size_t>(r)];
+}
 std::optional<Reason> reason_from_name(std::string_view name) {
   return lookup<Reason>(kReasonNames, name);
 }

@@ -59,7 +59,8 @@ std::optional<std::string> set_option(Options& o, VariantId v, std::string_view 
            "'";
   }
   if (value < spec->min || value > spec->max) {
-    if (spec->type == OptionType::Bool) return "option '" + std::string(name) + "' is true or false";
+    if (spec->type == OptionType::Bool)
+      return "option '" + std::string(name) + "' is true or false";
     return "option '" + std::string(name) + "' must be between " + std::to_string(spec->min) +
            " and " + std::to_string(spec->max);
   }
@@ -84,8 +85,8 @@ std::optional<std::string> validate_options(const Options& o, VariantId v) {
   for (const auto& spec : option_specs(v)) {
     const int value = *get_option(o, v, spec.name);
     if (value < spec.min || value > spec.max) {
-      return "option '" + std::string(spec.name) + "' must be between " +
-             std::to_string(spec.min) + " and " + std::to_string(spec.max);
+      return "option '" + std::string(spec.name) + "' must be between " + std::to_string(spec.min) +
+             " and " + std::to_string(spec.max);
     }
   }
   if (o.rules < 1 || o.rules > kRulesRevision) {

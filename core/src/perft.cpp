@@ -7,7 +7,8 @@ std::uint64_t perft_leaves(const Game& g, int depth) {
   if (depth <= 0) return 1;
   if (g.over()) return 0;
   if (const auto* c = std::get_if<CheckersState>(&g.state())) {
-    return detail::checkers_perft(*c, detail::rules_of(g.variant(), g.options()), g.options(), depth);
+    return detail::checkers_perft(*c, detail::rules_of(g.variant(), g.options()), g.options(),
+                                  depth);
   }
   std::uint64_t n = 0;
   for (const Action& a : g.legal()) {  // every Kaboom action is a whole turn

@@ -1,5 +1,7 @@
 // SQLite store with group commit: one writer thread takes every queued write, commits them in one
 // transaction (WAL, synchronous=FULL: durable across power loss), then runs their callbacks.
+#include "bc/store.hpp"
+
 #include <sqlite3.h>
 
 #include <condition_variable>
@@ -8,8 +10,6 @@
 #include <thread>
 #include <unordered_map>
 #include <utility>
-
-#include "bc/store.hpp"
 
 namespace bc::store {
 namespace {
@@ -167,7 +167,8 @@ struct Store::Impl {
           .run();
     }
     if (const auto* s = std::get_if<PutSeat>(&w)) {
-      return Stmt(cache, db, "INSERT OR REPLACE INTO seats(room, side, name, token_hash) VALUES(?,?,?,?)")
+      return Stmt(cache, db,
+                  "INSERT OR REPLACE INTO seats(room, side, name, token_hash) VALUES(?,?,?,?)")
           .bind(1, s->row.room)
           .bind(2, s->row.side)
           .bind(3, s->row.name)
@@ -175,11 +176,15 @@ struct Store::Impl {
           .run();
     }
     if (const auto* f = std::get_if<FreeSeat>(&w)) {
-      return Stmt(cache, db, "DELETE FROM seats WHERE room=? AND side=?").bind(1, f->room).bind(2, f->side).run();
+      return Stmt(cache, db, "DELETE FROM seats WHERE room=? AND side=?")
+          .bind(1, f->room)
+          .bind(2, f->side)
+          .run();
     }
     if (const auto* g = std::get_if<PutGame>(&w)) {
       return Stmt(cache, db,
-                  "INSERT OR REPLACE INTO games(room, game_no, result, started_ms, ended_ms, players) "
+                  "INSERT OR REPLACE INTO games(room, game_no, result, started_ms, ended_ms, "
+                  "players) "
                   "VALUES(?,?,?,?,?,?)")
                  .bind(1, g->row.room)
                  .bind(2, g->row.game_no)
@@ -211,8 +216,8 @@ struct Store::Impl {
 
   // One transaction for `batch`; with `savepoints`, each submission in its own savepoint (its
   // failure recorded in entry_ok), else any failed write fails the whole transaction.
-  bool write_batch(const std::deque<std::pair<std::vector<Write>, Done>>& batch, std::vector<char>& entry_ok,
-                   bool savepoints, std::size_t& writes) {
+  bool write_batch(const std::deque<std::pair<std::vector<Write>, Done>>& batch,
+                   std::vector<char>& entry_ok, bool savepoints, std::size_t& writes) {
     bool ok = Stmt(cache, db, "BEGIN IMMEDIATE").run();
     for (std::size_t i = 0; ok && i < batch.size(); ++i) {
       bool entry = !savepoints || Stmt(cache, db, "SAVEPOINT w").run();
@@ -356,15 +361,16 @@ std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) 
   {
     Stmt version(impl->db, "SELECT value FROM meta WHERE key='schema'");
     if (version.step() == SQLITE_ROW && version.text(0) != std::to_string(kSchemaVersion)) {
-      error = "database " + path + " has schema version " + version.text(0) + ", this server reads " +
-              std::to_string(kSchemaVersion);
+      error = "database " + path + " has schema version " + version.text(0) +
+              ", this server reads " + std::to_string(kSchemaVersion);
       return nullptr;
     }
   }
   // A write proves the file and its directory are writable (WAL needs the directory too).
-  if (!exec(impl->db,
-            "BEGIN IMMEDIATE; INSERT OR REPLACE INTO meta(key, value) VALUES('schema', '1'); COMMIT",
-            &why)) {
+  if (!exec(
+          impl->db,
+          "BEGIN IMMEDIATE; INSERT OR REPLACE INTO meta(key, value) VALUES('schema', '1'); COMMIT",
+          &why)) {
     error = "cannot write database " + path + ": " + why;
     return nullptr;
   }
@@ -437,6 +443,8 @@ Stats Store::stats() const {
   return impl_->stats;
 }
 
-const std::string& Store::path() const { return impl_->path; }
+const std::string& Store::path() const {
+  return impl_->path;
+}
 
 }  // namespace bc::store

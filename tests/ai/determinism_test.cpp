@@ -1,7 +1,7 @@
 // A seed and a node budget decide the search completely; different seeds make the low levels vary.
+#include <atomic>
 #include <random>
 #include <set>
-#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
@@ -85,11 +85,13 @@ TEST(Determinism, ConcurrentSearchesMatchSequentialOnes) {
   std::vector<Game> games;
   for (VariantId v : kAllVariants) games.push_back(midgame(v, default_options(v), 4, 11));
   std::vector<SearchResult> sequential;
-  for (const Game& g : games) sequential.push_back(choose_turn(g, node_limits(kMaxLevel, 40'000, 5)));
+  for (const Game& g : games)
+    sequential.push_back(choose_turn(g, node_limits(kMaxLevel, 40'000, 5)));
   std::vector<SearchResult> parallel(games.size());
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < games.size(); ++i) {
-    threads.emplace_back([&, i] { parallel[i] = choose_turn(games[i], node_limits(kMaxLevel, 40'000, 5)); });
+    threads.emplace_back(
+        [&, i] { parallel[i] = choose_turn(games[i], node_limits(kMaxLevel, 40'000, 5)); });
   }
   for (std::thread& t : threads) t.join();
   for (std::size_t i = 0; i < games.size(); ++i) expect_same(sequential[i], parallel[i]);

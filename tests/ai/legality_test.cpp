@@ -15,11 +15,14 @@ struct VariantCase {
   std::string name;
 };
 
-void PrintTo(const VariantCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const VariantCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 std::vector<VariantCase> cases() {
   std::vector<VariantCase> out;
-  for (VariantId v : kAllVariants) out.push_back({v, default_options(v), std::string(variant_key(v))});
+  for (VariantId v : kAllVariants)
+    out.push_back({v, default_options(v), std::string(variant_key(v))});
   out.push_back({VariantId::Kaboom, test::kaboom_options(4, 4, 3, 1), "kaboom_4x4"});
   Options super = default_options(VariantId::Kaboom);
   super.superbomb = true;
@@ -93,7 +96,8 @@ TEST_P(EveryLevel, GamesBetweenLevelsEnd) {
   int turns = 0;
   for (; turns < 400 && !g.over(); ++turns) {
     const int level = g.turn() == Side::First ? 3 : 6;
-    const SearchResult r = choose_turn(g, node_limits(level, 800, static_cast<std::uint64_t>(turns)));
+    const SearchResult r =
+        choose_turn(g, node_limits(level, 800, static_cast<std::uint64_t>(turns)));
     const auto next = test::play(g, r.best);
     ASSERT_TRUE(next) << c.name << " at " << format_position(g);
     g = *next;
@@ -119,7 +123,8 @@ TEST(Search, MidTurnSearchesTheRestOfTheTurn) {
 }
 
 TEST(Search, OverGameGivesEmptyTurn) {
-  const Game g = test::position(VariantId::Kaboom, "x:a1,b1,c1:a2,b2:0,0", test::kaboom_options(7, 6, 4, 0));
+  const Game g =
+      test::position(VariantId::Kaboom, "x:a1,b1,c1:a2,b2:0,0", test::kaboom_options(7, 6, 4, 0));
   const Game won = *test::play(g, Turn{{Action::drop(3, Kind::Normal)}});
   ASSERT_TRUE(won.over());
   const SearchResult r = choose_turn(won, node_limits(kMaxLevel, 1000));
@@ -127,7 +132,8 @@ TEST(Search, OverGameGivesEmptyTurn) {
 }
 
 TEST(Search, StopFlagSetBeforehandStillGivesALegalTurn) {
-  const Game g = std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic)));
+  const Game g =
+      std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic)));
   std::atomic<bool> stop{true};
   SearchLimits limits;
   limits.level = kMaxLevel;
@@ -150,7 +156,8 @@ TEST(Search, LentTableIsReusedAcrossTurns) {
 }
 
 TEST(Search, DepthCapIsHonoured) {
-  const Game g = std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic)));
+  const Game g =
+      std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic)));
   SearchLimits limits = node_limits(kMaxLevel, 10'000'000);
   limits.depth = 5;
   const SearchResult r = choose_turn(g, limits);

@@ -40,8 +40,9 @@ TEST(Notation, ExamplesFromTheHeader) {
       parse_position(VariantId::Bomb, default_options(VariantId::Bomb), "fire:c4:")));
   EXPECT_TRUE(std::holds_alternative<std::string>(
       parse_position(VariantId::Bomb, default_options(VariantId::Bomb), "nobody:c3:")));
-  const auto played = play_turns(std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic))),
-                                 "c3-d4 f6-e5 d4xf6");
+  const auto played = play_turns(
+      std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic))),
+      "c3-d4 f6-e5 d4xf6");
   ASSERT_TRUE(std::holds_alternative<Game>(played));
   EXPECT_EQ(format_score(kWin - 3), "win in 3");
   EXPECT_EQ(format_score(-125), "-1.25");
@@ -58,7 +59,8 @@ TEST(Match, OpeningsAreSeededAndStillPlaying) {
 }
 
 TEST(Match, AGameIsPlayedToItsEndOrTheTurnLimit) {
-  const Game start = std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic)));
+  const Game start =
+      std::get<Game>(Game::create(VariantId::Classic, default_options(VariantId::Classic)));
   MatchSettings s;
   s.level_a = 2;
   s.level_b = 1;

@@ -37,9 +37,12 @@ class Minimax {
 
 int solver_value(const SolvedValue& s) {
   switch (s.outcome) {
-    case Outcome::Win: return 1000 - s.turns;
-    case Outcome::Loss: return -(1000 - s.turns);
-    case Outcome::Draw: return 0;
+    case Outcome::Win:
+      return 1000 - s.turns;
+    case Outcome::Loss:
+      return -(1000 - s.turns);
+    case Outcome::Draw:
+      return 0;
   }
   return 0;
 }
@@ -83,16 +86,16 @@ TEST_P(SolverAgrees, WithIndependentMinimax) {
   EXPECT_GT(checked, 10);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    TinyBoards, SolverAgrees,
-    ::testing::Values(Board{3, 3, 3, 0}, Board{3, 3, 3, 1}, Board{4, 3, 3, 0}, Board{3, 4, 3, 1},
-                      Board{4, 3, 3, 1, true, false}, Board{3, 3, 3, 1, false, true},
-                      Board{4, 4, 3, 0}),
-    [](const ::testing::TestParamInfo<Board>& p) {
-      const Board& b = p.param;
-      return std::to_string(b.w) + "x" + std::to_string(b.h) + "c" + std::to_string(b.n) + "b" +
-             std::to_string(b.bombs) + (b.misere ? "_misere" : "") + (b.superbomb ? "_super" : "");
-    });
+INSTANTIATE_TEST_SUITE_P(TinyBoards, SolverAgrees,
+                         ::testing::Values(Board{3, 3, 3, 0}, Board{3, 3, 3, 1}, Board{4, 3, 3, 0},
+                                           Board{3, 4, 3, 1}, Board{4, 3, 3, 1, true, false},
+                                           Board{3, 3, 3, 1, false, true}, Board{4, 4, 3, 0}),
+                         [](const ::testing::TestParamInfo<Board>& p) {
+                           const Board& b = p.param;
+                           return std::to_string(b.w) + "x" + std::to_string(b.h) + "c" +
+                                  std::to_string(b.n) + "b" + std::to_string(b.bombs) +
+                                  (b.misere ? "_misere" : "") + (b.superbomb ? "_super" : "");
+                         });
 
 // Plain 3x3 connect 3 with gravity is a draw with best play.
 TEST(Solver, ThreeByThreeConnectThreeIsADraw) {
@@ -103,11 +106,14 @@ TEST(Solver, ThreeByThreeConnectThreeIsADraw) {
 }
 
 TEST(Solver, RefusesWhatItCannotKeyOrAfford) {
-  const Game big = std::get<Game>(Game::create(VariantId::Kaboom, default_options(VariantId::Kaboom)));
+  const Game big =
+      std::get<Game>(Game::create(VariantId::Kaboom, default_options(VariantId::Kaboom)));
   EXPECT_FALSE(solve_kaboom(big));  // 42 cells
-  const Game checkers = std::get<Game>(Game::create(VariantId::Bomb, default_options(VariantId::Bomb)));
+  const Game checkers =
+      std::get<Game>(Game::create(VariantId::Bomb, default_options(VariantId::Bomb)));
   EXPECT_FALSE(solve_kaboom(checkers));
-  const Game small = std::get<Game>(Game::create(VariantId::Kaboom, test::kaboom_options(4, 4, 4, 1)));
+  const Game small =
+      std::get<Game>(Game::create(VariantId::Kaboom, test::kaboom_options(4, 4, 4, 1)));
   SolveBudget tight;
   tight.max_positions = 100;
   EXPECT_FALSE(solve_kaboom(small, tight));

@@ -36,7 +36,8 @@ Found search_for(const Game& g, const std::string& expected, std::uint64_t nodes
 
 int count(const Game& g, Side s) {
   const auto p = g.pieces();
-  return static_cast<int>(std::count_if(p.begin(), p.end(), [&](const Piece& x) { return x.side == s; }));
+  return static_cast<int>(
+      std::count_if(p.begin(), p.end(), [&](const Piece& x) { return x.side == s; }));
 }
 
 // RULES.md B7: a bomb jumping d4 lands on e5 next to three more water pieces: four for one.
@@ -49,7 +50,7 @@ TEST(Tactics, Bomb_BombJumpBlowsUpThreeEnemyPieces) {
   ASSERT_TRUE(after);
   EXPECT_EQ(count(*after, Side::Second), 2);  // d4 captured, d6 f6 f4 blown up
   EXPECT_EQ(count(*after, Side::First), 4);   // the bomb is gone too
-  EXPECT_GE(f.result.score, 150);  // from a man down to two men up
+  EXPECT_GE(f.result.score, 150);             // from a man down to two men up
 }
 
 // B7 the other way: the same jump would blow up three of fire's own men for one water man.
@@ -135,7 +136,8 @@ TEST(Endgame, Classic_TwoKingsBeatOne) {
     const Side strong = count(g, Side::First) == 2 ? Side::First : Side::Second;
     int turns = 0;
     for (; turns < 160 && !g.over(); ++turns) {
-      const auto r = choose_turn(g, node_limits(kMaxLevel, 20'000, static_cast<std::uint64_t>(turns)));
+      const auto r =
+          choose_turn(g, node_limits(kMaxLevel, 20'000, static_cast<std::uint64_t>(turns)));
       g = *play(g, r.best);
     }
     ASSERT_TRUE(g.over()) << text;
@@ -145,8 +147,8 @@ TEST(Endgame, Classic_TwoKingsBeatOne) {
 
 // X4: x completes four in a row on d1.
 TEST(Tactics, Kaboom_ImmediateWin) {
-  const Game g = position(VariantId::Kaboom, "x:a1,b1,c1:a2,b2,g1:1,1",
-                          test::kaboom_options(7, 6, 4, 1));
+  const Game g =
+      position(VariantId::Kaboom, "x:a1,b1,c1:a2,b2,g1:1,1", test::kaboom_options(7, 6, 4, 1));
   const SearchResult r = choose_turn(g, node_limits(kMaxLevel, 100'000));
   ASSERT_EQ(r.best.actions.size(), 1u);
   EXPECT_EQ(r.best.actions[0].kind, ActionKind::Drop);
@@ -159,8 +161,8 @@ TEST(Tactics, Kaboom_ImmediateWin) {
 
 // o threatens d1; every other reply loses at once.
 TEST(Tactics, Kaboom_BlocksImmediateWin) {
-  const Game g = position(VariantId::Kaboom, "x:a2,b2,f1:a1,b1,c1:1,1",
-                          test::kaboom_options(7, 6, 4, 1));
+  const Game g =
+      position(VariantId::Kaboom, "x:a2,b2,f1:a1,b1,c1:1,1", test::kaboom_options(7, 6, 4, 1));
   const SearchResult r = choose_turn(g, node_limits(kMaxLevel, 100'000));
   ASSERT_EQ(r.best.actions.size(), 1u);
   EXPECT_EQ(r.best.actions[0].kind, ActionKind::Drop);

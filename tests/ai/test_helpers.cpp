@@ -3,7 +3,9 @@
 #include <algorithm>
 
 namespace bc {
-void PrintTo(const Turn& t, std::ostream* os) { *os << '"' << ai::format_turn(t) << '"'; }
+void PrintTo(const Turn& t, std::ostream* os) {
+  *os << '"' << ai::format_turn(t) << '"';
+}
 }  // namespace bc
 
 namespace bc::ai::test {
@@ -26,7 +28,9 @@ Game position(VariantId v, std::string_view text, const Options& o) {
   return std::get<Game>(parsed);
 }
 
-Game position(VariantId v, std::string_view text) { return position(v, text, default_options(v)); }
+Game position(VariantId v, std::string_view text) {
+  return position(v, text, default_options(v));
+}
 
 std::optional<Game> play(const Game& g, const Turn& t) {
   if (t.actions.empty()) return std::nullopt;

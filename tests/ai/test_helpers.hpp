@@ -1,11 +1,11 @@
 // Helpers for the AI tests: positions from text, playing a turn action by action with checks.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <bc/ai.hpp>
 #include <bc/ai_notation.hpp>
 #include <bc/core.hpp>
-#include <gtest/gtest.h>
-
 #include <optional>
 #include <ostream>
 #include <string>

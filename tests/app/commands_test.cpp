@@ -26,11 +26,13 @@ Ran run(std::vector<std::string> args) {
   return r;
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST(Selfplay, PrintsEveryGameAndTheScore) {
-  const Ran r = run({"selfplay", "--variant", "classic", "--a", "2", "--b", "1", "--games", "2", "--nodes", "300",
-                     "--max-turns", "30"});
+  const Ran r = run({"selfplay", "--variant", "classic", "--a", "2", "--b", "1", "--games", "2",
+                     "--nodes", "300", "--max-turns", "30"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(has(r.out, "game 1: A (level 2) plays black: ")) << r.out;
   EXPECT_TRUE(has(r.out, "game 2: A (level 2) plays white: ")) << r.out;
@@ -39,16 +41,18 @@ TEST(Selfplay, PrintsEveryGameAndTheScore) {
 }
 
 TEST(Selfplay, RepeatedOptsAndQuiet) {
-  const Ran r = run({"selfplay", "--variant", "kaboom", "--opt", "width=4", "--opt", "height=4", "--opt",
-                     "connect=3", "--a", "3", "--b", "1", "--games", "2", "--nodes", "500", "--quiet"});
+  const Ran r =
+      run({"selfplay", "--variant", "kaboom", "--opt", "width=4", "--opt", "height=4", "--opt",
+           "connect=3", "--a", "3", "--b", "1", "--games", "2", "--nodes", "500", "--quiet"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(has(r.out, "game 1:")) << r.out;
   EXPECT_TRUE(has(r.out, "A (level 3) vs B (level 1): ")) << r.out;
 }
 
 TEST(Selfplay, TheSameSeedPlaysTheSameMatch) {
-  const std::vector<std::string> args{"selfplay", "--variant", "bomb", "--a", "2", "--b", "2", "--games", "2",
-                                      "--nodes", "200", "--max-turns", "40", "--seed", "9"};
+  const std::vector<std::string> args{"selfplay", "--variant",   "bomb",    "--a",    "2",
+                                      "--b",      "2",           "--games", "2",      "--nodes",
+                                      "200",      "--max-turns", "40",      "--seed", "9"};
   const Ran a = run(args);
   const Ran b = run(args);
   ASSERT_EQ(a.code, 0) << a.err;
@@ -56,7 +60,8 @@ TEST(Selfplay, TheSameSeedPlaysTheSameMatch) {
 }
 
 TEST(Analyse, SearchesAPositionToTheGivenDepth) {
-  const Ran r = run({"analyse", "--variant", "bomb", "--fen", "fire:Bc3,a1:d4,d6,f6,f4,h8,a7", "--depth", "4"});
+  const Ran r = run(
+      {"analyse", "--variant", "bomb", "--fen", "fire:Bc3,a1:d4,d6,f6,f4,h8,a7", "--depth", "4"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(has(r.out, "fire to move")) << r.out;
   EXPECT_TRUE(has(r.out, "depth  4  score ")) << r.out;
@@ -64,11 +69,12 @@ TEST(Analyse, SearchesAPositionToTheGivenDepth) {
 }
 
 TEST(Analyse, PlaysMovesFirstAndSolvesSmallKaboomBoards) {
-  const Ran moved = run({"analyse", "--variant", "classic", "--moves", "c3-d4 f6-e5", "--nodes", "20000"});
+  const Ran moved =
+      run({"analyse", "--variant", "classic", "--moves", "c3-d4 f6-e5", "--nodes", "20000"});
   ASSERT_EQ(moved.code, 0) << moved.err;
   EXPECT_TRUE(has(moved.out, "best ")) << moved.out;
-  const Ran solved = run({"analyse", "--variant", "kaboom", "--opt", "width=4", "--opt", "height=4", "--opt",
-                          "connect=3", "--nodes", "50000"});
+  const Ran solved = run({"analyse", "--variant", "kaboom", "--opt", "width=4", "--opt", "height=4",
+                          "--opt", "connect=3", "--nodes", "50000"});
   ASSERT_EQ(solved.code, 0) << solved.err;
   EXPECT_TRUE(has(solved.out, "solved: ")) << solved.out;
 }

@@ -371,8 +371,8 @@ TEST(Bomb, B8_KingBombStepsAndCapturesBackwardsThenExplodes) {
 }
 
 TEST(Bomb, B8_KingBombInCustomPositionLoads) {
-  Game g = bomb_position({bomb_king(kFire, 3, 7), bomb_king(kWater, 4, 0), man(kFire, 0, 0),
-                          man(kWater, 7, 7)});
+  Game g = bomb_position(
+      {bomb_king(kFire, 3, 7), bomb_king(kWater, 4, 0), man(kFire, 0, 0), man(kWater, 7, 7)});
   EXPECT_TRUE(has_piece(g, bomb_king(kFire, 3, 7)));
   EXPECT_TRUE(has_piece(g, bomb_king(kWater, 4, 0)));
   EXPECT_TRUE(g.is_legal(A::step({3, 7}, {2, 6})));
@@ -393,8 +393,8 @@ TEST(Bomb, B8_BombJumpingOntoFarRowIsNeverCrowned) {
 TEST(Bomb, B8_Revision1BombSteppingOntoFarRowExploded) {
   Options o = bc::default_options(kBomb);
   o.rules = 1;
-  Game g = position(kBomb, o, {bomb(kFire, 2, 6), man(kWater, 0, 6), man(kFire, 4, 0),
-                               man(kWater, 7, 7)}, kFire);
+  Game g = position(
+      kBomb, o, {bomb(kFire, 2, 6), man(kWater, 0, 6), man(kFire, 4, 0), man(kWater, 7, 7)}, kFire);
   Applied r = play(g, A::step({2, 6}, {1, 7}));
   EXPECT_THAT(r.effects.exploded, UnorderedElementsAre(Square{1, 7}, Square{0, 6}));
   EXPECT_THAT(r.effects.promoted, IsEmpty());

@@ -404,8 +404,8 @@ TEST(Common, C6_ZeroDrawTurnsTurnsTheRuleOff) {
 TEST(Common, C6_NoMovesOutranksTheDrawRuleOnTheSameTurn) {
   for (VariantId v : kCheckers) {
     SCOPED_TRACE(vname(v));
-    Game g = position(v, opts(v, {{"draw_turns", 1}}), {man(kBlack, 1, 1), king(kBlack, 3, 1), man(kWhite, 0, 2)},
-                      kBlack);
+    Game g = position(v, opts(v, {{"draw_turns", 1}}),
+                      {man(kBlack, 1, 1), king(kBlack, 3, 1), man(kWhite, 0, 2)}, kBlack);
     Applied r = play(g, A::step({3, 1}, {2, 0}));
     EXPECT_EQ(r.next.quiet_turns(), 1);
     ASSERT_TRUE(r.next.over());
@@ -417,8 +417,8 @@ TEST(Common, C6_NoMovesOutranksTheDrawRuleOnTheSameTurn) {
 TEST(Common, C6_DrawRuleEndsTheGameWhenTheOpponentCanMove) {
   for (VariantId v : kCheckers) {
     SCOPED_TRACE(vname(v));
-    Game g = position(v, opts(v, {{"draw_turns", 1}}), {man(kBlack, 1, 1), king(kBlack, 3, 1), man(kWhite, 6, 6)},
-                      kBlack);
+    Game g = position(v, opts(v, {{"draw_turns", 1}}),
+                      {man(kBlack, 1, 1), king(kBlack, 3, 1), man(kWhite, 6, 6)}, kBlack);
     Applied r = play(g, A::step({3, 1}, {2, 0}));
     ASSERT_TRUE(r.next.over());
     EXPECT_EQ(*r.next.result(), draw(Reason::DrawRule));

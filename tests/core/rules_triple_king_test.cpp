@@ -244,7 +244,8 @@ TEST(TripleKing, T5a_PlainKingCannotLeap) {
   EXPECT_FALSE(g.is_legal(A::step({1, 1}, {3, 3})));
 }
 
-// T5b: own pieces may stand before the captured piece; after it, the landing stops at the next piece.
+// T5b: own pieces may stand before the captured piece; after it, the landing stops at the next
+// piece.
 TEST(TripleKing, T5b_CapturePassesOverOwnPieces) {
   Game g = tk({triple(kBlack, 0, 0), man(kBlack, 1, 1), man(kWhite, 3, 3), man(kWhite, 7, 1)});
   EXPECT_THAT(g.legal(), UnorderedElementsAre(A::jump({0, 0}, {4, 4}), A::jump({0, 0}, {5, 5}),

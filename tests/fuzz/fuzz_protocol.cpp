@@ -16,8 +16,9 @@ bc::server::Room make_room() {
   create.variant = "bomb";
   auto setup = bc::server::resolve_create(create);
   int counter = 0;
-  bc::server::Room room("FUZZ22", std::get<bc::server::GameSetup>(std::move(setup)), {},
-                        [counter]() mutable { return "token-" + std::to_string(++counter); }, 7);
+  bc::server::Room room(
+      "FUZZ22", std::get<bc::server::GameSetup>(std::move(setup)), {},
+      [counter]() mutable { return "token-" + std::to_string(++counter); }, 7);
   room.seat_creator(1, "A", {bc::server::SeatKind::Side, bc::Side::First}, {});
   bc::server::ClientMessage join{{}, bc::server::JoinMsg{"FUZZ22", "any", "B", std::nullopt}};
   room.handle(2, join);
@@ -35,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (end == std::string_view::npos) end = input.size();
     const std::string_view line = input.substr(start, end - start);
     start = end + 1;
-    const bc::server::MemberId sender = line.empty() ? 1 : 1 + static_cast<unsigned char>(line[0]) % 3;
+    const bc::server::MemberId sender =
+        line.empty() ? 1 : 1 + static_cast<unsigned char>(line[0]) % 3;
     auto parsed = bc::server::parse_client_message(line);
     if (auto* msg = std::get_if<bc::server::ClientMessage>(&parsed)) {
       if (auto* create = std::get_if<bc::server::CreateMsg>(&msg->body)) {

@@ -37,11 +37,14 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_accept(beast::error_code ec) {
     if (!ec) do_read();
   }
-  void do_read() { ws_.async_read(buffer_, beast::bind_front_handler(&Session::on_read, shared_from_this())); }
+  void do_read() {
+    ws_.async_read(buffer_, beast::bind_front_handler(&Session::on_read, shared_from_this()));
+  }
   void on_read(beast::error_code ec, std::size_t) {
     if (ec) return;
     ws_.text(ws_.got_text());
-    ws_.async_write(buffer_.data(), beast::bind_front_handler(&Session::on_write, shared_from_this()));
+    ws_.async_write(buffer_.data(),
+                    beast::bind_front_handler(&Session::on_write, shared_from_this()));
   }
   void on_write(beast::error_code ec, std::size_t) {
     if (ec) return;
@@ -66,7 +69,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void do_accept() {
-    acceptor_.async_accept(net::make_strand(ioc_), beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+    acceptor_.async_accept(net::make_strand(ioc_),
+                           beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
   }
   void on_accept(beast::error_code ec, tcp::socket socket) {
     if (!ec) std::make_shared<Session>(std::move(socket))->run();
@@ -81,7 +85,8 @@ int parse_int(std::string_view s, int lo, int hi, const char* what) {
   int v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) {
-    std::fprintf(stderr, "bc_echo_server: bad %s '%.*s'\n", what, static_cast<int>(s.size()), s.data());
+    std::fprintf(stderr, "bc_echo_server: bad %s '%.*s'\n", what, static_cast<int>(s.size()),
+                 s.data());
     std::exit(2);
   }
   return v;
@@ -98,16 +103,17 @@ int main(int argc, char** argv) {
     } else if (a == "--threads" && i + 1 < argc) {
       threads = parse_int(argv[++i], 1, 64, "thread count");
     } else {
-      std::fprintf(stderr, "usage: bc_echo_server [--port P (0: any free port)] [--threads N (default 1)]\n"
-                           "Listens on 127.0.0.1 only; every WebSocket message is sent back.\n");
+      std::fprintf(stderr,
+                   "usage: bc_echo_server [--port P (0: any free port)] [--threads N (default 1)]\n"
+                   "Listens on 127.0.0.1 only; every WebSocket message is sent back.\n");
       return a == "--help" ? 0 : 2;
     }
   }
   net::io_context ioc(threads);
   std::shared_ptr<Listener> listener;
   try {
-    listener = std::make_shared<Listener>(
-        ioc, tcp::endpoint(net::ip::make_address_v4("127.0.0.1"), static_cast<std::uint16_t>(port)));
+    listener = std::make_shared<Listener>(ioc, tcp::endpoint(net::ip::make_address_v4("127.0.0.1"),
+                                                             static_cast<std::uint16_t>(port)));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bc_echo_server: %s\n", e.what());
     return 1;

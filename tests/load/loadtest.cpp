@@ -69,28 +69,29 @@ struct Options {
 
 [[noreturn]] void usage(const std::string& error) {
   if (!error.empty()) std::fprintf(stderr, "bc_loadtest: %s\n\n", error.c_str());
-  std::fprintf(error.empty() ? stdout : stderr,
-               "usage: bc_loadtest --port P [options]\n"
-               "  --host 127.0.0.1      the only host accepted (loopback only)\n"
-               "  --port P              the server's port (required)\n"
-               "  --games N             concurrent games, two player connections each (default 2)\n"
-               "  --spectators S        spectator connections per game (default 0)\n"
-               "  --duration SEC        measured time (default 10)\n"
-               "  --max-actions M       stop after M actions (default: no limit)\n"
-               "  --mode closed|rate    closed loop (default) or a fixed total offered rate\n"
-               "  --rate R              rate mode: actions per second over all games (Poisson)\n"
-               "  --think-ms T          closed mode: randomized pause (0.5T..1.5T) before each action\n"
-               "  --variant V           bomb (default), classic, triple_king, kaboom\n"
-               "  --seed X              random seed (default 1)\n"
-               "  --threads N           client threads, each with its own io_context (default 1)\n"
-               "  --server-pid PID      report the server's VmRSS and CPU from /proc/PID\n"
-               "  --echo                measure round trips against bc_echo_server instead\n"
-               "  --echo-bytes B        echo payload size (default 100)\n"
-               "  --no-pace             do not keep to the server's rate limit (expect rate_limited)\n"
-               "  --check-scan          fully parse every message to check the fast field scan\n"
-               "  --connect-parallel K  handshakes in flight (default 200)\n"
-               "  --json                print one JSON object instead of the table\n"
-               "Exit status: 0 a clean run, 1 errors were seen, 2 bad usage.\n");
+  std::fprintf(
+      error.empty() ? stdout : stderr,
+      "usage: bc_loadtest --port P [options]\n"
+      "  --host 127.0.0.1      the only host accepted (loopback only)\n"
+      "  --port P              the server's port (required)\n"
+      "  --games N             concurrent games, two player connections each (default 2)\n"
+      "  --spectators S        spectator connections per game (default 0)\n"
+      "  --duration SEC        measured time (default 10)\n"
+      "  --max-actions M       stop after M actions (default: no limit)\n"
+      "  --mode closed|rate    closed loop (default) or a fixed total offered rate\n"
+      "  --rate R              rate mode: actions per second over all games (Poisson)\n"
+      "  --think-ms T          closed mode: randomized pause (0.5T..1.5T) before each action\n"
+      "  --variant V           bomb (default), classic, triple_king, kaboom\n"
+      "  --seed X              random seed (default 1)\n"
+      "  --threads N           client threads, each with its own io_context (default 1)\n"
+      "  --server-pid PID      report the server's VmRSS and CPU from /proc/PID\n"
+      "  --echo                measure round trips against bc_echo_server instead\n"
+      "  --echo-bytes B        echo payload size (default 100)\n"
+      "  --no-pace             do not keep to the server's rate limit (expect rate_limited)\n"
+      "  --check-scan          fully parse every message to check the fast field scan\n"
+      "  --connect-parallel K  handshakes in flight (default 200)\n"
+      "  --json                print one JSON object instead of the table\n"
+      "Exit status: 0 a clean run, 1 errors were seen, 2 bad usage.\n");
   std::exit(error.empty() ? 0 : 2);
 }
 
@@ -106,7 +107,8 @@ T parse_num(std::string_view name, std::string_view s, T lo, T hi) {
 double parse_double(std::string_view name, const std::string& s, double lo, double hi) {
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0' || !(v >= lo && v <= hi)) usage(std::string(name) + ": bad value '" + s + "'");
+  if (end == s.c_str() || *end != '\0' || !(v >= lo && v <= hi))
+    usage(std::string(name) + ": bad value '" + s + "'");
   return v;
 }
 
@@ -119,34 +121,54 @@ Options parse_options(int argc, char** argv) {
       if (i + 1 >= argc) usage(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--help" || a == "-h") usage("");
+    if (a == "--help" || a == "-h")
+      usage("");
     else if (a == "--host") {
       const std::string h = value();
-      if (h != "127.0.0.1") usage("--host " + h + ": only 127.0.0.1 is allowed (the load tool never leaves this machine)");
+      if (h != "127.0.0.1")
+        usage("--host " + h +
+              ": only 127.0.0.1 is allowed (the load tool never leaves this machine)");
     } else if (a == "--port") {
       o.port = parse_num<std::uint16_t>(a, value(), 1, 65535);
       have_port = true;
-    } else if (a == "--games") o.games = parse_num<int>(a, value(), 1, 100000);
-    else if (a == "--spectators") o.spectators = parse_num<int>(a, value(), 0, 100);
-    else if (a == "--duration") o.duration = parse_double(a, value(), 0.1, 86400);
-    else if (a == "--max-actions") o.max_actions = parse_num<long long>(a, value(), 0, 1LL << 50);
+    } else if (a == "--games")
+      o.games = parse_num<int>(a, value(), 1, 100000);
+    else if (a == "--spectators")
+      o.spectators = parse_num<int>(a, value(), 0, 100);
+    else if (a == "--duration")
+      o.duration = parse_double(a, value(), 0.1, 86400);
+    else if (a == "--max-actions")
+      o.max_actions = parse_num<long long>(a, value(), 0, 1LL << 50);
     else if (a == "--mode") {
       const std::string m = value();
       if (m != "closed" && m != "rate") usage("--mode must be closed or rate");
       o.rate_mode = m == "rate";
-    } else if (a == "--rate") o.rate = parse_double(a, value(), 0.001, 1e7);
-    else if (a == "--think-ms") o.think_ms = parse_double(a, value(), 0, 600000);
-    else if (a == "--variant") o.variant = value();
-    else if (a == "--seed") o.seed = parse_num<std::uint64_t>(a, value(), 0, ~0ULL);
-    else if (a == "--threads") o.threads = parse_num<int>(a, value(), 1, 64);
-    else if (a == "--server-pid") o.server_pid = parse_num<long>(a, value(), 1, 1L << 30);
-    else if (a == "--echo") o.echo = true;
-    else if (a == "--echo-bytes") o.echo_bytes = parse_num<int>(a, value(), 16, 60000);
-    else if (a == "--no-pace") o.pace = false;
-    else if (a == "--check-scan") o.check_scan = true;
-    else if (a == "--connect-parallel") o.connect_parallel = parse_num<int>(a, value(), 1, 10000);
-    else if (a == "--json") o.json_out = true;
-    else usage("unknown option " + a);
+    } else if (a == "--rate")
+      o.rate = parse_double(a, value(), 0.001, 1e7);
+    else if (a == "--think-ms")
+      o.think_ms = parse_double(a, value(), 0, 600000);
+    else if (a == "--variant")
+      o.variant = value();
+    else if (a == "--seed")
+      o.seed = parse_num<std::uint64_t>(a, value(), 0, ~0ULL);
+    else if (a == "--threads")
+      o.threads = parse_num<int>(a, value(), 1, 64);
+    else if (a == "--server-pid")
+      o.server_pid = parse_num<long>(a, value(), 1, 1L << 30);
+    else if (a == "--echo")
+      o.echo = true;
+    else if (a == "--echo-bytes")
+      o.echo_bytes = parse_num<int>(a, value(), 16, 60000);
+    else if (a == "--no-pace")
+      o.pace = false;
+    else if (a == "--check-scan")
+      o.check_scan = true;
+    else if (a == "--connect-parallel")
+      o.connect_parallel = parse_num<int>(a, value(), 1, 10000);
+    else if (a == "--json")
+      o.json_out = true;
+    else
+      usage("unknown option " + a);
   }
   if (!have_port) usage("--port is required");
   if (o.threads > o.games) o.threads = o.games;
@@ -318,7 +340,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
   Game& game() { return game_; }
   bool open() const { return open_; }
   std::string side;
-  std::string scratch;     // the message being handled
+  std::string scratch;  // the message being handled
   bool joined = false;
   bool welcomed = false;
   long long rematch_for = -1;
@@ -341,7 +363,8 @@ class Conn : public std::enable_shared_from_this<Conn> {
   std::deque<std::string> outq_;
   std::deque<Out> paced_;
   net::steady_timer pace_timer_;
-  bool writing_ = false, open_ = false, closing_ = false, close_after_write_ = false, pace_armed_ = false;
+  bool writing_ = false, open_ = false, closing_ = false, close_after_write_ = false,
+       pace_armed_ = false;
   double rate_ = 0, burst_ = 0, tokens_ = 0;
   Clock::time_point refilled_;
 };
@@ -383,7 +406,8 @@ struct Game {
 
 class Shard {
  public:
-  Shard(const Options& opt, Control& ctl, int id) : opt_(opt), ctl_(ctl), id_(id), guard_(ioc_.get_executor()) {}
+  Shard(const Options& opt, Control& ctl, int id)
+      : opt_(opt), ctl_(ctl), id_(id), guard_(ioc_.get_executor()) {}
 
   net::io_context& ioc() { return ioc_; }
   const Options& opt() const { return opt_; }
@@ -391,9 +415,11 @@ class Shard {
   bool measuring() const { return go_ && !stopping_; }
 
   void add_game(int index) {
-    auto g = std::make_unique<Game>(ioc_, index, opt_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(index) + 1);
+    auto g = std::make_unique<Game>(
+        ioc_, index, opt_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(index) + 1);
     const int members = 2 + opt_.spectators;
-    for (int m = 0; m < members; ++m) g->members.push_back(std::make_shared<Conn>(*this, *g, m, ioc_));
+    for (int m = 0; m < members; ++m)
+      g->members.push_back(std::make_shared<Conn>(*this, *g, m, ioc_));
     games_.push_back(std::move(g));
   }
   std::size_t connections() const {
@@ -436,7 +462,8 @@ class Shard {
         mark_ready(*g);
         continue;
       }
-      json create = {{"type", "create"}, {"variant", opt_.variant}, {"seat", "random"}, {"name", "load-a"}};
+      json create = {
+          {"type", "create"}, {"variant", opt_.variant}, {"seat", "random"}, {"name", "load-a"}};
       g->members[0]->send({create.dump()});
     }
   }
@@ -560,7 +587,6 @@ class Shard {
   long long started_ = 0, finished_ = 0;
 };
 
-
 // ---------------------------------------------------------------------------------------------
 // Conn
 
@@ -601,7 +627,9 @@ void Conn::on_handshake(beast::error_code ec) {
 }
 
 void Conn::do_read() {
-  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t n) { self->on_read(ec, n); });
+  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+    self->on_read(ec, n);
+  });
 }
 
 void Conn::on_read(beast::error_code ec, std::size_t) {
@@ -611,7 +639,8 @@ void Conn::on_read(beast::error_code ec, std::size_t) {
     if (!welcomed && !shard_.opt().echo && !closing_) shard_.on_connected(*this, false);
     if (!closing_ && was_open) {
       std::string what = "closed by server: " + ec.message();
-      if (ec == websocket::error::closed) what = "closed by server: code " + std::to_string(ws_.reason().code);
+      if (ec == websocket::error::closed)
+        what = "closed by server: code " + std::to_string(ws_.reason().code);
       shard_.on_read_error(*this, what);
     }
     shard_.on_conn_finished();
@@ -626,7 +655,8 @@ void Conn::on_read(beast::error_code ec, std::size_t) {
 bool Conn::take_token() {
   if (rate_ <= 0) return true;
   const auto now = Clock::now();
-  tokens_ = std::min(burst_, tokens_ + std::chrono::duration<double>(now - refilled_).count() * rate_);
+  tokens_ =
+      std::min(burst_, tokens_ + std::chrono::duration<double>(now - refilled_).count() * rate_);
   refilled_ = now;
   if (tokens_ < 1.0) return false;
   tokens_ -= 1.0;
@@ -649,7 +679,8 @@ void Conn::pump_paced() {
   if (paced_.empty() || pace_armed_) return;
   pace_armed_ = true;
   const double wait = (1.0 - tokens_) / rate_;
-  pace_timer_.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait)));
+  pace_timer_.expires_after(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wait)));
   pace_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
     self->pace_armed_ = false;
     if (!ec) self->pump_paced();
@@ -665,21 +696,22 @@ void Conn::write_now(Out out) {
 void Conn::do_write() {
   writing_ = true;
   ws_.text(true);
-  ws_.async_write(net::buffer(outq_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    self->writing_ = false;
-    self->outq_.pop_front();
-    if (ec) {
-      self->outq_.clear();
-      return;
-    }
-    if (self->close_after_write_) {
-      self->outq_.clear();
-      self->close_after_write_ = false;
-      self->close();
-      return;
-    }
-    if (!self->outq_.empty()) self->do_write();
-  });
+  ws_.async_write(net::buffer(outq_.front()),
+                  [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                    self->writing_ = false;
+                    self->outq_.pop_front();
+                    if (ec) {
+                      self->outq_.clear();
+                      return;
+                    }
+                    if (self->close_after_write_) {
+                      self->outq_.clear();
+                      self->close_after_write_ = false;
+                      self->close();
+                      return;
+                    }
+                    if (!self->outq_.empty()) self->do_write();
+                  });
 }
 
 void Conn::close() {
@@ -711,10 +743,14 @@ void Shard::on_message(Conn& c, std::string_view text) {
   if (!s.ok) return stats_.error("bad_json");
   if (opt_.check_scan) {
     json j = json::parse(text, nullptr, false);
-    auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
-    auto num = [&](const char* k) { return j.contains(k) && j[k].is_number_integer() ? j[k].get<long long>() : -1LL; };
-    if (j.is_discarded() || str("type") != s.type || str("status") != s.status || str("turn") != s.turn ||
-        num("version") != s.version || num("game") != s.game ||
+    auto str = [&](const char* k) {
+      return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string();
+    };
+    auto num = [&](const char* k) {
+      return j.contains(k) && j[k].is_number_integer() ? j[k].get<long long>() : -1LL;
+    };
+    if (j.is_discarded() || str("type") != s.type || str("status") != s.status ||
+        str("turn") != s.turn || num("version") != s.version || num("game") != s.game ||
         (j.contains("legal") && json::parse(s.legal, nullptr, false) != j["legal"]))
       stats_.error("scan_mismatch");
   }
@@ -741,7 +777,9 @@ void Shard::on_message(Conn& c, std::string_view text) {
     if (c.member() == 0 && g.room.empty()) {
       g.room = j.value("room", "");
       for (std::size_t m = 1; m < g.members.size(); ++m) {
-        json join = {{"type", "join"}, {"room", g.room}, {"seat", m == 1 ? "any" : "spectator"},
+        json join = {{"type", "join"},
+                     {"room", g.room},
+                     {"seat", m == 1 ? "any" : "spectator"},
                      {"name", m == 1 ? "load-b" : "load-s"}};
         g.members[m]->send({join.dump()});
       }
@@ -770,7 +808,8 @@ void Shard::on_state(Game& g, Conn& c, const Scan& s) {
   const auto now = Clock::now();
   for (auto it = g.pending.begin(); it != g.pending.end(); ++it) {
     if (it->game != s.game || it->version != s.version) continue;
-    (it->mover == c.member() ? stats_.lat_mover : stats_.lat_others).push_back(micros(now - it->sent));
+    (it->mover == c.member() ? stats_.lat_mover : stats_.lat_others)
+        .push_back(micros(now - it->sent));
     if (!it->accepted) {
       it->accepted = true;
       ++stats_.actions_accepted;
@@ -820,7 +859,8 @@ void Shard::maybe_act(Game& g) {
   if (g.thinking) return;
   g.thinking = true;
   std::uniform_real_distribution<double> pause(0.5 * opt_.think_ms, 1.5 * opt_.think_ms);
-  g.think_timer.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(pause(g.rng))));
+  g.think_timer.expires_after(std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double, std::milli>(pause(g.rng))));
   g.think_timer.async_wait([this, &g](beast::error_code ec) {
     g.thinking = false;
     if (!ec) act_now(g);
@@ -837,7 +877,8 @@ void Shard::act_now(Game& g) {
   json legal = json::parse(g.legal, nullptr, false);
   if (!legal.is_array() || legal.empty()) return stats_.error("no_legal_actions");
   std::uniform_int_distribution<std::size_t> pick(0, legal.size() - 1);
-  json act = {{"type", "act"}, {"action", std::move(legal[pick(g.rng)])}, {"version", g.ready_version}};
+  json act = {
+      {"type", "act"}, {"action", std::move(legal[pick(g.rng)])}, {"version", g.ready_version}};
   g.acted_game = g.ready_game;
   g.acted_version = g.ready_version;
   g.members[static_cast<std::size_t>(g.mover)]->send({act.dump(), g.ready_game, g.ready_version});
@@ -846,10 +887,12 @@ void Shard::act_now(Game& g) {
 void Shard::schedule_arrival(Game& g) {
   // Each game's arrivals are a Poisson process of rate R / games; together they are one of rate R.
   std::exponential_distribution<double> gap(opt_.rate / opt_.games);
-  g.timer.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(gap(g.rng))));
+  g.timer.expires_after(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(gap(g.rng))));
   g.timer.async_wait([this, &g](beast::error_code ec) {
     if (ec || !measuring()) return;
-    const bool ready = g.mover >= 0 && !(g.ready_game == g.acted_game && g.ready_version == g.acted_version);
+    const bool ready =
+        g.mover >= 0 && !(g.ready_game == g.acted_game && g.ready_version == g.acted_version);
     if (ready) {
       act_now(g);
     } else {
@@ -865,8 +908,9 @@ void Shard::echo_send(Game& g) {
     ctl_.stop_requested = true;
     return;
   }
-  std::string payload = R"({"type":"act","action":{"kind":"step","from":[2,2],"to":[3,3]},"version":)" +
-                        std::to_string(stats_.round_trips) + R"(,"pad":")";
+  std::string payload =
+      R"({"type":"act","action":{"kind":"step","from":[2,2],"to":[3,3]},"version":)" +
+      std::to_string(stats_.round_trips) + R"(,"pad":")";
   const std::size_t want = static_cast<std::size_t>(opt_.echo_bytes);
   if (payload.size() + 2 < want) payload.append(want - payload.size() - 2, 'x');
   payload += "\"}";
@@ -904,7 +948,9 @@ std::optional<double> proc_cpu_seconds(long pid) {
 double self_cpu_seconds() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
-  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  auto sec = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
   return sec(ru.ru_utime) + sec(ru.ru_stime);
 }
 
@@ -940,7 +986,8 @@ json percentiles(std::vector<std::uint32_t>& v) {
 
 template <class Pred>
 bool wait_for(Pred done, double seconds) {
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(seconds));
   while (!done()) {
     if (Clock::now() >= deadline) return false;
     std::this_thread::sleep_for(5ms);
@@ -963,12 +1010,15 @@ int main(int argc, char** argv) {
   Control ctl;
   std::vector<std::unique_ptr<Shard>> shards;
   for (int t = 0; t < opt.threads; ++t) shards.push_back(std::make_unique<Shard>(opt, ctl, t));
-  for (int i = 0; i < opt.games; ++i) shards[static_cast<std::size_t>(i % opt.threads)]->add_game(i);
+  for (int i = 0; i < opt.games; ++i)
+    shards[static_cast<std::size_t>(i % opt.threads)]->add_game(i);
   std::size_t conns = 0;
   for (auto& s : shards) conns += s->connections();
   const int total_conns = static_cast<int>(conns);
 
-  json out = {{"mode", opt.echo ? "echo" : opt.rate_mode ? "rate" : "closed"},
+  json out = {{"mode", opt.echo        ? "echo"
+                       : opt.rate_mode ? "rate"
+                                       : "closed"},
               {"games", opt.games},
               {"spectators_per_game", opt.spectators},
               {"connections", total_conns},
@@ -1009,7 +1059,8 @@ int main(int argc, char** argv) {
   const auto scpu0 = opt.server_pid ? proc_cpu_seconds(opt.server_pid) : std::nullopt;
   const auto t0 = Clock::now();
   post_all([](Shard& s) { s.go(); });
-  const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.duration));
+  const auto deadline =
+      t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt.duration));
   while (Clock::now() < deadline && !ctl.stop_requested.load()) std::this_thread::sleep_for(2ms);
   const auto t1 = Clock::now();
   const double cpu1 = self_cpu_seconds();
@@ -1083,47 +1134,61 @@ int main(int argc, char** argv) {
   if (opt.json_out) {
     std::printf("%s\n", out.dump().c_str());
   } else {
-    std::printf("bc_loadtest: %s, %d games, %d spectators/game, %d connections (%d connected), %d thread(s)\n",
-                out["mode"].get<std::string>().c_str(), opt.games, opt.spectators, total_conns,
-                ctl.connected.load(), opt.threads);
+    std::printf(
+        "bc_loadtest: %s, %d games, %d spectators/game, %d connections (%d connected), %d "
+        "thread(s)\n",
+        out["mode"].get<std::string>().c_str(), opt.games, opt.spectators, total_conns,
+        ctl.connected.load(), opt.threads);
     std::printf("  measured          %.2f s   load average %s -> %s\n", secs,
-                out["load_average_start"].get<std::string>().c_str(), out["load_average_end"].get<std::string>().c_str());
+                out["load_average_start"].get<std::string>().c_str(),
+                out["load_average_end"].get<std::string>().c_str());
     if (opt.echo) {
-      std::printf("  round trips       %llu  (%.0f/s)\n", static_cast<unsigned long long>(st.round_trips),
+      std::printf("  round trips       %llu  (%.0f/s)\n",
+                  static_cast<unsigned long long>(st.round_trips),
                   out["round_trips_per_s"].get<double>());
       const json& r = out["rtt"];
-      std::printf("  rtt ms            p50 %s  p99 %s  p99.9 %s  max %s\n", fmt_ms(r, "p50_ms").c_str(),
-                  fmt_ms(r, "p99_ms").c_str(), fmt_ms(r, "p999_ms").c_str(), fmt_ms(r, "max_ms").c_str());
+      std::printf("  rtt ms            p50 %s  p99 %s  p99.9 %s  max %s\n",
+                  fmt_ms(r, "p50_ms").c_str(), fmt_ms(r, "p99_ms").c_str(),
+                  fmt_ms(r, "p999_ms").c_str(), fmt_ms(r, "max_ms").c_str());
     } else {
       std::printf("  games             %llu started, %llu finished (rematches)\n",
-                  static_cast<unsigned long long>(st.games_started), static_cast<unsigned long long>(st.games_finished));
+                  static_cast<unsigned long long>(st.games_started),
+                  static_cast<unsigned long long>(st.games_finished));
       std::printf("  actions           %llu sent, %llu accepted, %.0f/s%s\n",
-                  static_cast<unsigned long long>(st.actions_sent), static_cast<unsigned long long>(st.actions_accepted),
+                  static_cast<unsigned long long>(st.actions_sent),
+                  static_cast<unsigned long long>(st.actions_accepted),
                   out["actions_per_s"].get<double>(),
-                  opt.rate_mode ? (" (offered " + std::to_string(static_cast<int>(opt.rate)) + "/s)").c_str() : "");
+                  opt.rate_mode
+                      ? (" (offered " + std::to_string(static_cast<int>(opt.rate)) + "/s)").c_str()
+                      : "");
       std::printf("  paced sends       %llu (client kept to the server's rate limit)\n",
                   static_cast<unsigned long long>(st.paced));
       for (const char* k : {"latency_mover", "latency_others", "latency_all"}) {
         const json& r = out[k];
-        std::printf("  %-17s p50 %s  p99 %s  p99.9 %s  max %s ms  (n=%llu)\n", k, fmt_ms(r, "p50_ms").c_str(),
-                    fmt_ms(r, "p99_ms").c_str(), fmt_ms(r, "p999_ms").c_str(), fmt_ms(r, "max_ms").c_str(),
+        std::printf("  %-17s p50 %s  p99 %s  p99.9 %s  max %s ms  (n=%llu)\n", k,
+                    fmt_ms(r, "p50_ms").c_str(), fmt_ms(r, "p99_ms").c_str(),
+                    fmt_ms(r, "p999_ms").c_str(), fmt_ms(r, "max_ms").c_str(),
                     static_cast<unsigned long long>(r["count"].get<std::size_t>()));
       }
     }
-    std::printf("  tool CPU          %.2f s (%.0f%% of one core)\n", tool_cpu, 100.0 * tool_cpu / secs);
+    std::printf("  tool CPU          %.2f s (%.0f%% of one core)\n", tool_cpu,
+                100.0 * tool_cpu / secs);
     if (out.contains("server")) {
       const json& sv = out["server"];
       if (sv.contains("bytes_per_connection"))
-        std::printf("  server memory     %.1f MB -> %.1f MB connected -> %.1f MB in rooms; %lld B/connection (%lld in a room)\n",
-                    sv.value("rss_before", 0LL) / 1e6, sv.value("rss_connected", 0LL) / 1e6,
-                    sv.value("rss_rooms", 0LL) / 1e6, sv.value("bytes_per_connection", 0LL),
-                    sv.value("bytes_per_connection_in_room", 0LL));
+        std::printf(
+            "  server memory     %.1f MB -> %.1f MB connected -> %.1f MB in rooms; %lld "
+            "B/connection (%lld in a room)\n",
+            sv.value("rss_before", 0LL) / 1e6, sv.value("rss_connected", 0LL) / 1e6,
+            sv.value("rss_rooms", 0LL) / 1e6, sv.value("bytes_per_connection", 0LL),
+            sv.value("bytes_per_connection_in_room", 0LL));
       if (sv.contains("cpu_s"))
         std::printf("  server CPU        %.2f s (%.0f%% of one core)\n", sv["cpu_s"].get<double>(),
                     sv["cpu_pct"].get<double>());
     }
     std::printf("  errors            %llu", static_cast<unsigned long long>(errors_total));
-    for (auto& [k, v] : st.errors) std::printf("  %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
+    for (auto& [k, v] : st.errors)
+      std::printf("  %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
     for (auto& p : problems) std::printf("  [%s]", p.c_str());
     std::printf("\n");
   }

@@ -43,7 +43,9 @@ class FakePeer : public Peer {
   MemberId id_;
 };
 
-inline ClientMessage msg(const json& j) { return std::get<ClientMessage>(parse_client_message(j.dump())); }
+inline ClientMessage msg(const json& j) {
+  return std::get<ClientMessage>(parse_client_message(j.dump()));
+}
 
 // Runs the io_context until `done` or the time limit.
 template <class F>

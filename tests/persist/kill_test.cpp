@@ -23,7 +23,8 @@ struct TempDir {
   fs::path path;
   TempDir() {
     static int n = 0;
-    path = fs::temp_directory_path() / ("bc-kill-test-" + std::to_string(getpid()) + "-" + std::to_string(++n));
+    path = fs::temp_directory_path() /
+           ("bc-kill-test-" + std::to_string(getpid()) + "-" + std::to_string(++n));
     fs::create_directories(path);
   }
   ~TempDir() {
@@ -40,9 +41,19 @@ struct Server {
 };
 
 Server start(const fs::path& data, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"serve", "--host", "127.0.0.1", "--port", "0", "--data-dir",
-                                   data.string(), "--log-level", "warn", "--threads", "2",
-                                   "--web-root", fs::temp_directory_path().string()};
+  std::vector<std::string> args = {"serve",
+                                   "--host",
+                                   "127.0.0.1",
+                                   "--port",
+                                   "0",
+                                   "--data-dir",
+                                   data.string(),
+                                   "--log-level",
+                                   "warn",
+                                   "--threads",
+                                   "2",
+                                   "--web-root",
+                                   fs::temp_directory_path().string()};
   for (auto& e : extra) args.push_back(e);
   Server s;
   s.proc = std::make_unique<Process>(args);
@@ -57,12 +68,12 @@ struct Table {
   std::string variant;
   json create_extra = json::object();
   std::string room;
-  std::array<std::string, 2> tokens;   // by client: 0 the creator, 1 the joiner
-  std::array<std::string, 2> seats;    // the side each client holds
+  std::array<std::string, 2> tokens;  // by client: 0 the creator, 1 the joiner
+  std::array<std::string, 2> seats;   // the side each client holds
   std::array<std::unique_ptr<WsClient>, 2> clients;
-  json last;                           // the last state both players received
-  std::vector<json> acked;             // the actions of the current game whose state arrived
-  std::optional<json> pending;         // an act sent whose state was not (yet) seen
+  json last;                    // the last state both players received
+  std::vector<json> acked;      // the actions of the current game whose state arrived
+  std::optional<json> pending;  // an act sent whose state was not (yet) seen
   int game = 1;
 };
 
@@ -95,7 +106,9 @@ void open_table(std::uint16_t port, Table& t) {
 }
 
 // The client whose side is to move.
-int mover(const Table& t) { return t.last["turn"] == t.seats[0] ? 0 : 1; }
+int mover(const Table& t) {
+  return t.last["turn"] == t.seats[0] ? 0 : 1;
+}
 
 // Plays one action and waits for both players to see it.
 void play(Table& t, std::mt19937_64& rng) {
@@ -202,12 +215,14 @@ TEST(KillNine, EveryRoomComesBackAsItsPlayersLastSawIt) {
   tables[2].variant = "kaboom";
   tables[2].create_extra = {{"options", {{"width", 5}, {"height", 4}, {"connect", 3}}}};
   tables[3].variant = "triple_king";
-  tables[3].create_extra = {{"position", {{"pieces", {{{"at", {1, 1}}, {"side", "black"}, {"rank", "king"}},
-                                                       {{"at", {2, 2}}, {"side", "white"}},
-                                                       {{"at", {4, 4}}, {"side", "white"}},
-                                                       {{"at", {6, 6}}, {"side", "white"}},
-                                                       {{"at", {7, 1}}, {"side", "white"}}}},
-                                          {"turn", "black"}}}};
+  tables[3].create_extra = {{"position",
+                             {{"pieces",
+                               {{{"at", {1, 1}}, {"side", "black"}, {"rank", "king"}},
+                                {{"at", {2, 2}}, {"side", "white"}},
+                                {{"at", {4, 4}}, {"side", "white"}},
+                                {{"at", {6, 6}}, {"side", "white"}},
+                                {{"at", {7, 1}}, {"side", "white"}}}},
+                              {"turn", "black"}}}};
   auto srv = start(dir.path);
   for (auto& t : tables) {
     open_table(srv.port, t);
@@ -226,7 +241,8 @@ TEST(KillNine, EveryRoomComesBackAsItsPlayersLastSawIt) {
       if (kind == 0 || t.last["status"] == "finished") continue;
       const auto& legal = t.last["legal"];
       json action = legal[rng() % legal.size()];
-      t.clients[mover(t)]->send({{"type", "act"}, {"version", t.last["version"]}, {"action", action}});
+      t.clients[mover(t)]->send(
+          {{"type", "act"}, {"version", t.last["version"]}, {"action", action}});
       t.pending = action;
       if (kind == 2) {
         // One player has the new state (so the action is durable); the other may not.
@@ -267,8 +283,10 @@ TEST(KillNine, EveryRoomComesBackAsItsPlayersLastSawIt) {
       EXPECT_EQ(json::parse(r.body)["game"], g);
       auto p = http_get(srv.port, "/api/games/" + t.room + ".pdn?game=" + std::to_string(g));
       EXPECT_EQ(p.status, 200);
-      EXPECT_NE(p.body.find(t.variant == "kaboom" ? "Kaboom record" : "[Event"), std::string::npos) << p.body;
-      auto pos = http_get(srv.port, "/api/games/" + t.room + "/positions?game=" + std::to_string(g));
+      EXPECT_NE(p.body.find(t.variant == "kaboom" ? "Kaboom record" : "[Event"), std::string::npos)
+          << p.body;
+      auto pos =
+          http_get(srv.port, "/api/games/" + t.room + "/positions?game=" + std::to_string(g));
       ASSERT_EQ(pos.status, 200) << pos.body;
       json positions = json::parse(pos.body);
       EXPECT_EQ(positions["game"], g);
@@ -311,7 +329,8 @@ void make_games(const fs::path& dir) {
 void expect_refused(const fs::path& dir, const std::string& what, const std::string& fragment) {
   const fs::path db = dir / "bombcheckers.db";
   const std::string before = fs::exists(db) ? read_file(db) : std::string();
-  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dir.string(), "--log-level", "warn"});
+  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dir.string(),
+             "--log-level", "warn"});
   const int code = p.wait(std::chrono::seconds(20));
   EXPECT_NE(code, 0) << what;
   EXPECT_NE(code, -1) << what << ": it did not exit";
@@ -343,7 +362,8 @@ TEST(DamagedStore, CorruptAndTruncatedDatabasesStopTheServerWithAClearMessage) {
   }
   {
     TempDir d;  // truncated
-    std::ofstream(d.path / "bombcheckers.db", std::ios::binary) << original.substr(0, original.size() / 2 + 100);
+    std::ofstream(d.path / "bombcheckers.db", std::ios::binary)
+        << original.substr(0, original.size() / 2 + 100);
     expect_refused(d.path, "truncated", "bombcheckers.db");
   }
   {

@@ -1,6 +1,8 @@
 // Persistence without sockets: replay determinism over thousands of random games, the rows of the
 // store read back, PDN round trips, a failing log that does not stop other rooms, and a commit
 // failure that puts a room back to its last durable state.
+#include "server/persist.hpp"
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -12,10 +14,9 @@
 #include <thread>
 
 #include "bc/store.hpp"
-#include "server/notation.hpp"
-#include "server/persist.hpp"
-#include "server/registry.hpp"
 #include "fake_peer.hpp"
+#include "server/notation.hpp"
+#include "server/registry.hpp"
 
 namespace bc::server {
 namespace {
@@ -136,7 +137,8 @@ TEST(Replay, ResignationsAndAgreedDrawsComeBackFromTheResultRow) {
   std::mt19937_64 rng(3);
   Game g = setup.game;
   auto log = random_log(setup.game, rng, 7, &g);
-  for (const Result& r : {Result{Side::First, Reason::Resigned}, Result{std::nullopt, Reason::DrawAgreed}}) {
+  for (const Result& r :
+       {Result{Side::First, Reason::Resigned}, Result{std::nullopt, Reason::DrawAgreed}}) {
     GameRecord image(setup);
     image.actions = log;
     image.result = r;
@@ -274,7 +276,7 @@ std::optional<Game> replay_pdn(const ParsedPdn& pdn, VariantId v, std::size_t* a
 }
 
 TEST(Pdn, SquareNumbersFollowEnglishDraughts) {
-  EXPECT_EQ(pdn_square({0, 0}), 4);   // the first side's single corner
+  EXPECT_EQ(pdn_square({0, 0}), 4);  // the first side's single corner
   EXPECT_EQ(pdn_square({6, 0}), 1);
   EXPECT_EQ(pdn_square({2, 2}), 11);  // "11-15", the most common opening, is [2,2] -> [3,3]
   EXPECT_EQ(pdn_square({3, 3}), 15);
@@ -324,8 +326,10 @@ TEST(Pdn, RoundTripsRandomGamesWithCustomStartsAndMultiCaptures) {
         EXPECT_EQ(parsed.tags["SetUp"], "1");
       }
       const auto& res = expected.result();
-      EXPECT_EQ(parsed.tags["Result"], !res ? "*" : !res->winner ? "1/2-1/2"
-                                                  : *res->winner == Side::First ? "0-1" : "1-0");
+      EXPECT_EQ(parsed.tags["Result"], !res                          ? "*"
+                                       : !res->winner                ? "1/2-1/2"
+                                       : *res->winner == Side::First ? "0-1"
+                                                                     : "1-0");
       std::size_t actions = 0;
       auto replayed = replay_pdn(parsed, v, &actions);
       ASSERT_TRUE(replayed) << pdn;
@@ -394,7 +398,8 @@ void exec_sql(const fs::path& db, const std::string& sql) {
 }
 
 // Writes a whole room as RoomHost would: made, two seats, every action.
-void write_room(store::Store& s, const std::string& id, const GameSetup& setup, const std::vector<LoggedAction>& log) {
+void write_room(store::Store& s, const std::string& id, const GameSetup& setup,
+                const std::vector<LoggedAction>& log) {
   GameRecord image(setup);
   image.seats[0] = StoredSeat{"Ann", store::sha256_hex("token-a-" + id)};
   image.seats[1] = StoredSeat{"Bob", store::sha256_hex("token-b-" + id)};
@@ -406,7 +411,8 @@ void write_room(store::Store& s, const std::string& id, const GameSetup& setup, 
   made.game = true;
   std::vector<store::Write> writes = rows_for(room, made);
   for (const auto& a : log) {
-    writes.push_back(store::AppendAction{store::ActionRow{id, 1, a.version, index(a.side), action_json(a.action), 0}});
+    writes.push_back(store::AppendAction{
+        store::ActionRow{id, 1, a.version, index(a.side), action_json(a.action), 0}});
   }
   s.submit(std::move(writes));
   s.flush();
@@ -430,8 +436,9 @@ TEST(Store, AFailingLogIsReportedAndLeftAloneWhileTheOtherRoomsLoad) {
     }
   }
   // Room B's version 12 is damaged by hand.
-  exec_sql(db, "UPDATE actions SET action='{\"kind\":\"step\",\"from\":[0,0],\"to\":[7,7]}' "
-               "WHERE room='BBBBBB' AND version=12");
+  exec_sql(db,
+           "UPDATE actions SET action='{\"kind\":\"step\",\"from\":[0,0],\"to\":[7,7]}' "
+           "WHERE room='BBBBBB' AND version=12");
   std::string why;
   auto s = store::Store::open(db.string(), why);
   ASSERT_TRUE(s) << why;
@@ -464,14 +471,17 @@ TEST(Store, AFailingLogIsReportedAndLeftAloneWhileTheOtherRoomsLoad) {
 // ---------------------------------------------------------------------------------------------
 // RoomHost with a store: nothing is announced before its commit, and a failed commit is undone.
 
-
 TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   TempDir dir;
   const fs::path db = dir.path / "bombcheckers.db";
-  { std::string why; ASSERT_TRUE(store::Store::open(db.string(), why)); }
+  {
+    std::string why;
+    ASSERT_TRUE(store::Store::open(db.string(), why));
+  }
   // Version 3 of any game cannot be written (as if the disk were full at that moment).
-  exec_sql(db, "CREATE TRIGGER fail3 BEFORE INSERT ON actions WHEN NEW.version = 3 "
-               "BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
+  exec_sql(db,
+           "CREATE TRIGGER fail3 BEFORE INSERT ON actions WHEN NEW.version = 3 "
+           "BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
   std::string why;
   auto s = store::Store::open(db.string(), why);
   ASSERT_TRUE(s) << why;
@@ -501,7 +511,11 @@ TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   const json before = last_state(*a);
   {  // version 3: the commit fails
     json st = last_state(*a);
-    host->request(a, msg({{"type", "act"}, {"id", "m3"}, {"version", st["version"]}, {"action", st["legal"][0]}}),
+    host->request(a,
+                  msg({{"type", "act"},
+                       {"id", "m3"},
+                       {"version", st["version"]},
+                       {"action", st["legal"][0]}}),
                   Clock::now());
   }
   ASSERT_TRUE(run_until(ioc, [&] { return !a->of("error").empty(); }));
@@ -544,14 +558,17 @@ TEST(Store, MessagesWaitForTheCommitAndKeepTheirOrder) {
   ASSERT_TRUE(run_until(ioc, [&] { return b->room != nullptr; }));
   json st = a->of("state").back();
   // An act, then a chat right behind it: the chat (not durable) must not overtake the state.
-  host->request(a, msg({{"type", "act"}, {"id", 1}, {"version", st["version"]}, {"action", st["legal"][0]}}),
-                Clock::now());
+  host->request(
+      a, msg({{"type", "act"}, {"id", 1}, {"version", st["version"]}, {"action", st["legal"][0]}}),
+      Clock::now());
   host->request(a, msg({{"type", "chat"}, {"text", "hi"}}), Clock::now());
   ASSERT_TRUE(run_until(ioc, [&] { return !b->of("chat").empty(); }));
   std::vector<std::string> order;
   {
     std::lock_guard lock(b->mu);
-    for (const auto& j : b->got) order.push_back(j["type"].get<std::string>() + (j.contains("version") ? std::to_string(j["version"].get<int>()) : ""));
+    for (const auto& j : b->got)
+      order.push_back(j["type"].get<std::string>() +
+                      (j.contains("version") ? std::to_string(j["version"].get<int>()) : ""));
   }
   ASSERT_GE(order.size(), 2u);
   EXPECT_EQ(order[order.size() - 2], "state1");
@@ -560,7 +577,8 @@ TEST(Store, MessagesWaitForTheCommitAndKeepTheirOrder) {
   ASSERT_TRUE(room);
   EXPECT_EQ(room->actions.size(), 1u);
   ASSERT_EQ(room->seats.size(), 2u);
-  for (const auto& seat : room->seats) EXPECT_EQ(seat.token_hash.size(), 64u) << "tokens are stored hashed";
+  for (const auto& seat : room->seats)
+    EXPECT_EQ(seat.token_hash.size(), 64u) << "tokens are stored hashed";
 }
 
 }  // namespace

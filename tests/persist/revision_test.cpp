@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "bc/store.hpp"
+#include "fake_peer.hpp"
 #include "server/persist.hpp"
 #include "server/registry.hpp"
-#include "fake_peer.hpp"
 
 namespace bc::server {
 namespace {
@@ -41,7 +41,9 @@ struct FixtureCopy {
   }
 };
 
-Piece pc(int x, int y, Side s, Kind k = Kind::Normal, Rank r = Rank::Man) { return {{x, y}, s, k, r}; }
+Piece pc(int x, int y, Side s, Kind k = Kind::Normal, Rank r = Rank::Man) {
+  return {{x, y}, s, k, r};
+}
 
 std::vector<Piece> sorted(std::vector<Piece> v) {
   std::sort(v.begin(), v.end(), [](const Piece& a, const Piece& b) {
@@ -94,8 +96,8 @@ TEST(Revision, B8_AStoredFarRowStepStillExploded) {
   EXPECT_EQ(room.version(), 2);
   EXPECT_FALSE(room.game().over());
   EXPECT_EQ(room.game().turn(), Side::First);
-  EXPECT_EQ(room.game().pieces(), sorted({pc(4, 0, Side::First), pc(4, 4, Side::Second),
-                                          pc(7, 7, Side::Second)}));
+  EXPECT_EQ(room.game().pieces(),
+            sorted({pc(4, 0, Side::First), pc(4, 4, Side::Second), pc(7, 7, Side::Second)}));
   // The state tells clients that this game keeps the earlier rules; current games say nothing.
   EXPECT_EQ(json::parse(room.state_text())["rules"], 1);
   CreateMsg c;
@@ -171,8 +173,7 @@ TEST(Revision, NewSetupsCarryTheCurrentRevision) {
 
 // A create request cannot choose old rules: `rules` is no option, so new games are always current.
 TEST(Revision, ACreateCannotAskForOldRules) {
-  auto parsed = parse_client_message(
-      R"({"type":"create","variant":"bomb","options":{"rules":1}})");
+  auto parsed = parse_client_message(R"({"type":"create","variant":"bomb","options":{"rules":1}})");
   ASSERT_TRUE(std::holds_alternative<ClientMessage>(parsed));
   auto setup = resolve_create(std::get<CreateMsg>(std::get<ClientMessage>(parsed).body));
   ASSERT_TRUE(std::holds_alternative<Error>(setup));

@@ -1,5 +1,5 @@
-// The real `bombcheckers serve` binary: flags, environment variables, the "listening on" line, and a
-// clean exit on SIGTERM / SIGINT. Every wait is bounded.
+// The real `bombcheckers serve` binary: flags, environment variables, the "listening on" line, and
+// a clean exit on SIGTERM / SIGINT. Every wait is bounded.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -32,7 +32,8 @@ struct TempDir {
 };
 
 std::string web_root() {
-  static TempDir dir{std::filesystem::temp_directory_path() / ("bc-binary-test-" + std::to_string(getpid()))};
+  static TempDir dir{std::filesystem::temp_directory_path() /
+                     ("bc-binary-test-" + std::to_string(getpid()))};
   static std::string root = [] {
     const auto& r = dir.path;
     std::filesystem::create_directories(r);
@@ -51,8 +52,8 @@ std::uint16_t port_of(const std::string& line) {
 }
 
 void serves_and_stops_on(int sig) {
-  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--log-level", "warn",
-             "--threads", "2", "--memory"});
+  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--log-level",
+             "warn", "--threads", "2", "--memory"});
   const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
   ASSERT_FALSE(line.empty()) << "no 'listening on' line; stderr: " << p.stderr_text();
   const auto port = port_of(line);
@@ -71,12 +72,17 @@ void serves_and_stops_on(int sig) {
   EXPECT_EQ(p.wait(std::chrono::seconds(10)), 0) << p.stderr_text();
 }
 
-TEST(Binary, ServesAndStopsCleanlyOnSigterm) { serves_and_stops_on(SIGTERM); }
-TEST(Binary, ServesAndStopsCleanlyOnSigint) { serves_and_stops_on(SIGINT); }
+TEST(Binary, ServesAndStopsCleanlyOnSigterm) {
+  serves_and_stops_on(SIGTERM);
+}
+TEST(Binary, ServesAndStopsCleanlyOnSigint) {
+  serves_and_stops_on(SIGINT);
+}
 
 TEST(Binary, EnvironmentVariablesConfigureIt) {
-  Process p({"serve"}, {"BOMBCHECKERS_HOST=127.0.0.1", "BOMBCHECKERS_PORT=0", "BOMBCHECKERS_WEB_ROOT=" + web_root(),
-                        "BOMBCHECKERS_LOG_LEVEL=info", "BOMBCHECKERS_THREADS=1", "BOMBCHECKERS_MEMORY=1"});
+  Process p({"serve"}, {"BOMBCHECKERS_HOST=127.0.0.1", "BOMBCHECKERS_PORT=0",
+                        "BOMBCHECKERS_WEB_ROOT=" + web_root(), "BOMBCHECKERS_LOG_LEVEL=info",
+                        "BOMBCHECKERS_THREADS=1", "BOMBCHECKERS_MEMORY=1"});
   const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
   ASSERT_FALSE(line.empty()) << p.stderr_text();
   EXPECT_EQ(http_get(port_of(line), "/healthz").status, 200);
@@ -120,10 +126,10 @@ TEST(Binary, HelpListsEveryFlagWithItsEnvironmentTwin) {
   Process p({"serve", "--help"});
   EXPECT_EQ(p.wait(std::chrono::seconds(10)), 0);
   const std::string out = p.all_stdout();
-  for (const char* s : {"--host", "--port", "--web-root", "--data-dir", "--log-level", "--threads",
-                        "BOMBCHECKERS_HOST", "BOMBCHECKERS_PORT", "BOMBCHECKERS_WEB_ROOT",
-                        "BOMBCHECKERS_DATA_DIR", "BOMBCHECKERS_LOG_LEVEL", "BOMBCHECKERS_THREADS", "8080",
-                        "0.0.0.0"}) {
+  for (const char* s :
+       {"--host", "--port", "--web-root", "--data-dir", "--log-level", "--threads",
+        "BOMBCHECKERS_HOST", "BOMBCHECKERS_PORT", "BOMBCHECKERS_WEB_ROOT", "BOMBCHECKERS_DATA_DIR",
+        "BOMBCHECKERS_LOG_LEVEL", "BOMBCHECKERS_THREADS", "8080", "0.0.0.0"}) {
     EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
   }
 }
@@ -155,15 +161,16 @@ TEST(Binary, Issue7BadValuesExitWith2) {
   Process help({"serve", "--help"});
   EXPECT_EQ(help.wait(std::chrono::seconds(10)), 0);
   const std::string out = help.all_stdout();
-  for (const char* s : {"--log-format", "BOMBCHECKERS_LOG_FORMAT", "--allowed-origin", "BOMBCHECKERS_ALLOWED_ORIGINS",
-                        "--qr", "BOMBCHECKERS_QR", "--memory", "BOMBCHECKERS_MEMORY"}) {
+  for (const char* s : {"--log-format", "BOMBCHECKERS_LOG_FORMAT", "--allowed-origin",
+                        "BOMBCHECKERS_ALLOWED_ORIGINS", "--qr", "BOMBCHECKERS_QR", "--memory",
+                        "BOMBCHECKERS_MEMORY"}) {
     EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
   }
 }
 
 TEST(Binary, JsonLogsAreOneObjectPerLine) {
-  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--memory", "--qr",
-             "--allowed-origin", "https://a.example"},
+  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--memory",
+             "--qr", "--allowed-origin", "https://a.example"},
             {"BOMBCHECKERS_LOG_FORMAT=json"});
   const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
   ASSERT_FALSE(line.empty()) << p.stderr_text();

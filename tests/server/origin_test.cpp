@@ -1,7 +1,7 @@
-// Issue 7 on a real server on 127.0.0.1: --allowed-origin at the WebSocket handshake, GET /api/server,
-// GET /api/qr, the server_restarting notice at shutdown, and the /metrics series for dashboards.
+// Issue 7 on a real server on 127.0.0.1: --allowed-origin at the WebSocket handshake, GET
+// /api/server, GET /api/qr, the server_restarting notice at shutdown, and the /metrics series for
+// dashboards.
 #include <gtest/gtest.h>
-
 #include <spdlog/spdlog.h>
 
 #include <thread>
@@ -70,8 +70,8 @@ TEST_F(Issue7Test, OriginsOutsideTheListAreRefusedWith403) {
   EXPECT_EQ(handshake("HTTPS://Games.Example"), "") << "origins compare case-insensitively";
   EXPECT_EQ(handshake("http://192.168.1.20:8080"), "");
   EXPECT_EQ(handshake("http://127.0.0.1:" + std::to_string(port_)), "") << "the server's own Host";
-  for (const std::string bad : {"https://evil.example", "http://games.example", "https://games.example:444",
-                                "null", "http://127.0.0.1:1"}) {
+  for (const std::string bad : {"https://evil.example", "http://games.example",
+                                "https://games.example:444", "null", "http://127.0.0.1:1"}) {
     const auto e = handshake(bad);
     EXPECT_NE(e.find("(HTTP 403)"), std::string::npos) << bad << ": " << e;
   }
@@ -102,7 +102,8 @@ TEST_F(Issue7Test, QrEndpointAnswersSvg) {
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.header("content-type"), "image/svg+xml");
   EXPECT_EQ(r.body.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u) << r.body;
-  EXPECT_NE(r.body.find("viewBox=\"0 0 37 37\""), std::string::npos) << "33 bytes: version 3 + 2 x 4 quiet";
+  EXPECT_NE(r.body.find("viewBox=\"0 0 37 37\""), std::string::npos)
+      << "33 bytes: version 3 + 2 x 4 quiet";
   EXPECT_EQ(http_get(port_, "/api/qr").status, 400);
   EXPECT_EQ(http_get(port_, "/api/qr?text=").status, 400);
   EXPECT_EQ(http_get(port_, "/api/qr?text=%zz").status, 400);
@@ -115,9 +116,10 @@ TEST_F(Issue7Test, MetricsCoverHttpClassesAndTheProcess) {
   http_get(port_, "/healthz");
   http_get(port_, "/api/nothing");
   const auto m = http_get(port_, "/metrics").body;
-  for (const char* s : {"bc_http_responses_total{class=\"2xx\"} ", "bc_http_responses_total{class=\"4xx\"} 1\n",
-                        "process_resident_memory_bytes ", "process_open_fds ", "process_cpu_seconds_total ",
-                        "process_start_time_seconds ", "bc_build_info{version=\"", "bc_shutdown_notices_total "}) {
+  for (const char* s :
+       {"bc_http_responses_total{class=\"2xx\"} ", "bc_http_responses_total{class=\"4xx\"} 1\n",
+        "process_resident_memory_bytes ", "process_open_fds ", "process_cpu_seconds_total ",
+        "process_start_time_seconds ", "bc_build_info{version=\"", "bc_shutdown_notices_total "}) {
     EXPECT_NE(m.find(s), std::string::npos) << s;
   }
 }

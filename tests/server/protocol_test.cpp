@@ -1,15 +1,16 @@
 // The protocol layer: parsing client text (never throwing), resolving create requests in the
 // documented order, serializing core values; plus the small pieces (room ids, static paths, rate).
+#include "server/protocol.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
-#include "server/protocol.hpp"
 #include "server/rate_limit.hpp"
 #include "server/registry.hpp"
 #include "server/static_files.hpp"
@@ -21,7 +22,8 @@ using json = nlohmann::json;
 
 ParseError parse_error(std::string_view text) {
   auto r = parse_client_message(text);
-  if (!std::holds_alternative<ParseError>(r)) throw std::runtime_error("parsed: " + std::string(text));
+  if (!std::holds_alternative<ParseError>(r))
+    throw std::runtime_error("parsed: " + std::string(text));
   return std::get<ParseError>(r);
 }
 
@@ -71,13 +73,13 @@ TEST(Parse, NumericIdsSurvive) {
 
 TEST(Parse, WrongFieldTypesAreBadMessages) {
   for (std::string_view t : {
-           R"({"type":"create"})",                                   // no variant
+           R"({"type":"create"})",  // no variant
            R"({"type":"create","variant":3})",
            R"({"type":"create","variant":"bomb","options":[1]})",
            R"({"type":"create","variant":"bomb","name":{}})",
-           R"({"type":"join"})",                                     // no room
+           R"({"type":"join"})",  // no room
            R"({"type":"join","room":"ABCDEF","token":5})",
-           R"({"type":"act","version":0})",                          // no action
+           R"({"type":"act","version":0})",                                       // no action
            R"({"type":"act","action":{"kind":"step","from":[1,2],"to":[2,3]}})",  // no version
            R"({"type":"act","action":{"kind":"step","from":[1,2],"to":[2,3]},"version":"0"})",
            R"({"type":"act","action":{"kind":"step","from":[1],"to":[2,3]},"version":0})",
@@ -97,12 +99,15 @@ TEST(Parse, WrongFieldTypesAreBadMessages) {
 }
 
 TEST(Parse, HugeNumbersDoNotWrap) {
-  EXPECT_EQ(parse_error(R"({"type":"act","action":{"kind":"step","from":[99999999999,2],"to":[2,3]},"version":0})")
-                .error.code,
-            ErrorCode::BadMessage);
-  EXPECT_EQ(parse_error(R"({"type":"act","action":{"kind":"end_turn"},"version":18446744073709551615})")
-                .error.code,
-            ErrorCode::BadMessage);
+  EXPECT_EQ(
+      parse_error(
+          R"({"type":"act","action":{"kind":"step","from":[99999999999,2],"to":[2,3]},"version":0})")
+          .error.code,
+      ErrorCode::BadMessage);
+  EXPECT_EQ(
+      parse_error(R"({"type":"act","action":{"kind":"end_turn"},"version":18446744073709551615})")
+          .error.code,
+      ErrorCode::BadMessage);
 }
 
 TEST(Parse, UnknownFieldsAreIgnored) {
@@ -122,7 +127,8 @@ TEST(Parse, EveryRequestType) {
   EXPECT_EQ(message_type(parse_ok({{"type", "join"}, {"room", "X"}}).body), "join");
   EXPECT_EQ(message_type(parse_ok({{"type", "resign"}}).body), "resign");
   EXPECT_EQ(message_type(parse_ok({{"type", "offer_draw"}}).body), "offer_draw");
-  EXPECT_EQ(message_type(parse_ok({{"type", "answer_draw"}, {"accept", false}}).body), "answer_draw");
+  EXPECT_EQ(message_type(parse_ok({{"type", "answer_draw"}, {"accept", false}}).body),
+            "answer_draw");
   EXPECT_EQ(message_type(parse_ok({{"type", "rematch"}}).body), "rematch");
   EXPECT_EQ(message_type(parse_ok({{"type", "leave"}}).body), "leave");
   EXPECT_EQ(message_type(parse_ok({{"type", "sync"}}).body), "sync");
@@ -141,9 +147,9 @@ TEST(Parse, DeepNestingIsRefusedNotFatal) {
 }
 
 TEST(Actions, RoundTripEveryKind) {
-  for (const Action& a : {Action::step({1, 2}, {2, 3}), Action::jump({2, 2}, {4, 4}), Action::end_turn(),
-                          Action::drop(3, Kind::Bomb), Action::drop(0, Kind::Normal),
-                          Action::detonate({4, 0})}) {
+  for (const Action& a :
+       {Action::step({1, 2}, {2, 3}), Action::jump({2, 2}, {4, 4}), Action::end_turn(),
+        Action::drop(3, Kind::Bomb), Action::drop(0, Kind::Normal), Action::detonate({4, 0})}) {
     auto text = action_json(a);
     auto back = parse_action_text(text);
     ASSERT_TRUE(back.has_value()) << text;
@@ -161,28 +167,37 @@ TEST(Actions, RoundTripEveryKind) {
 TEST(Create, UnknownVariant) {
   EXPECT_EQ(create_error({{"type", "create"}, {"variant", "chess"}}), ErrorCode::UnknownVariant);
   // Checked before the options and the position.
-  EXPECT_EQ(create_error({{"type", "create"}, {"variant", "chess"}, {"options", {{"x", 1}}}, {"position", 5}}),
-            ErrorCode::UnknownVariant);
+  EXPECT_EQ(
+      create_error(
+          {{"type", "create"}, {"variant", "chess"}, {"options", {{"x", 1}}}, {"position", 5}}),
+      ErrorCode::UnknownVariant);
 }
 
 TEST(Create, BadOptions) {
   EXPECT_EQ(create_error({{"type", "create"}, {"variant", "bomb"}, {"options", {{"width", 9}}}}),
-            ErrorCode::BadOptions) << "bomb has no width";
-  EXPECT_EQ(create_error({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"width", 1000}}}}),
-            ErrorCode::BadOptions);
-  EXPECT_EQ(create_error({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"width", "7"}}}}),
-            ErrorCode::BadOptions);
+            ErrorCode::BadOptions)
+      << "bomb has no width";
+  EXPECT_EQ(
+      create_error({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"width", 1000}}}}),
+      ErrorCode::BadOptions);
+  EXPECT_EQ(
+      create_error({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"width", "7"}}}}),
+      ErrorCode::BadOptions);
   EXPECT_EQ(create_error({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"misere", 1}}}}),
             ErrorCode::BadOptions);
-  EXPECT_EQ(create_error({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"bombs", true}}}}),
-            ErrorCode::BadOptions);
+  EXPECT_EQ(
+      create_error({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"bombs", true}}}}),
+      ErrorCode::BadOptions);
   // Options are checked before the position.
-  EXPECT_EQ(create_error({{"type", "create"}, {"variant", "bomb"}, {"options", {{"nope", 1}}}, {"position", 5}}),
-            ErrorCode::BadOptions);
+  EXPECT_EQ(
+      create_error(
+          {{"type", "create"}, {"variant", "bomb"}, {"options", {{"nope", 1}}}, {"position", 5}}),
+      ErrorCode::BadOptions);
 }
 
 TEST(Create, GoodOptionsAreApplied) {
-  auto msg = parse_ok({{"type", "create"}, {"variant", "kaboom"},
+  auto msg = parse_ok({{"type", "create"},
+                       {"variant", "kaboom"},
                        {"options", {{"width", 8}, {"height", 7}, {"misere", true}}}});
   auto r = resolve_create(std::get<CreateMsg>(msg.body));
   ASSERT_TRUE(std::holds_alternative<GameSetup>(r));
@@ -202,24 +217,38 @@ TEST(Create, BadPositions) {
   EXPECT_EQ(bad({{"pieces", {{{"at", {1, 1}}}}}}), ErrorCode::BadPosition) << "no side";
   EXPECT_EQ(bad({{"pieces", {{{"at", {1, 1}}, {"side", "black"}}}}}), ErrorCode::BadPosition)
       << "not a side of bomb";
-  EXPECT_EQ(bad({{"pieces", {{{"at", {1, 1}}, {"side", "fire"}, {"kind", "rock"}}}}}), ErrorCode::BadPosition);
-  EXPECT_EQ(bad({{"pieces", {{{"at", {0, 1}}, {"side", "fire"}}, {{"at", {3, 3}}, {"side", "water"}}}}}),
-            ErrorCode::BadPosition) << "not a playable square";
-  EXPECT_EQ(bad({{"pieces", {{{"at", {8, 0}}, {"side", "fire"}}, {{"at", {3, 3}}, {"side", "water"}}}}}),
-            ErrorCode::BadPosition) << "off the board";
-  EXPECT_EQ(bad({{"pieces", {{{"at", {2, 2}}, {"side", "fire"}}, {{"at", {2, 2}}, {"side", "water"}}}}}),
-            ErrorCode::BadPosition) << "overlap";
-  EXPECT_EQ(bad({{"turn", "purple"}, {"pieces", {{{"at", {2, 2}}, {"side", "fire"}}, {{"at", {5, 5}}, {"side", "water"}}}}}),
+  EXPECT_EQ(bad({{"pieces", {{{"at", {1, 1}}, {"side", "fire"}, {"kind", "rock"}}}}}),
             ErrorCode::BadPosition);
-  EXPECT_EQ(bad({{"pieces", {{{"at", {0, 1}}, {"side", "x"}}, {{"at", {1, 0}}, {"side", "o"}}}}}, "kaboom"),
-            ErrorCode::BadPosition) << "a floating kaboom piece";
-  EXPECT_EQ(bad({{"pieces", json::array()}, {"bombs", {{"z", 1}}}}, "kaboom"), ErrorCode::BadPosition);
+  EXPECT_EQ(
+      bad({{"pieces", {{{"at", {0, 1}}, {"side", "fire"}}, {{"at", {3, 3}}, {"side", "water"}}}}}),
+      ErrorCode::BadPosition)
+      << "not a playable square";
+  EXPECT_EQ(
+      bad({{"pieces", {{{"at", {8, 0}}, {"side", "fire"}}, {{"at", {3, 3}}, {"side", "water"}}}}}),
+      ErrorCode::BadPosition)
+      << "off the board";
+  EXPECT_EQ(
+      bad({{"pieces", {{{"at", {2, 2}}, {"side", "fire"}}, {{"at", {2, 2}}, {"side", "water"}}}}}),
+      ErrorCode::BadPosition)
+      << "overlap";
+  EXPECT_EQ(
+      bad({{"turn", "purple"},
+           {"pieces", {{{"at", {2, 2}}, {"side", "fire"}}, {{"at", {5, 5}}, {"side", "water"}}}}}),
+      ErrorCode::BadPosition);
+  EXPECT_EQ(bad({{"pieces", {{{"at", {0, 1}}, {"side", "x"}}, {{"at", {1, 0}}, {"side", "o"}}}}},
+                "kaboom"),
+            ErrorCode::BadPosition)
+      << "a floating kaboom piece";
+  EXPECT_EQ(bad({{"pieces", json::array()}, {"bombs", {{"z", 1}}}}, "kaboom"),
+            ErrorCode::BadPosition);
 }
 
 TEST(Create, GoodPositionIsTheStart) {
-  json pos = {{"turn", "o"},
-              {"bombs", {{"x", 0}, {"o", 2}}},
-              {"pieces", {{{"at", {0, 0}}, {"side", "x"}}, {{"at", {0, 1}}, {"side", "o"}, {"kind", "bomb"}}}}};
+  json pos = {
+      {"turn", "o"},
+      {"bombs", {{"x", 0}, {"o", 2}}},
+      {"pieces",
+       {{{"at", {0, 0}}, {"side", "x"}}, {{"at", {0, 1}}, {"side", "o"}, {"kind", "bomb"}}}}};
   auto msg = parse_ok({{"type", "create"}, {"variant", "kaboom"}, {"position", pos}});
   auto r = resolve_create(std::get<CreateMsg>(msg.body));
   ASSERT_TRUE(std::holds_alternative<GameSetup>(r)) << std::get<Error>(r).message;
@@ -232,11 +261,15 @@ TEST(Create, GoodPositionIsTheStart) {
 
 TEST(Create, Seats) {
   EXPECT_EQ(std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "water", true)).side, Side::Second);
-  EXPECT_EQ(std::get<SeatChoice>(resolve_seat(VariantId::Classic, "black", true)).side, Side::First);
-  EXPECT_EQ(std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "random", true)).kind, SeatKind::Random);
+  EXPECT_EQ(std::get<SeatChoice>(resolve_seat(VariantId::Classic, "black", true)).side,
+            Side::First);
+  EXPECT_EQ(std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "random", true)).kind,
+            SeatKind::Random);
   EXPECT_EQ(std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "any", false)).kind, SeatKind::Any);
-  EXPECT_EQ(std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "spectator", false)).kind, SeatKind::Spectator);
-  EXPECT_EQ(std::get<Error>(resolve_seat(VariantId::Bomb, "black", true)).code, ErrorCode::BadMessage);
+  EXPECT_EQ(std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "spectator", false)).kind,
+            SeatKind::Spectator);
+  EXPECT_EQ(std::get<Error>(resolve_seat(VariantId::Bomb, "black", true)).code,
+            ErrorCode::BadMessage);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -305,7 +338,8 @@ TEST(State, WrittenTextIsCompactJsonOfTheGame) {
       view.status = ply % 9 == 0 ? RoomStatus::Waiting : RoomStatus::Playing;
       view.last = ply % 5 == 0 ? nullptr : &last;
       view.players[0] = PlayerView{"Ann \"the\" \xff\n", true, std::nullopt};
-      if (ply % 3) view.players[1] = PlayerView{"Bob", false, ply % 2 ? std::optional<int>(4) : std::nullopt};
+      if (ply % 3)
+        view.players[1] = PlayerView{"Bob", false, ply % 2 ? std::optional<int>(4) : std::nullopt};
       view.spectators = ply % 4;
       view.moves = ply / 2;
       view.game_number = 1 + ply % 3;
@@ -326,7 +360,8 @@ TEST(State, WrittenTextIsCompactJsonOfTheGame) {
       } else {
         ASSERT_TRUE(parsed["legal"].empty());
       }
-      ASSERT_EQ(parsed["players"][std::string(side_name(v, Side::First))]["name"], "Ann \"the\" \xef\xbf\xbd\n");
+      ASSERT_EQ(parsed["players"][std::string(side_name(v, Side::First))]["name"],
+                "Ann \"the\" \xef\xbf\xbd\n");
       ASSERT_EQ(parsed["last"].is_null(), view.last == nullptr);
       ASSERT_EQ(parsed.contains("bombs"), v == VariantId::Kaboom);
     }
@@ -366,8 +401,8 @@ class StaticFiles : public ::testing::Test {
  protected:
   void SetUp() override {
     base_ = std::filesystem::temp_directory_path() /
-            ("bc-static-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-             std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+            ("bc-static-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+             "-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     root_ = base_ / "web";
     std::filesystem::create_directories(root_ / "img");
     std::ofstream(root_ / "index.html") << "<html></html>";
@@ -385,17 +420,20 @@ TEST_F(StaticFiles, ServesFilesAndIndexes) {
   EXPECT_EQ(find_static_file(root_, "/").status, StaticLookup::Found);
   EXPECT_EQ(find_static_file(root_, "/").path.filename(), "index.html");
   EXPECT_EQ(find_static_file(root_, "/img/a.png?v=3").status, StaticLookup::Found);
-  EXPECT_EQ(find_static_file(root_, "/img/").status, StaticLookup::NotFound) << "no index.html there";
+  EXPECT_EQ(find_static_file(root_, "/img/").status, StaticLookup::NotFound)
+      << "no index.html there";
   EXPECT_EQ(find_static_file(root_, "/nope.js").status, StaticLookup::NotFound);
   EXPECT_EQ(find_static_file(root_, "/img%2fa.png").status, StaticLookup::Refused);
-  EXPECT_EQ(find_static_file(root_, "/im%67/a.png").status, StaticLookup::Found) << "ordinary escapes decode";
+  EXPECT_EQ(find_static_file(root_, "/im%67/a.png").status, StaticLookup::Found)
+      << "ordinary escapes decode";
 }
 
 TEST_F(StaticFiles, RefusesEverythingThatCouldLeaveTheRoot) {
-  for (std::string_view t : {"/../outside.txt", "/img/../../outside.txt", "/%2e%2e/outside.txt",
-                             "/%2E%2E/outside.txt", "/..%2foutside.txt", "/.%2e/outside.txt",
-                             "//etc/passwd", "/..\\outside.txt", "/%5c..%5coutside.txt", "/.secret",
-                             "/link.txt", "/img/%00", "/%zz", "relative.txt", "/c:/windows", "/%"}) {
+  for (std::string_view t :
+       {"/../outside.txt", "/img/../../outside.txt", "/%2e%2e/outside.txt", "/%2E%2E/outside.txt",
+        "/..%2foutside.txt", "/.%2e/outside.txt", "//etc/passwd", "/..\\outside.txt",
+        "/%5c..%5coutside.txt", "/.secret", "/link.txt", "/img/%00", "/%zz", "relative.txt",
+        "/c:/windows", "/%"}) {
     EXPECT_NE(find_static_file(root_, t).status, StaticLookup::Found) << t;
   }
 }

@@ -1,5 +1,5 @@
-// QR codes (server/qr.cpp): the symbol from libqrencode as this server asks for it (byte mode, level
-// M or L, versions 1..10), and the two renderers read back module by module.
+// QR codes (server/qr.cpp): the symbol from libqrencode as this server asks for it (byte mode,
+// level M or L, versions 1..10), and the two renderers read back module by module.
 #include "server/qr.hpp"
 
 #include <gtest/gtest.h>
@@ -81,7 +81,8 @@ TEST(Qr, RenderersDrawEveryModule) {
 
 TEST(Qr, TerminalHalfBlocksReadBackToTheSymbol) {
   // Light-on-dark: a block half is a light module. Read every cell back and compare.
-  for (const std::string& t : std::vector<std::string>{"http://192.168.1.20:8080/", std::string(60, 'k')}) {
+  for (const std::string& t :
+       std::vector<std::string>{"http://192.168.1.20:8080/", std::string(60, 'k')}) {
     auto c = *encode(t, Ecc::M);
     const int q = 2;
     const std::string out = to_terminal(c, q, true);

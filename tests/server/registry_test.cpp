@@ -1,11 +1,11 @@
 // The registry and RoomHost without sockets: a fake Peer records what a connection would be told;
 // the io_context is polled by hand, and time is passed to sweep() explicitly.
+#include "server/registry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
-
-#include "server/registry.hpp"
 
 namespace bc::server {
 namespace {
@@ -20,7 +20,10 @@ class FakePeer : public Peer {
     for (const auto& t : texts) got.push_back(json::parse(*t));
     if (request_handled) ++handled_count;
   }
-  void join_answered(std::shared_ptr<RoomHost> r) override { room = std::move(r); ++answers; }
+  void join_answered(std::shared_ptr<RoomHost> r) override {
+    room = std::move(r);
+    ++answers;
+  }
   void detached(const RoomHost* r) override {
     if (room.get() == r) room.reset();
     ++detaches;
@@ -47,7 +50,9 @@ GameSetup bomb_setup() {
   return std::get<GameSetup>(resolve_create(c));
 }
 
-ClientMessage msg(const json& j) { return std::get<ClientMessage>(parse_client_message(j.dump())); }
+ClientMessage msg(const json& j) {
+  return std::get<ClientMessage>(parse_client_message(j.dump()));
+}
 
 class RegistryTest : public ::testing::Test {
  protected:
@@ -134,7 +139,8 @@ TEST_F(RegistryTest, EveryMemberOfACrowdedRoomGetsEachMessageOnceAndInOrder) {
   for (MemberId m = 2; m < 22; ++m) {
     crowd.push_back(std::make_shared<FakePeer>(m));
     const char* seat = m == 2 ? "any" : "spectator";
-    host->request(crowd.back(), msg({{"type", "join"}, {"room", host->id()}, {"seat", seat}}), Clock::now());
+    host->request(crowd.back(), msg({{"type", "join"}, {"room", host->id()}, {"seat", seat}}),
+                  Clock::now());
   }
   poll();
   for (int i = 0; i < 3; ++i) {
@@ -144,7 +150,8 @@ TEST_F(RegistryTest, EveryMemberOfACrowdedRoomGetsEachMessageOnceAndInOrder) {
   for (const auto& p : crowd) {
     const auto chats = p->of("chat");
     ASSERT_EQ(chats.size(), 3u) << "member " << p->member_id();
-    for (int i = 0; i < 3; ++i) EXPECT_EQ(chats[static_cast<std::size_t>(i)]["text"], "hello " + std::to_string(i));
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(chats[static_cast<std::size_t>(i)]["text"], "hello " + std::to_string(i));
     EXPECT_EQ(p->of("state").back()["spectators"], 19);
   }
   EXPECT_EQ(a->of("chat").size(), 3u);
@@ -178,7 +185,8 @@ TEST_F(RegistryTest, SweepKeepsOccupiedRoomsAndRetiresFinishedOnes) {
   host->request(b, msg({{"type", "join"}, {"room", host->id()}}), Clock::now());
   poll();
   const auto t0 = Clock::now();
-  EXPECT_EQ(reg.sweep(t0 + std::chrono::hours(10)), 0u) << "a game under way with people in it stays";
+  EXPECT_EQ(reg.sweep(t0 + std::chrono::hours(10)), 0u)
+      << "a game under way with people in it stays";
   host->request(a, msg({{"type", "resign"}}), Clock::now());
   poll();
   const auto t1 = Clock::now();

@@ -1,5 +1,7 @@
 // Room logic without a network: client messages in, messages out. The harness delivers a room's
 // outgoing messages the way RoomHost does (a broadcast reaches every member after the change).
+#include "server/room.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -7,7 +9,6 @@
 #include <set>
 
 #include "server/protocol.hpp"
-#include "server/room.hpp"
 
 namespace bc::server {
 namespace {
@@ -38,7 +39,8 @@ class RoomTest : public ::testing::Test {
   }
 
   // The creator (A) takes `seat`; returns its `joined`.
-  json create(const std::string& seat = "fire", const json& create = {{"type", "create"}, {"variant", "bomb"}}) {
+  json create(const std::string& seat = "fire",
+              const json& create = {{"type", "create"}, {"variant", "bomb"}}) {
     make(create);
     auto choice = std::get<SeatChoice>(resolve_seat(room_->game().variant(), seat, true));
     deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{std::string("c1")}));
@@ -57,7 +59,8 @@ class RoomTest : public ::testing::Test {
     if (auto* e = std::get_if<ParseError>(&parsed)) {
       Outcome o;
       o.refused = e->error.code;
-      o.messages.push_back(Outgoing{m, std::make_shared<const std::string>(error_json(e->id, e->error, e->type)), false});
+      o.messages.push_back(Outgoing{
+          m, std::make_shared<const std::string>(error_json(e->id, e->error, e->type)), false});
       deliver(m, o);
       return o;
     }
@@ -104,7 +107,8 @@ class RoomTest : public ::testing::Test {
     json s = state();
     auto a_side = room_->seat_of(A);
     MemberId mover =
-        a_side && side_name(room_->game().variant(), *a_side) == s["turn"].get<std::string>() ? A : B;
+        a_side && side_name(room_->game().variant(), *a_side) == s["turn"].get<std::string>() ? A
+                                                                                              : B;
     return send(mover, {{"type", "act"}, {"action", s["legal"][0]}, {"version", s["version"]}});
   }
 
@@ -191,7 +195,8 @@ TEST_F(RoomTest, Join_AnyTakesTheFreeSideElseSpectates) {
 
 TEST_F(RoomTest, Join_UnknownSeatNameIsABadMessage) {
   create("fire");
-  EXPECT_EQ(send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "black"}}).refused, ErrorCode::BadMessage);
+  EXPECT_EQ(send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "black"}}).refused,
+            ErrorCode::BadMessage);
 }
 
 TEST_F(RoomTest, Resume_TokenTakesTheSeatBackAfterADroppedConnection) {
@@ -221,7 +226,8 @@ TEST_F(RoomTest, Resume_WrongTokenIsBadTokenAndChangesNothing) {
   EXPECT_EQ(room_->state_text(), before);
   EXPECT_FALSE(room_->is_member(C));
   // A token from another seat's length but wrong content, or empty: refused the same way.
-  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", ""}}).refused, ErrorCode::BadToken);
+  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", ""}}).refused,
+            ErrorCode::BadToken);
 }
 
 TEST_F(RoomTest, Resume_SeatTheftWhileConnectedIsRefused) {
@@ -229,8 +235,10 @@ TEST_F(RoomTest, Resume_SeatTheftWhileConnectedIsRefused) {
   send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
   const std::string b_token = last_of(B, "joined")["token"];
   // C guesses: nothing. And cannot take a seat by name either.
-  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", b_token + "0"}}).refused, ErrorCode::BadToken);
-  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}}).refused, ErrorCode::SeatTaken);
+  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", b_token + "0"}}).refused,
+            ErrorCode::BadToken);
+  EXPECT_EQ(send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}}).refused,
+            ErrorCode::SeatTaken);
   EXPECT_EQ(room_->seat_of(B), Side::Second);
 }
 
@@ -291,7 +299,10 @@ TEST_F(RoomTest, Act_CheckOrder_PlayerBeforeEverythingElse) {
 TEST_F(RoomTest, Act_CheckOrder_NotStartedWhileASeatIsEmpty) {
   create("fire");
   json s = state();
-  EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "step"}, {"from", {0, 2}}, {"to", {1, 3}}}}, {"version", 0}}).refused,
+  EXPECT_EQ(send(A, {{"type", "act"},
+                     {"action", {{"kind", "step"}, {"from", {0, 2}}, {"to", {1, 3}}}},
+                     {"version", 0}})
+                .refused,
             ErrorCode::NotStarted);
 }
 
@@ -309,8 +320,10 @@ TEST_F(RoomTest, Act_CheckOrder_TurnBeforeVersionBeforeLegality) {
             ErrorCode::IllegalAction);
   EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "fly"}}}, {"version", 0}}).refused,
             ErrorCode::IllegalAction);
-  EXPECT_EQ(send(A, {{"type", "act"}, {"action", {{"kind", "drop"}, {"column", 0}}}, {"version", 0}}).refused,
-            ErrorCode::IllegalAction);
+  EXPECT_EQ(
+      send(A, {{"type", "act"}, {"action", {{"kind", "drop"}, {"column", 0}}}, {"version", 0}})
+          .refused,
+      ErrorCode::IllegalAction);
   EXPECT_EQ(state(), s) << "refusals change nothing";
 }
 
@@ -388,7 +401,8 @@ TEST_F(RoomTest, Last_AccumulatesEveryHopOfTheTurn) {
   EXPECT_EQ(s["moves"], 1);
 
   // Water's next action starts a new `last`.
-  ASSERT_TRUE(send(B, {{"type", "act"}, {"action", s["legal"][0]}, {"version", 2}}).action_accepted);
+  ASSERT_TRUE(
+      send(B, {{"type", "act"}, {"action", s["legal"][0]}, {"version", 2}}).action_accepted);
   EXPECT_EQ(state()["last"]["side"], "water");
   EXPECT_EQ(state()["last"]["actions"].size(), 1u);
 }
@@ -557,7 +571,10 @@ TEST_F(RoomTest, Chat_LengthLimit) {
 
 TEST_F(RoomTest, Names_AreCleanedAndCut) {
   create("fire");
-  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", std::string(100, 'n') + "\u0001"}});
+  send(B, {{"type", "join"},
+           {"room", "K7QF2M"},
+           {"seat", "any"},
+           {"name", std::string(100, 'n') + "\u0001"}});
   EXPECT_EQ(state()["players"]["water"]["name"].get<std::string>(), std::string(32, 'n'));
   send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}, {"name", "\u0002"}});
   send(C, {{"type", "chat"}, {"text", "hi"}});
@@ -572,10 +589,12 @@ TEST_F(RoomTest, Spectators_ReceiveEveryState) {
   send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
   clear();
   int accepted = 0;
-  for (int i = 0; i < 30 && !room_->game().over(); ++i) accepted += play_first().action_accepted ? 1 : 0;
+  for (int i = 0; i < 30 && !room_->game().over(); ++i)
+    accepted += play_first().action_accepted ? 1 : 0;
   auto states = of(C, "state");
   ASSERT_EQ(static_cast<int>(states.size()), accepted);
-  for (int i = 0; i < accepted; ++i) EXPECT_EQ(states[static_cast<std::size_t>(i)]["version"], i + 1);
+  for (int i = 0; i < accepted; ++i)
+    EXPECT_EQ(states[static_cast<std::size_t>(i)]["version"], i + 1);
   EXPECT_EQ(states.back(), state());
 }
 
@@ -602,7 +621,8 @@ TEST_F(RoomTest, Record_ListsEveryActionWithItsVersion) {
   EXPECT_EQ(r["variant"], "bomb");
   EXPECT_EQ(r["options"]["draw_turns"], 80);
   ASSERT_EQ(r["actions"].size(), 6u);
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(r["actions"][static_cast<std::size_t>(i)]["version"], i + 1);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(r["actions"][static_cast<std::size_t>(i)]["version"], i + 1);
   EXPECT_EQ(r["actions"][0]["side"], "fire");
   EXPECT_EQ(r["players"]["water"]["name"], "Bob");
   EXPECT_TRUE(r["result"].is_null());
@@ -610,7 +630,9 @@ TEST_F(RoomTest, Record_ListsEveryActionWithItsVersion) {
 }
 
 TEST_F(RoomTest, Kaboom_StateHasBombsAndConnect) {
-  two_players({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"width", 6}, {"bombs", 2}, {"connect", 3}}}});
+  two_players({{"type", "create"},
+               {"variant", "kaboom"},
+               {"options", {{"width", 6}, {"bombs", 2}, {"connect", 3}}}});
   json s = state();
   EXPECT_EQ(s["board"]["width"], 6);
   EXPECT_EQ(s["board"]["height"], 6);
@@ -668,7 +690,8 @@ TEST_F(RoomTest, Positions_AreTheStatesEveryMemberSaw) {
       ASSERT_TRUE(seen.count(version));
       json live = seen[version];
       EXPECT_TRUE(pos["legal"].empty());
-      for (const char* key : {"board", "turn", "last", "result", "status", "mid_turn", "jumper", "moves", "players"}) {
+      for (const char* key : {"board", "turn", "last", "result", "status", "mid_turn", "jumper",
+                              "moves", "players"}) {
         EXPECT_EQ(pos[key], live[key]) << key;
       }
       if (std::string(v) == "kaboom") {
@@ -699,7 +722,6 @@ TEST(RandomToken, Is128BitsOfHex) {
   }
   EXPECT_EQ(seen.size(), 100u);
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Computer seats (create's `opponent`, docs/PROTOCOL.md)
@@ -788,7 +810,8 @@ TEST(RoomProtocol, Computer_OpponentLevelsAreChecked) {
     ASSERT_TRUE(std::holds_alternative<ParseError>(parsed)) << bad;
     EXPECT_EQ(std::get<ParseError>(parsed).error.code, ErrorCode::BadMessage) << bad;
   }
-  auto ok = parse_client_message(R"({"type":"create","variant":"bomb","opponent":{"ai":8,"ai2":1}})");
+  auto ok =
+      parse_client_message(R"({"type":"create","variant":"bomb","opponent":{"ai":8,"ai2":1}})");
   ASSERT_TRUE(std::holds_alternative<ClientMessage>(ok));
   const auto& create = std::get<CreateMsg>(std::get<ClientMessage>(ok).body);
   ASSERT_TRUE(create.opponent);

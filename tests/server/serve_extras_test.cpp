@@ -1,9 +1,9 @@
 // Socket-free parts of issue 7: the Origin policy, query decoding for /api/qr, LAN URLs, and the
 // JSON log line escaping.
 #include <gtest/gtest.h>
+#include <spdlog/details/log_msg.h>
 
 #include <nlohmann/json.hpp>
-#include <spdlog/details/log_msg.h>
 
 #include "server/lan.hpp"
 #include "server/log_format.hpp"
@@ -55,7 +55,8 @@ TEST(Lan, Urls) {
   EXPECT_EQ(lan_urls("2001:db8::1", 81), std::vector<std::string>{"http://[2001:db8::1]:81/"});
   for (const auto& u : lan_urls("0.0.0.0", 8080)) {
     EXPECT_EQ(u.rfind("http://", 0), 0u);
-    EXPECT_EQ(u.find('['), std::string::npos) << "an IPv4 listener lists IPv4 addresses only: " << u;
+    EXPECT_EQ(u.find('['), std::string::npos)
+        << "an IPv4 listener lists IPv4 addresses only: " << u;
   }
   auto j = nlohmann::json::parse(server_info_json({"http://a:1/"}));
   EXPECT_EQ(j["lan_urls"], nlohmann::json::array({"http://a:1/"}));

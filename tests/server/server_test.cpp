@@ -1,20 +1,20 @@
 // The real server on 127.0.0.1 (a free port), spoken to with real WebSockets and HTTP. Every read
 // has a timeout (test_client.hpp), so a server bug fails a test rather than hanging it.
-#include <gtest/gtest.h>
+#include "server/server.hpp"
 
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <spdlog/spdlog.h>
 #include <thread>
 
 #include "server/metrics.hpp"
-#include "server/server.hpp"
 #include "test_client.hpp"
 
 namespace bc::test {
@@ -45,7 +45,9 @@ fs::path make_web_root() {
     fs::remove_all(base);
     fs::path r = base / "web";
     fs::create_directories(r / "assets");
-    auto write = [](const fs::path& p, const std::string& s) { std::ofstream(p, std::ios::binary) << s; };
+    auto write = [](const fs::path& p, const std::string& s) {
+      std::ofstream(p, std::ios::binary) << s;
+    };
     write(r / "index.html", kIndex);
     write(r / "app.js", "export const x = 1;\n");
     write(r / "style.css", "body{}\n");
@@ -114,7 +116,8 @@ class ServerTest : public ::testing::Test {
     return j;
   }
 
-  json join(WsClient& c, const std::string& room, const std::string& seat, json extra = json::object()) {
+  json join(WsClient& c, const std::string& room, const std::string& seat,
+            json extra = json::object()) {
     json msg = {{"type", "join"}, {"room", room}, {"seat", seat}, {"name", "Bob"}};
     msg.update(extra);
     c.send(msg);
@@ -206,7 +209,8 @@ TEST_F(ServerTest, FullBombGameToAResult) {
   EXPECT_FALSE(st["result"].is_null());
   EXPECT_TRUE(st["legal"].empty());
   for (std::size_t i = 0; i < spec_versions.size(); ++i) {
-    ASSERT_EQ(spec_versions[i], static_cast<std::int64_t>(i + 1)) << "the spectator saw every state";
+    ASSERT_EQ(spec_versions[i], static_cast<std::int64_t>(i + 1))
+        << "the spectator saw every state";
   }
 
   auto record = http_get(port_, "/api/games/" + room);
@@ -237,7 +241,9 @@ TEST_F(ServerTest, EveryErrorCodeOverTheWire) {
   expect_code(*a, "unknown_variant");
   a->send({{"type", "create"}, {"variant", "kaboom"}, {"options", {{"width", 99}}}});
   expect_code(*a, "bad_options");
-  a->send({{"type", "create"}, {"variant", "bomb"}, {"position", {{"pieces", {{{"at", {0, 1}}, {"side", "fire"}}}}}}});
+  a->send({{"type", "create"},
+           {"variant", "bomb"},
+           {"position", {{"pieces", {{{"at", {0, 1}}, {"side", "fire"}}}}}}});
   expect_code(*a, "bad_position");
 
   const json ja = create(*a, "bomb", "fire");
@@ -474,7 +480,9 @@ TEST_F(ServerTest, SeatTheftRefused) {
   auto b = connect();
   const std::string b_token = join(*b, room, "water")["token"];
   auto thief = connect();
-  thief->send({{"type", "join"}, {"room", room}, {"token", b_token.substr(0, 31) + (b_token[31] == 'a' ? "b" : "a")}});
+  thief->send({{"type", "join"},
+               {"room", room},
+               {"token", b_token.substr(0, 31) + (b_token[31] == 'a' ? "b" : "a")}});
   EXPECT_EQ(thief->expect_error(), "bad_token");
   thief->send({{"type", "join"}, {"room", room}, {"seat", "water"}});
   EXPECT_EQ(thief->expect_error(), "seat_taken");
@@ -568,7 +576,8 @@ TEST_F(ServerTest, AClientThatDoesNotReadIsDropped) {
   while (!dropped && std::chrono::steady_clock::now() < give_up) {
     for (int k = 0; k < 200; ++k) sleeper.send({{"type", "sync"}});
     std::this_thread::sleep_for(50ms);
-    dropped = http_get(port_, "/metrics").body.find("bc_slow_clients_dropped_total 1") != std::string::npos;
+    dropped = http_get(port_, "/metrics").body.find("bc_slow_clients_dropped_total 1") !=
+              std::string::npos;
   }
   EXPECT_TRUE(dropped) << http_get(port_, "/metrics").body;
   // The room and its other members carry on.
@@ -594,23 +603,28 @@ TEST_F(ServerTest, ManyRoomsAtOnce) {
   std::vector<std::string> rooms;
   for (int i = 0; i < kRooms; ++i) {
     as.push_back(connect());
-    rooms.push_back(create(*as.back(), i % 2 ? "classic" : "bomb", i % 2 ? "black" : "fire")["room"]);
+    rooms.push_back(
+        create(*as.back(), i % 2 ? "classic" : "bomb", i % 2 ? "black" : "fire")["room"]);
   }
   for (int i = 0; i < kRooms; ++i) {
     bs.push_back(connect());
     join(*bs.back(), rooms[static_cast<std::size_t>(i)], "any");
   }
-  EXPECT_EQ(std::set<std::string>(rooms.begin(), rooms.end()).size(), static_cast<std::size_t>(kRooms));
+  EXPECT_EQ(std::set<std::string>(rooms.begin(), rooms.end()).size(),
+            static_cast<std::size_t>(kRooms));
   std::vector<json> st(kRooms);
-  for (int i = 0; i < kRooms; ++i) st[static_cast<std::size_t>(i)] = state_at(*as[static_cast<std::size_t>(i)], 0);
+  for (int i = 0; i < kRooms; ++i)
+    st[static_cast<std::size_t>(i)] = state_at(*as[static_cast<std::size_t>(i)], 0);
   for (int i = 0; i < kRooms; ++i) {
-    while (st[static_cast<std::size_t>(i)]["status"] != "playing") st[static_cast<std::size_t>(i)] = as[static_cast<std::size_t>(i)]->expect("state");
+    while (st[static_cast<std::size_t>(i)]["status"] != "playing")
+      st[static_cast<std::size_t>(i)] = as[static_cast<std::size_t>(i)]->expect("state");
   }
   for (int round = 0; round < 4; ++round) {
     for (int i = 0; i < kRooms; ++i) {
       auto k = static_cast<std::size_t>(i);
       const bool first = st[k]["turn"] == (i % 2 ? "black" : "fire");
-      (first ? as[k] : bs[k])->send({{"type", "act"}, {"action", st[k]["legal"][0]}, {"version", round}});
+      (first ? as[k] : bs[k])
+          ->send({{"type", "act"}, {"action", st[k]["legal"][0]}, {"version", round}});
     }
     for (int i = 0; i < kRooms; ++i) {
       auto k = static_cast<std::size_t>(i);
@@ -701,10 +715,11 @@ TEST_F(ServerTest, Http_HeadSendsHeadersOnly) {
 }
 
 TEST_F(ServerTest, Http_TraversalRefused) {
-  for (const std::string t : {"/../secret.txt", "/assets/../../secret.txt", "/%2e%2e/secret.txt",
-                              "/%2E%2E/secret.txt", "/..%2Fsecret.txt", "/assets/..%5c..%5csecret.txt",
-                              "//secret.txt", "/.env", "/escape.txt", "/..", "/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
-                              "/../../../../../../etc/passwd", "/r/../../secret.txt"}) {
+  for (const std::string t :
+       {"/../secret.txt", "/assets/../../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt",
+        "/..%2Fsecret.txt", "/assets/..%5c..%5csecret.txt", "//secret.txt", "/.env", "/escape.txt",
+        "/..", "/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/../../../../../../etc/passwd",
+        "/r/../../secret.txt"}) {
     auto r = http_get(port_, t);
     EXPECT_NE(r.status, 200) << t;
     EXPECT_EQ(r.body.find(kSecret), std::string::npos) << t;
@@ -720,7 +735,8 @@ TEST_F(ServerTest, Http_RoomLinkServesTheClient) {
 }
 
 TEST_F(ServerTest, Http_UnknownApiPathsAre404Json) {
-  for (const std::string t : {"/api/nope", "/api", "/api/games/ZZZZZZ", "/api/games/", "/api/rooms/x"}) {
+  for (const std::string t :
+       {"/api/nope", "/api", "/api/games/ZZZZZZ", "/api/games/", "/api/rooms/x"}) {
     auto r = http_get(port_, t);
     EXPECT_EQ(r.status, 404) << t;
     EXPECT_EQ(r.header("content-type"), "application/json") << t;
@@ -847,8 +863,12 @@ TEST_F(ServerTest, Computer_WelcomeAdvertisesItsLevels) {
 
 TEST_F(ServerTest, Computer_PlaysAWholeGameOverTheWire) {
   auto c = connect();
-  c->send({{"type", "create"}, {"variant", "kaboom"}, {"seat", "o"}, {"name", "Ann"},
-           {"options", kSmallKaboom}, {"opponent", {{"ai", 2}}}});
+  c->send({{"type", "create"},
+           {"variant", "kaboom"},
+           {"seat", "o"},
+           {"name", "Ann"},
+           {"options", kSmallKaboom},
+           {"opponent", {{"ai", 2}}}});
   c->expect("joined");
   json end = play_against_computer(*c, "o");
   EXPECT_EQ(end["status"], "finished");
@@ -858,7 +878,10 @@ TEST_F(ServerTest, Computer_PlaysAWholeGameOverTheWire) {
 
 TEST_F(ServerTest, Computer_PlaysBombCheckersMovesOverTheWire) {
   auto c = connect();
-  c->send({{"type", "create"}, {"variant", "bomb"}, {"seat", "fire"}, {"name", "Ann"},
+  c->send({{"type", "create"},
+           {"variant", "bomb"},
+           {"seat", "fire"},
+           {"name", "Ann"},
            {"opponent", {{"ai", 1}}}});
   c->expect("joined");
   json s = c->expect("state");
@@ -877,8 +900,12 @@ TEST_F(ServerTest, Computer_PlaysBombCheckersMovesOverTheWire) {
 
 TEST_F(ServerTest, Computer_TwoComputersPlayForSpectators) {
   auto host = connect();
-  host->send({{"type", "create"}, {"variant", "kaboom"}, {"seat", "spectator"}, {"name", "Ann"},
-              {"options", kSmallKaboom}, {"opponent", {{"ai", 1}, {"ai2", 3}}}});
+  host->send({{"type", "create"},
+              {"variant", "kaboom"},
+              {"seat", "spectator"},
+              {"name", "Ann"},
+              {"options", kSmallKaboom},
+              {"opponent", {{"ai", 1}, {"ai2", 3}}}});
   const std::string room = host->expect("joined")["room"];
   auto watcher = connect();
   join(*watcher, room, "spectator");

@@ -41,7 +41,8 @@ void connect_socket(net::io_context& ioc, beast::tcp_stream& stream, std::uint16
     stream.socket().set_option(net::socket_base::receive_buffer_size(4096));
   }
   // Another loopback address (127.0.0.2...): another client machine, as far as the server can tell.
-  if (!local_address.empty()) stream.socket().bind(tcp::endpoint(net::ip::make_address(local_address), 0));
+  if (!local_address.empty())
+    stream.socket().bind(tcp::endpoint(net::ip::make_address(local_address), 0));
   bool done = false;
   beast::error_code result;
   stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
@@ -49,7 +50,9 @@ void connect_socket(net::io_context& ioc, beast::tcp_stream& stream, std::uint16
                          result = ec;
                          done = true;
                        });
-  if (!run_until(ioc, [&] { return done; }, kWait)) throw std::runtime_error("connect timed out");
+  if (!run_until(
+          ioc, [&] { return done; }, kWait))
+    throw std::runtime_error("connect timed out");
   if (result) throw std::runtime_error("connect: " + result.message());
 }
 
@@ -86,12 +89,14 @@ struct WsClient::Impl {
       result = ec;
       done = true;
     });
-    if (!run_until(ioc, [&] { return done; }, kWait)) throw std::runtime_error("write timed out");
+    if (!run_until(
+            ioc, [&] { return done; }, kWait))
+      throw std::runtime_error("write timed out");
   }
 };
 
-WsClient::WsClient(std::uint16_t port, const std::string& target, bool read, const std::string& origin,
-                   const std::string& local_address)
+WsClient::WsClient(std::uint16_t port, const std::string& target, bool read,
+                   const std::string& origin, const std::string& local_address)
     : impl_(std::make_unique<Impl>()) {
   connect_socket(impl_->ioc, beast::get_lowest_layer(impl_->ws), port, !read, local_address);
   if (!origin.empty()) {
@@ -101,11 +106,14 @@ WsClient::WsClient(std::uint16_t port, const std::string& target, bool read, con
   bool done = false;
   beast::error_code result;
   websocket::response_type response;
-  impl_->ws.async_handshake(response, "127.0.0.1:" + std::to_string(port), target, [&](beast::error_code ec) {
-    result = ec;
-    done = true;
-  });
-  if (!run_until(impl_->ioc, [&] { return done; }, kWait)) throw std::runtime_error("handshake timed out");
+  impl_->ws.async_handshake(response, "127.0.0.1:" + std::to_string(port), target,
+                            [&](beast::error_code ec) {
+                              result = ec;
+                              done = true;
+                            });
+  if (!run_until(
+          impl_->ioc, [&] { return done; }, kWait))
+    throw std::runtime_error("handshake timed out");
   if (result) {
     throw std::runtime_error("handshake: " + result.message() + " (HTTP " +
                              std::to_string(response.result_int()) + ")");
@@ -123,15 +131,24 @@ WsClient::~WsClient() {
     beast::get_lowest_layer(impl_->ws).socket().close(ec);
   }
   // Let the pending read complete with its error before the stream goes away.
-  if (impl_->reading) run_until(impl_->ioc, [&] { return impl_->closed; }, 1s);
+  if (impl_->reading)
+    run_until(
+        impl_->ioc, [&] { return impl_->closed; }, 1s);
 }
 
-void WsClient::send(const json& msg) { impl_->write(msg.dump(), true); }
-void WsClient::send_text(const std::string& text) { impl_->write(text, true); }
-void WsClient::send_binary(const std::string& data) { impl_->write(data, false); }
+void WsClient::send(const json& msg) {
+  impl_->write(msg.dump(), true);
+}
+void WsClient::send_text(const std::string& text) {
+  impl_->write(text, true);
+}
+void WsClient::send_binary(const std::string& data) {
+  impl_->write(data, false);
+}
 
 std::optional<json> WsClient::recv(std::chrono::milliseconds timeout) {
-  run_until(impl_->ioc, [&] { return !impl_->inbox.empty() || impl_->closed; }, timeout);
+  run_until(
+      impl_->ioc, [&] { return !impl_->inbox.empty() || impl_->closed; }, timeout);
   if (impl_->inbox.empty()) return std::nullopt;
   std::string text = std::move(impl_->inbox.front());
   impl_->inbox.pop_front();
@@ -180,13 +197,16 @@ std::optional<int> WsClient::wait_closed(std::chrono::milliseconds timeout) {
   return impl_->close_code.value_or(-1);
 }
 
-bool WsClient::closed() const { return impl_->closed; }
+bool WsClient::closed() const {
+  return impl_->closed;
+}
 
 void WsClient::close() {
   if (impl_->closed) return;
   bool done = false;
   impl_->ws.async_close(websocket::close_code::normal, [&](beast::error_code) { done = true; });
-  run_until(impl_->ioc, [&] { return done && impl_->closed; }, kWait);
+  run_until(
+      impl_->ioc, [&] { return done && impl_->closed; }, kWait);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,7 +228,9 @@ HttpClient::~HttpClient() {
   impl_->stream.socket().shutdown(tcp::socket::shutdown_both, ec);
 }
 
-bool HttpClient::open() const { return impl_->open; }
+bool HttpClient::open() const {
+  return impl_->open;
+}
 
 HttpResponse HttpClient::request(const std::string& method, const std::string& target,
                                  std::chrono::milliseconds timeout) {
@@ -222,7 +244,9 @@ HttpResponse HttpClient::request(const std::string& method, const std::string& t
     result = ec;
     done = true;
   });
-  if (!run_until(impl_->ioc, [&] { return done; }, timeout)) throw std::runtime_error("http write timed out");
+  if (!run_until(
+          impl_->ioc, [&] { return done; }, timeout))
+    throw std::runtime_error("http write timed out");
   if (result) throw std::runtime_error("http write: " + result.message());
 
   http::response_parser<http::string_body> parser;
@@ -233,7 +257,9 @@ HttpResponse HttpClient::request(const std::string& method, const std::string& t
     result = ec;
     done = true;
   });
-  if (!run_until(impl_->ioc, [&] { return done; }, timeout)) throw std::runtime_error("http read timed out");
+  if (!run_until(
+          impl_->ioc, [&] { return done; }, timeout))
+    throw std::runtime_error("http read timed out");
   if (result) throw std::runtime_error("http read: " + result.message());
   auto res = parser.release();
   HttpResponse out;

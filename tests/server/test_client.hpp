@@ -78,7 +78,7 @@ class HttpClient {
 };
 
 // One request on a fresh connection.
-HttpResponse http_get(std::uint16_t port, const std::string& target, const std::string& method = "GET",
-                      const std::string& local_address = "");
+HttpResponse http_get(std::uint16_t port, const std::string& target,
+                      const std::string& method = "GET", const std::string& local_address = "");
 
 }  // namespace bc::test

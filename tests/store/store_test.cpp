@@ -1,5 +1,7 @@
 // The SQLite store: rows round-trip, group commit keeps submissions apart, durability across
 // reopening, and clear errors for unusable or damaged files.
+#include "bc/store.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,8 +11,6 @@
 #include <string>
 #include <thread>
 
-#include "bc/store.hpp"
-
 namespace fs = std::filesystem;
 using namespace bc::store;
 
@@ -19,9 +19,8 @@ namespace {
 struct TempDir {
   fs::path path;
   TempDir() {
-    path = fs::temp_directory_path() /
-           ("bc-store-" + std::to_string(::getpid()) + "-" +
-            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    path = fs::temp_directory_path() / ("bc-store-" + std::to_string(::getpid()) + "-" +
+                                        std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     fs::create_directories(path);
   }
   ~TempDir() { fs::remove_all(path); }
@@ -37,8 +36,7 @@ std::unique_ptr<Store> must_open(const std::string& path) {
 
 std::vector<Write> new_room(const std::string& id) {
   return {PutRoom{{id, R"({"variant":"bomb"})", 1000, 1, false}},
-          PutSeat{{id, 0, "Ross", sha256_hex("token-0")}},
-          PutGame{{id, 1, "", 1000, 0, ""}}};
+          PutSeat{{id, 0, "Ross", sha256_hex("token-0")}}, PutGame{{id, 1, "", 1000, 0, ""}}};
 }
 
 Write action(const std::string& room, std::int64_t version, int side = 0) {
@@ -250,9 +248,7 @@ TEST(Store, TruncatedDatabaseIsReported) {
     store->flush();
   }
   // Check the WAL back into the main file, then cut the file in half.
-  {
-    auto store = must_open(dir.db());
-  }
+  { auto store = must_open(dir.db()); }
   const auto size = fs::file_size(dir.db());
   ASSERT_GT(size, 8192u);
   fs::resize_file(dir.db(), size / 2);

@@ -1,5 +1,6 @@
 // bombcheckers computer opponent: a game-tree search over complete turns, built only on the core's
-// public interface (Game::legal/apply for the rules, Game::state() read for hashing and evaluation).
+// public interface (Game::legal/apply for the rules, Game::state() read for hashing and
+// evaluation).
 //
 // Thread safety: choose_turn and solve_kaboom keep all their mutable state in the call (or in the
 // TranspositionTable the caller lends); concurrent calls on different games are safe. A table must
@@ -25,9 +26,13 @@ inline constexpr int kMaxLevel = 8;  // full strength
 // or of a heuristic unit (kaboom). A won game scores kWin minus the number of turns to the end.
 inline constexpr int kWin = 100000;
 inline constexpr int kWinBound = kWin - 1000;  // |score| >= kWinBound: a forced end was found
-constexpr bool is_decisive(int score) { return score >= kWinBound || score <= -kWinBound; }
+constexpr bool is_decisive(int score) {
+  return score >= kWinBound || score <= -kWinBound;
+}
 // Turns (plies) to the end of the game for a decisive score.
-constexpr int turns_to_end(int score) { return score > 0 ? kWin - score : kWin + score; }
+constexpr int turns_to_end(int score) {
+  return score > 0 ? kWin - score : kWin + score;
+}
 
 // A transposition table a caller may keep between the searches of one game (a bot seat) to reuse
 // what earlier moves learned. Not shareable between concurrent searches.
@@ -60,23 +65,23 @@ struct IterationInfo {
 };
 
 struct SearchLimits {
-  int level = kMaxLevel;  // 1..8 (clamped)
+  int level = kMaxLevel;   // 1..8 (clamped)
   std::uint64_t seed = 0;  // noise and random moves of the low levels
   // Budgets; whichever runs out first stops the search. With none given, a level-dependent
   // node budget (levels 1..7, deterministic) or one second (level 8) applies.
   std::optional<std::chrono::milliseconds> time;
   std::optional<std::uint64_t> nodes;
-  std::optional<int> depth;                      // caps the iterative deepening (in turns)
-  const std::atomic<bool>* stop = nullptr;       // set to true to abandon the search
-  TranspositionTable* tt = nullptr;              // a lent table; otherwise the search owns one
+  std::optional<int> depth;                 // caps the iterative deepening (in turns)
+  const std::atomic<bool>* stop = nullptr;  // set to true to abandon the search
+  TranspositionTable* tt = nullptr;         // a lent table; otherwise the search owns one
   std::function<void(const IterationInfo&)> on_iteration;  // called after each finished depth
 };
 
 struct SearchResult {
-  Turn best;            // a complete legal turn (mid-turn: the rest of it); empty if game over
-  int score = 0;        // side to move's point of view
-  int depth = 0;        // deepest completed iteration (0: forced or random move); solved: turns
-                        // to the end (0 for a draw)
+  Turn best;      // a complete legal turn (mid-turn: the rest of it); empty if game over
+  int score = 0;  // side to move's point of view
+  int depth = 0;  // deepest completed iteration (0: forced or random move); solved: turns
+                  // to the end (0 for a draw)
   std::uint64_t nodes = 0;
   std::vector<Turn> pv;  // starts with best
   bool solved = false;   // kaboom: the exact solver decided the move (score is exact)

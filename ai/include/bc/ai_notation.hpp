@@ -1,6 +1,7 @@
 // Text for positions, turns and scores, used by the command-line tools (std only, no JSON).
 //
-// Position text (a FEN-like line):  <to-move>:<first side's pieces>:<second side's pieces>[:<a>,<b>]
+// Position text (a FEN-like line):  <to-move>:<first side's pieces>:<second side's
+// pieces>[:<a>,<b>]
 //   <to-move>  a side name (fire, water, black, white, x, o) or 1 / 2
 //   pieces     comma-separated squares, file letter then rank from 1 ("c3" is [2,2]), each with
 //              optional prefixes: K king, T triple king, S shield, B bomb ("KSe5" a shield king)

@@ -15,12 +15,24 @@ namespace bc::board {
 // Square index i in [0, 32): y = i / 4, x = 2 * (i % 4) + (y & 1), so [0,0] is index 0.
 using Bits = std::uint32_t;
 
-constexpr int sq_index(int x, int y) { return y * 4 + x / 2; }
-constexpr int sq_index(Square s) { return sq_index(s.x, s.y); }
-constexpr Square sq_square(int i) { return {2 * (i % 4) + ((i / 4) & 1), i / 4}; }
-constexpr Bits bit(int i) { return Bits{1} << i; }
-constexpr bool on_board(Square s) { return s.x >= 0 && s.x < 8 && s.y >= 0 && s.y < 8; }
-constexpr bool playable(Square s) { return on_board(s) && (s.x + s.y) % 2 == 0; }
+constexpr int sq_index(int x, int y) {
+  return y * 4 + x / 2;
+}
+constexpr int sq_index(Square s) {
+  return sq_index(s.x, s.y);
+}
+constexpr Square sq_square(int i) {
+  return {2 * (i % 4) + ((i / 4) & 1), i / 4};
+}
+constexpr Bits bit(int i) {
+  return Bits{1} << i;
+}
+constexpr bool on_board(Square s) {
+  return s.x >= 0 && s.x < 8 && s.y >= 0 && s.y < 8;
+}
+constexpr bool playable(Square s) {
+  return on_board(s) && (s.x + s.y) % 2 == 0;
+}
 
 constexpr Bits kEvenRows = 0x0F0F0F0Fu;  // y = 0, 2, 4, 6
 constexpr Bits kOddRows = 0xF0F0F0F0u;
@@ -37,16 +49,24 @@ constexpr int kDy[4] = {1, 1, -1, -1};
 // Every square of b moved one step in direction d (squares that would leave the board drop out).
 constexpr Bits shift(Bits b, int d) {
   switch (d) {
-    case 0: return ((b & kEvenRows) << 4) | ((b & kOddRows & ~kCol7) << 5);
-    case 1: return ((b & kEvenRows & ~kCol0) << 3) | ((b & kOddRows) << 4);
-    case 2: return ((b & kEvenRows) >> 4) | ((b & kOddRows & ~kCol7) >> 3);
-    default: return ((b & kEvenRows & ~kCol0) >> 5) | ((b & kOddRows) >> 4);
+    case 0:
+      return ((b & kEvenRows) << 4) | ((b & kOddRows & ~kCol7) << 5);
+    case 1:
+      return ((b & kEvenRows & ~kCol0) << 3) | ((b & kOddRows) << 4);
+    case 2:
+      return ((b & kEvenRows) >> 4) | ((b & kOddRows & ~kCol7) >> 3);
+    default:
+      return ((b & kEvenRows & ~kCol0) >> 5) | ((b & kOddRows) >> 4);
   }
 }
 
 // The row where a side's men are crowned (C4), and the row its men start from (T4).
-constexpr Bits far_row(Side s) { return s == Side::First ? kRow7 : kRow0; }
-constexpr Bits back_row(Side s) { return s == Side::First ? kRow0 : kRow7; }
+constexpr Bits far_row(Side s) {
+  return s == Side::First ? kRow7 : kRow0;
+}
+constexpr Bits back_row(Side s) {
+  return s == Side::First ? kRow0 : kRow7;
+}
 
 struct Tables {
   std::array<std::array<std::int8_t, 4>, 32> neighbour{};  // one step in direction d, or -1
@@ -75,6 +95,8 @@ inline constexpr Tables kTables = make_tables();
 constexpr int neighbour(int i, int d) {
   return kTables.neighbour[static_cast<std::size_t>(i)][static_cast<std::size_t>(d)];
 }
-constexpr Bits blast(int i) { return kTables.blast[static_cast<std::size_t>(i)]; }
+constexpr Bits blast(int i) {
+  return kTables.blast[static_cast<std::size_t>(i)];
+}
 
 }  // namespace bc::board

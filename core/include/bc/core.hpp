@@ -23,12 +23,18 @@ inline constexpr std::array<VariantId, 4> kAllVariants{VariantId::Bomb, VariantI
 std::string_view variant_key(VariantId v);    // "bomb", "classic", "triple_king", "kaboom"
 std::string_view variant_title(VariantId v);  // "Bomb Checkers", ...
 std::optional<VariantId> variant_from_key(std::string_view key);
-constexpr bool is_checkers(VariantId v) { return v != VariantId::Kaboom; }
+constexpr bool is_checkers(VariantId v) {
+  return v != VariantId::Kaboom;
+}
 
 // First is the side that moves first and starts at the bottom (fire, black, x).
 enum class Side : std::uint8_t { First = 0, Second = 1 };
-constexpr Side other(Side s) { return s == Side::First ? Side::Second : Side::First; }
-constexpr int index(Side s) { return static_cast<int>(s); }
+constexpr Side other(Side s) {
+  return s == Side::First ? Side::Second : Side::First;
+}
+constexpr int index(Side s) {
+  return static_cast<int>(s);
+}
 std::string_view side_name(VariantId v, Side s);  // "fire"/"water", "black"/"white", "x"/"o"
 std::optional<Side> side_from_name(VariantId v, std::string_view name);
 
@@ -53,8 +59,12 @@ struct RowCol {
   int column = 0;
   friend bool operator==(const RowCol&, const RowCol&) = default;
 };
-constexpr RowCol to_row_col(Square s) { return {7 - s.y, s.x}; }
-constexpr Square from_row_col(RowCol rc) { return {rc.column, 7 - rc.row}; }
+constexpr RowCol to_row_col(Square s) {
+  return {7 - s.y, s.x};
+}
+constexpr Square from_row_col(RowCol rc) {
+  return {rc.column, 7 - rc.row};
+}
 
 struct Piece {
   Square at;
@@ -74,10 +84,10 @@ std::optional<ActionKind> action_kind_from_name(std::string_view name);
 // Fields a kind does not use stay at their defaults, so == compares actions exactly.
 struct Action {
   ActionKind kind = ActionKind::EndTurn;
-  Square from{};           // step, jump
-  Square to{};             // step, jump
-  Square at{};             // detonate
-  int column = 0;          // drop
+  Square from{};              // step, jump
+  Square to{};                // step, jump
+  Square at{};                // detonate
+  int column = 0;             // drop
   Kind piece = Kind::Normal;  // drop: Normal or Bomb
 
   static Action step(Square f, Square t) { return {ActionKind::Step, f, t, {}, 0, Kind::Normal}; }
@@ -130,8 +140,8 @@ struct OptionSpec {
   std::string_view help;
 };
 
-// RULES.md as the core plays it now. Revision 1: before 2026-11-24 (B8: a bomb stepping onto the far
-// row exploded; T5b: a triple king could land past its own pieces after a capture).
+// RULES.md as the core plays it now. Revision 1: before 2026-11-24 (B8: a bomb stepping onto the
+// far row exploded; T5b: a triple king could land past its own pieces after a capture).
 inline constexpr int kRulesRevision = 2;
 
 struct Options {
@@ -174,7 +184,7 @@ struct CheckersState {
   std::uint32_t shields = 0;
   std::uint32_t bombs = 0;
   Side turn = Side::First;
-  std::int8_t jumper = -1;      // the piece in the middle of a capture sequence, or -1
+  std::int8_t jumper = -1;        // the piece in the middle of a capture sequence, or -1
   std::uint16_t quiet_turns = 0;  // C6 counter
   friend bool operator==(const CheckersState&, const CheckersState&) = default;
 };
@@ -210,12 +220,12 @@ class Game {
   int width() const;   // 8 for checkers
   int height() const;  // 8 for checkers
   Side turn() const;
-  std::vector<Piece> pieces() const;            // sorted by (y, x)
+  std::vector<Piece> pieces() const;  // sorted by (y, x)
   std::optional<Piece> piece_at(Square s) const;
-  std::array<int, 2> bombs_left() const;        // kaboom: bombs left to drop; {0,0} otherwise
-  bool mid_turn() const;                        // checkers: in the middle of a capture sequence
-  std::optional<Square> jumper() const;         // checkers: the piece that must continue
-  int quiet_turns() const;                      // checkers: C6 counter
+  std::array<int, 2> bombs_left() const;  // kaboom: bombs left to drop; {0,0} otherwise
+  bool mid_turn() const;                  // checkers: in the middle of a capture sequence
+  std::optional<Square> jumper() const;   // checkers: the piece that must continue
+  int quiet_turns() const;                // checkers: C6 counter
 
   // Every action the side to move may take now; empty exactly when the game is over.
   std::vector<Action> legal() const;

@@ -23,7 +23,7 @@ struct RoomRow {
   std::string id;
   std::string setup;  // the room's game setup (variant, options, custom position) as JSON text
   std::int64_t created_ms = 0;
-  int game_no = 1;     // the game being played now (rematches add games)
+  int game_no = 1;  // the game being played now (rematches add games)
   bool retired = false;
 };
 
@@ -53,12 +53,25 @@ struct ActionRow {
 };
 
 // Writes, applied in order within one transaction per batch.
-struct PutRoom { RoomRow row; };
-struct PutSeat { SeatRow row; };
-struct FreeSeat { std::string room; int side = 0; };
-struct PutGame { GameRow row; };  // insert or replace (start, and end with its result)
-struct AppendAction { ActionRow row; };
-struct RetireRoom { std::string room; };
+struct PutRoom {
+  RoomRow row;
+};
+struct PutSeat {
+  SeatRow row;
+};
+struct FreeSeat {
+  std::string room;
+  int side = 0;
+};
+struct PutGame {
+  GameRow row;
+};  // insert or replace (start, and end with its result)
+struct AppendAction {
+  ActionRow row;
+};
+struct RetireRoom {
+  std::string room;
+};
 using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom>;
 
 // Called once the batch holding the writes is committed (ok) or failed: on the writer thread, or
