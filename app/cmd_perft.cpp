@@ -1,61 +1,58 @@
 // `bombcheckers perft`: counts the complete-turn tree of a variant and times it.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "bc/core.hpp"
 #include "commands.hpp"
+#include "engine_flags.hpp"
+#include "flags.hpp"
 
 namespace bc::app {
 namespace {
 
-void perft_usage(std::FILE* out) {
+using Setting = std::optional<std::string>;
+
+struct Settings {
+  VariantId variant = VariantId::Classic;
+  int depth = 8;
+  bool json = false;
+};
+
+Setting set_depth(Settings& s, std::string_view v) {
+  const auto d = parse_whole(v, 1, 30);
+  if (!d) return "wants a whole number from 1 to 30";
+  s.depth = static_cast<int>(*d);
+  return std::nullopt;
+}
+
+Setting set_json(Settings& s, std::string_view) {
+  s.json = true;
+  return std::nullopt;
+}
+
+const Flag<Settings> kPerftFlags[] = {
+    {"--variant", "", "V", "bomb, classic, triple_king or kaboom (default classic)",
+     [](Settings& s, std::string_view v) { return set_variant_id(s.variant, v); }},
+    {"--depth", "", "N", "deepest ply, 1..30 (default 8)", set_depth},
+    {"--json", "", "", "print one JSON object instead of a table", set_json},
+};
+
+void usage(std::FILE* out) {
   std::fprintf(out,
-               "usage: bombcheckers perft [--variant V] [--depth N] [--json]\n"
-               "  --variant V   bomb | classic | triple_king | kaboom (default classic)\n"
-               "  --depth N     deepest ply, 1..30 (default 8)\n"
-               "  --json        print one JSON object instead of a table\n");
+               "usage: bombcheckers perft [options]\n\n"
+               "Counts the leaves of the complete-turn tree from the start, for every depth up to\n"
+               "the deepest, and how long each took.\n\n");
+  print_flags<Settings>(out, kPerftFlags);
 }
 
 }  // namespace
 
 int cmd_perft(Args args) {
-  VariantId variant = VariantId::Classic;
-  int depth = 8;
-  bool json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    const bool has_value = i + 1 < args.size();
-    if (a == "--help" || a == "-h") {
-      perft_usage(stdout);
-      return 0;
-    }
-    if (a == "--json") {
-      json = true;
-    } else if (a == "--variant" && has_value) {
-      const auto v = variant_from_key(args[++i]);
-      if (!v) {
-        std::fprintf(stderr, "perft: unknown variant '%.*s'\n", static_cast<int>(args[i].size()),
-                     args[i].data());
-        return 2;
-      }
-      variant = *v;
-    } else if (a == "--depth" && has_value) {
-      const std::string value(args[++i]);
-      char* end = nullptr;
-      const long d = std::strtol(value.c_str(), &end, 10);
-      if (end == value.c_str() || *end != '\0' || d < 1 || d > 30) {
-        std::fprintf(stderr, "perft: --depth must be a whole number from 1 to 30\n");
-        return 2;
-      }
-      depth = static_cast<int>(d);
-    } else {
-      std::fprintf(stderr, "perft: unknown or incomplete option '%.*s'\n",
-                   static_cast<int>(a.size()), a.data());
-      perft_usage(stderr);
-      return 2;
-    }
-  }
+  Settings s;
+  if (auto done = read_command_flags<Settings>("perft", kPerftFlags, args, s, usage)) return *done;
+  const auto [variant, depth, json] = s;
 
   const auto created = Game::create(variant, default_options(variant));
   const Game& game = std::get<Game>(created);

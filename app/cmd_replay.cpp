@@ -5,11 +5,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "bc/store.hpp"
 #include "commands.hpp"
+#include "flags.hpp"
 #include "server/notation.hpp"
 #include "server/persist.hpp"
 #include "server/protocol.hpp"
@@ -21,17 +24,56 @@ namespace {
 namespace fs = std::filesystem;
 using server::Room;
 
-void replay_usage(std::FILE* out) {
+using Setting = std::optional<std::string>;
+
+struct Settings {
+  std::string target;  // FILE or ROOM
+  fs::path data_dir = "data";
+  int game = 0;  // 0: every game of the room
+  bool pdn = false;
+};
+
+Setting set_target(Settings& s, std::string_view v) {
+  if (!s.target.empty()) return "only one FILE or ROOM at a time";
+  s.target = std::string(v);
+  return std::nullopt;
+}
+
+Setting set_data_dir(Settings& s, std::string_view v) {
+  if (v.empty()) return "empty path";
+  s.data_dir = fs::path(v);
+  return std::nullopt;
+}
+
+Setting set_game(Settings& s, std::string_view v) {
+  const auto n = parse_whole(v, 1, std::numeric_limits<int>::max());
+  if (!n) return "wants a game number (1, 2, ...)";
+  s.game = static_cast<int>(*n);
+  return std::nullopt;
+}
+
+Setting set_pdn(Settings& s, std::string_view) {
+  s.pdn = true;
+  return std::nullopt;
+}
+
+const Flag<Settings> kReplayFlags[] = {
+    {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where the store is (default ./data)",
+     set_data_dir},
+    {"--game", "", "N", "only game N of the room", set_game},
+    {"--pdn", "", "", "also print each game's notation (PDN, or the Kaboom record)", set_pdn},
+};
+
+void usage(std::FILE* out) {
   std::fprintf(out,
-               "usage: bombcheckers replay FILE|ROOM [--data-dir DIR] [--game N] [--pdn]\n\n"
-               "Checks a game record by replaying every action through the rules core.\n"
-               "  FILE           a JSON record as served by GET /api/games/{room}\n"
-               "  ROOM           a room id in the store of the data directory (every game of it)\n"
-               "  --data-dir DIR where the store is (default ./data; env BOMBCHECKERS_DATA_DIR)\n"
-               "  --game N       only game N of the room\n"
-               "  --pdn          also print each game's notation (PDN, or the Kaboom record)\n"
-               "Prints the final state of each game; exits 1 at the first action that does not\n"
-               "replay (with its version), 2 for bad arguments or an unreadable record.\n");
+               "usage: bombcheckers replay FILE|ROOM [options]\n\n"
+               "Checks a game record by replaying every action through the rules core and prints\n"
+               "the final state of each game; exits 1 at the first action that does not replay\n"
+               "(with its version), 2 for bad arguments or an unreadable record.\n\n"
+               "  FILE                     a JSON record as served by GET /api/games/{room}\n"
+               "  ROOM                     a room id in the store of the data directory (every "
+               "game of it)\n");
+  print_flags<Settings>(out, kReplayFlags);
 }
 
 std::string board_text(const Game& g) {
@@ -172,45 +214,14 @@ int replay_room(const std::string& room_arg, const fs::path& data_dir, int only_
 }  // namespace
 
 int cmd_replay(Args args) {
-  std::string target;
-  fs::path data_dir = "data";
-  if (const char* e = std::getenv("BOMBCHECKERS_DATA_DIR"); e && *e) data_dir = e;
-  int game = 0;
-  bool pdn = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    const bool has_value = i + 1 < args.size();
-    if (a == "--help" || a == "-h") {
-      replay_usage(stdout);
-      return 0;
-    }
-    if (a == "--data-dir" && has_value) {
-      data_dir = std::string(args[++i]);
-    } else if (a == "--game" && has_value) {
-      const std::string v(args[++i]);
-      game = std::atoi(v.c_str());
-      if (game < 1 || v.find_first_not_of("0123456789") != std::string::npos) {
-        std::fprintf(stderr, "replay: --game takes a game number (1, 2, ...)\n");
-        return 2;
-      }
-    } else if (a == "--pdn") {
-      pdn = true;
-    } else if (!a.empty() && a[0] != '-' && target.empty()) {
-      target = std::string(a);
-    } else {
-      std::fprintf(stderr, "replay: unexpected argument '%.*s'\n\n", static_cast<int>(a.size()),
-                   a.data());
-      replay_usage(stderr);
-      return 2;
-    }
-  }
-  if (target.empty()) {
-    replay_usage(stderr);
-    return 2;
-  }
+  const char* cmd = "replay";
+  Settings s;
+  if (auto done = read_command_flags<Settings>(cmd, kReplayFlags, args, s, usage, set_target))
+    return *done;
+  if (s.target.empty()) return usage_error(cmd, "needs a record FILE or a ROOM id");
   std::error_code ec;
-  if (fs::is_regular_file(target, ec)) return replay_file(target, pdn);
-  return replay_room(target, data_dir, game, pdn);
+  if (fs::is_regular_file(s.target, ec)) return replay_file(s.target, s.pdn);
+  return replay_room(s.target, s.data_dir, s.game, s.pdn);
 }
 
 }  // namespace bc::app

@@ -32,12 +32,17 @@ struct EngineFlags {
   }
 };
 
-template <class S>
-std::optional<std::string> set_variant(S& s, std::string_view v) {
+// For perft too, whose settings hold a variant but not the rest of EngineFlags.
+inline std::optional<std::string> set_variant_id(VariantId& variant, std::string_view v) {
   const auto id = variant_from_key(v);
   if (!id) return "unknown variant (bomb, classic, triple_king, kaboom)";
-  s.engine.variant = *id;
+  variant = *id;
   return std::nullopt;
+}
+
+template <class S>
+std::optional<std::string> set_variant(S& s, std::string_view v) {
+  return set_variant_id(s.engine.variant, v);
 }
 
 // Every --opt given, joined by commas: "width=5,connect=4".

@@ -1,6 +1,7 @@
 // A subcommand's options from one table: every entry holds its flag, its environment twin, the
 // name of its value, its help, and the setter that checks a value and stores it. Reading never
-// depends on an entry's position in the table.
+// depends on an entry's position in the table. Arguments that are not flags (operands, such as
+// replay's FILE|ROOM) go to the command's operand setter, if it has one.
 #pragma once
 
 #include <charconv>
@@ -29,6 +30,11 @@ struct Flag {
   bool repeatable = false;
 };
 
+// Takes one argument that is not a flag (replay's FILE|ROOM) into the settings; the reason, for a
+// person, when it is refused. A command without one refuses every such argument.
+template <class Settings>
+using OperandSetter = std::optional<std::string> (*)(Settings&, std::string_view arg);
+
 // Where a value came from, for error messages: "--port 80" or "BOMBCHECKERS_PORT=80".
 struct Given {
   std::string value;
@@ -46,20 +52,35 @@ inline std::optional<long long> parse_whole(std::string_view s, long long lo, lo
   return v;
 }
 
-// Reads the environment, then the flags over it, then sets every value given, in table order.
-// On Bad, `error` says what is wrong ("--port abc: the port must be ...").
+// An argument that does not start with '-' is an operand, not a flag (a file or a room id).
+inline bool is_operand(std::string_view arg) {
+  return !arg.empty() && arg.front() != '-';
+}
+
+// Reads the environment, then the flags over it, then sets every value given, in table order,
+// then hands the operands, in order, to `operand`. On Bad, `error` says what is wrong
+// ("--port abc: the port must be ...").
 template <class Settings>
 FlagsRead read_flags(std::span<const Flag<Settings>> table, Args args, Settings& settings,
-                     std::string& error) {
+                     std::string& error, OperandSetter<Settings> operand = nullptr) {
   std::vector<std::optional<Given>> given(table.size());
   for (std::size_t i = 0; i < table.size(); ++i) {
     if (table[i].env.empty()) continue;
     const std::string env(table[i].env);
     if (const char* e = std::getenv(env.c_str()); e && *e) given[i] = Given{e, env + "=" + e};
   }
+  std::vector<std::string_view> operands;
   for (std::size_t a = 0; a < args.size(); ++a) {
     const std::string_view arg = args[a];
     if (arg == "--help" || arg == "-h") return FlagsRead::Help;
+    if (is_operand(arg)) {
+      if (!operand) {
+        error = "unexpected argument '" + std::string(arg) + "'";
+        return FlagsRead::Bad;
+      }
+      operands.push_back(arg);
+      continue;
+    }
     std::string_view name = arg;
     std::optional<std::string_view> value;
     if (auto eq = arg.find('='); eq != std::string_view::npos && arg.substr(0, 2) == "--") {
@@ -98,6 +119,12 @@ FlagsRead read_flags(std::span<const Flag<Settings>> table, Args args, Settings&
       return FlagsRead::Bad;
     }
   }
+  for (const std::string_view arg : operands) {
+    if (auto why = operand(settings, arg)) {
+      error = "argument '" + std::string(arg) + "': " + *why;
+      return FlagsRead::Bad;
+    }
+  }
   return FlagsRead::Ok;
 }
 
@@ -109,13 +136,14 @@ inline int usage_error(std::string_view cmd, const std::string& message) {
   return 2;
 }
 
-// A command's flags read into `settings`: nullopt to go on, else the exit status to return (0
-// after printing `usage` for --help, 2 after saying what is wrong).
+// A command's flags (and operands, if it takes any) read into `settings`: nullopt to go on, else
+// the exit status to return (0 after printing `usage` for --help, 2 after saying what is wrong).
 template <class Settings>
 std::optional<int> read_command_flags(std::string_view cmd, std::span<const Flag<Settings>> table,
-                                      Args args, Settings& settings, void (*usage)(std::FILE*)) {
+                                      Args args, Settings& settings, void (*usage)(std::FILE*),
+                                      OperandSetter<Settings> operand = nullptr) {
   std::string error;
-  switch (read_flags<Settings>(table, args, settings, error)) {
+  switch (read_flags<Settings>(table, args, settings, error, operand)) {
     case FlagsRead::Help:
       usage(stdout);
       return 0;

@@ -1,7 +1,9 @@
-// `bombcheckers selfplay` and `bombcheckers analyse` as a user runs them: their output, their
+// `bombcheckers selfplay`, `analyse`, `perft` and `replay` as a user runs them: their output, their
 // exit codes, and their answers to bad flags.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -17,8 +19,8 @@ struct Ran {
   std::string err;
 };
 
-Ran run(std::vector<std::string> args) {
-  bc::test::Process p(std::move(args));
+Ran run(std::vector<std::string> args, std::vector<std::string> env = {}) {
+  bc::test::Process p(std::move(args), std::move(env));
   Ran r;
   r.code = p.wait(120s);
   r.out = p.all_stdout();
@@ -79,6 +81,37 @@ TEST(Analyse, PlaysMovesFirstAndSolvesSmallKaboomBoards) {
   EXPECT_TRUE(has(solved.out, "solved: ")) << solved.out;
 }
 
+TEST(PerftCommand, CountsTheTreeDepthByDepth) {
+  const Ran json = run({"perft", "--variant", "classic", "--depth", "3", "--json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_TRUE(has(json.out, "{\"variant\":\"classic\",\"depth\":3,\"nodes\":[7,49,302],"))
+      << json.out;
+  const Ran table = run({"perft", "--depth=2"});  // classic by default
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_TRUE(has(table.out, "depth           leaves")) << table.out;
+  EXPECT_TRUE(has(table.out, "    2               49 ")) << table.out;
+}
+
+TEST(ReplayCommand, ChecksARecordFile) {
+  const auto file = std::filesystem::temp_directory_path() / "bc_app_test_record.json";
+  std::ofstream(file) << R"({"variant":"classic","actions":[]})";
+  const Ran r = run({"replay", "--pdn", file.string()});
+  std::filesystem::remove(file);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, file.string() + ": classic, game 1, 0 actions, version 0")) << r.out;
+  EXPECT_TRUE(has(r.out, "[Variant \"classic\"]")) << r.out;
+}
+
+TEST(ReplayCommand, TheDataDirectoryHasAnEnvironmentTwin) {
+  const Ran env = run({"replay", "ABCDEF"}, {"BOMBCHECKERS_DATA_DIR=/nonexistent-bc-env"});
+  EXPECT_EQ(env.code, 2);
+  EXPECT_TRUE(has(env.err, "there is no store at /nonexistent-bc-env/bombcheckers.db")) << env.err;
+  const Ran flag = run({"replay", "ABCDEF", "--data-dir", "/nonexistent-bc-flag"},
+                       {"BOMBCHECKERS_DATA_DIR=/nonexistent-bc-env"});  // the flag wins
+  EXPECT_EQ(flag.code, 2);
+  EXPECT_TRUE(has(flag.err, "there is no store at /nonexistent-bc-flag/")) << flag.err;
+}
+
 TEST(Commands, HelpListsTheFlags) {
   const Ran s = run({"selfplay", "--help"});
   EXPECT_EQ(s.code, 0);
@@ -86,6 +119,15 @@ TEST(Commands, HelpListsTheFlags) {
   const Ran a = run({"analyse", "--help"});
   EXPECT_EQ(a.code, 0);
   EXPECT_TRUE(has(a.out, "--fen TEXT")) << a.out;
+  const Ran p = run({"perft", "--help"});
+  EXPECT_EQ(p.code, 0);
+  for (const char* flag : {"--variant V", "--depth N", "--json", "--help"})
+    EXPECT_TRUE(has(p.out, flag)) << p.out;
+  const Ran r = run({"replay", "--help"});
+  EXPECT_EQ(r.code, 0);
+  for (const char* flag :
+       {"FILE|ROOM", "--data-dir DIR", "env BOMBCHECKERS_DATA_DIR", "--game N", "--pdn", "--help"})
+    EXPECT_TRUE(has(r.out, flag)) << r.out;
 }
 
 TEST(Commands, BadFlagsAreRefusedWithTheReason) {
@@ -102,10 +144,28 @@ TEST(Commands, BadFlagsAreRefusedWithTheReason) {
       {{"analyse", "--fen", "x:zz9:"}, "analyse: "},
       {{"analyse", "--variant", "classic", "--moves", "a1-b2"}, "analyse: "},
       {{"analyse", "--bogus"}, "unknown option '--bogus'"},
+      {{"selfplay", "extra"}, "selfplay: unexpected argument 'extra'"},
+      {{"perft", "--depth", "abc"}, "perft: --depth abc: wants a whole number from 1 to 30"},
+      {{"perft", "--depth", "0"}, "perft: --depth 0: wants a whole number from 1 to 30"},
+      {{"perft", "--depth", "31"}, "perft: --depth 31: wants a whole number from 1 to 30"},
+      {{"perft", "--variant", "chess"}, "perft: --variant chess: unknown variant"},
+      {{"perft", "--bogus"}, "perft: unknown option '--bogus'"},
+      {{"perft", "--depth"}, "perft: --depth needs a value"},
+      {{"perft", "8"}, "perft: unexpected argument '8'"},
+      {{"replay"}, "replay: needs a record FILE or a ROOM id"},
+      {{"replay", "--pdn"}, "replay: needs a record FILE or a ROOM id"},
+      {{"replay", "ABCDEF", "GHIJKL"}, "replay: argument 'GHIJKL': only one FILE or ROOM"},
+      {{"replay", "ABCDEF", "--game", "x"}, "replay: --game x: wants a game number"},
+      {{"replay", "ABCDEF", "--game", "0"}, "replay: --game 0: wants a game number"},
+      {{"replay", "ABCDEF", "--game"}, "replay: --game needs a value"},
+      {{"replay", "ABCDEF", "--data-dir="}, "replay: --data-dir : empty path"},
+      {{"replay", "--bogus"}, "replay: unknown option '--bogus'"},
+      {{"replay", "no/such/file.json"}, "replay: 'no/such/file.json' is neither a file nor a room"},
+      {{"replay", "ABCDEF", "--data-dir", "/nonexistent-bc"}, "replay: there is no store at "},
   };
   for (const auto& c : cases) {
     const Ran r = run(c.args);
-    EXPECT_EQ(r.code, 2) << c.args.back();
+    EXPECT_EQ(r.code, 2) << c.args.back() << r.err;
     EXPECT_TRUE(has(r.err, c.says)) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
