@@ -4,6 +4,8 @@
 
 #include <boost/beast/ssl.hpp>
 
+#include "server/lobby.hpp"
+
 namespace bc::server {
 
 namespace {
@@ -134,51 +136,20 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
   if (auto* e = std::get_if<ParseError>(&parsed)) {
     return refuse(e->id, e->error.code, std::move(e->error.message), e->type);
   }
-  auto& msg = std::get<ClientMessage>(parsed);
-  auto self = shared_from_this();
-
-  if (auto* c = std::get_if<CreateMsg>(&msg.body)) {
-    auto setup = resolve_create(*c);
-    if (auto* e = std::get_if<Error>(&setup))
-      return refuse(msg.id, e->code, std::move(e->message), "create");
-    auto& s = std::get<GameSetup>(setup);
-    auto seat = resolve_seat(s.variant, c->seat, true);
-    if (auto* e = std::get_if<Error>(&seat))
-      return refuse(msg.id, e->code, std::move(e->message), "create");
-    ErrorCode why = ErrorCode::ServerFull;
-    auto host =
-        state_->registry.create(std::move(s), slot_ ? slot_->address() : std::string(), &why);
-    if (!host) {
-      return refuse(msg.id, why,
-                    why == ErrorCode::TooManyRooms
-                        ? "your address already has " +
-                              std::to_string(state_->limits.max_rooms_per_address) +
-                              " rooms with games going on; finish or leave one first"
-                        : std::string("the server holds as many rooms as it can; try again later"),
-                    "create");
-    }
-    pending_ = host;
+  static const std::string kNoAddress;
+  auto routed = route_request(state_->registry, state_->limits,
+                              {shared_from_this(), std::move(std::get<ClientMessage>(parsed)),
+                               received, room_, slot_ ? slot_->address() : kNoAddress});
+  if (auto* r = std::get_if<LobbyRefusal>(&routed)) {
+    return refuse(r->id, r->error.code, std::move(r->error.message), r->request);
+  }
+  auto& to = std::get<LobbyRouted>(routed);
+  if (to.awaits_join) {
+    pending_ = std::move(to.room);
     paused_ = true;
-    host->create_seat(self, std::move(c->name), std::get<SeatChoice>(seat), msg.id, c->opponent);
-    return;
+  } else {
+    ++inflight_;
   }
-  if (auto* j = std::get_if<JoinMsg>(&msg.body)) {
-    auto host = state_->registry.find(j->room);
-    if (!host) {
-      return refuse(msg.id, ErrorCode::UnknownRoom,
-                    "there is no room '" + j->room + "'; check the link, or create a room", "join");
-    }
-    pending_ = host;
-    paused_ = true;
-    host->request(self, std::move(msg), received);
-    return;
-  }
-  if (!room_) {
-    return refuse(msg.id, ErrorCode::UnknownRoom,
-                  "you are not in a room: create one or join one first", message_type(msg.body));
-  }
-  ++inflight_;
-  room_->request(self, std::move(msg), received);
 }
 
 template <class Stream>

@@ -7,6 +7,8 @@
 #include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
 
+#include "server/lobby.hpp"
+
 namespace bc::server {
 namespace {
 
@@ -213,6 +215,105 @@ TEST_F(RegistryTest, FinishedAndEmptyGoesSooner) {
   const auto t = Clock::now();
   EXPECT_EQ(reg.sweep(t + limits_.finished_empty_room_ttl - std::chrono::seconds(5)), 0u);
   EXPECT_EQ(reg.sweep(t + limits_.finished_empty_room_ttl + std::chrono::seconds(5)), 1u);
+}
+
+// The lobby: create and join find their room through the registry; every other request goes to
+// the connection's room; refusals name the request and change nothing.
+
+class LobbyTest : public RegistryTest {
+ protected:
+  LobbyOutcome route(std::shared_ptr<FakePeer> peer, const json& request,
+                     const std::shared_ptr<RoomHost>& current = nullptr,
+                     const std::string& address = "192.0.2.7") {
+    return route_request(registry_, limits_,
+                         {std::move(peer), msg(request), Clock::now(), current, address});
+  }
+  static LobbyRefusal refusal(LobbyOutcome o) {
+    EXPECT_TRUE(std::holds_alternative<LobbyRefusal>(o));
+    return std::get<LobbyRefusal>(std::move(o));
+  }
+  Registry registry_{ioc_, limits_, metrics_};
+};
+
+TEST_F(LobbyTest, CreateMakesARoomAndTheConnectionWaitsForItsAnswer) {
+  auto a = std::make_shared<FakePeer>(1);
+  auto out = route(a, {{"type", "create"}, {"variant", "bomb"}, {"seat", "fire"}, {"id", 5}});
+  ASSERT_TRUE(std::holds_alternative<LobbyRouted>(out));
+  const auto& to = std::get<LobbyRouted>(out);
+  EXPECT_TRUE(to.awaits_join);
+  ASSERT_TRUE(to.room);
+  EXPECT_EQ(registry_.find(to.room->id()), to.room);
+  poll();
+  EXPECT_EQ(a->room, to.room);
+  ASSERT_EQ(a->of("joined").size(), 1u);
+  EXPECT_EQ(a->of("joined")[0]["seat"], "fire");
+  EXPECT_EQ(a->of("joined")[0]["id"], 5);
+}
+
+TEST_F(LobbyTest, CreateWithABadSetupIsRefusedAndMakesNoRoom) {
+  auto a = std::make_shared<FakePeer>(1);
+  const auto r1 = refusal(route(a, {{"type", "create"}, {"variant", "chess"}, {"id", "x"}}));
+  EXPECT_EQ(r1.error.code, ErrorCode::UnknownVariant);
+  EXPECT_EQ(r1.request, "create");
+  EXPECT_EQ(std::get<std::string>(r1.id), "x");
+  const auto r2 = refusal(route(a, {{"type", "create"}, {"variant", "bomb"}, {"seat", "black"}}));
+  EXPECT_EQ(r2.error.code, ErrorCode::BadMessage) << r2.error.message;
+  EXPECT_EQ(registry_.size(), 0u);
+  poll();
+  EXPECT_TRUE(a->got.empty());
+}
+
+TEST_F(LobbyTest, CreatePastTheAddressLimitNamesTheLimit) {
+  limits_.max_rooms_per_address = 1;
+  auto a = std::make_shared<FakePeer>(1);
+  ASSERT_TRUE(
+      std::holds_alternative<LobbyRouted>(route(a, {{"type", "create"}, {"variant", "bomb"}})));
+  poll();  // the room has its creator in it now, so it cannot make way
+  const auto r = refusal(route(a, {{"type", "create"}, {"variant", "bomb"}}));
+  EXPECT_EQ(r.error.code, ErrorCode::TooManyRooms);
+  EXPECT_NE(r.error.message.find("already has 1 rooms"), std::string::npos) << r.error.message;
+  // Another address is not counted against this one.
+  EXPECT_TRUE(std::holds_alternative<LobbyRouted>(
+      route(a, {{"type", "create"}, {"variant", "bomb"}}, nullptr, "192.0.2.8")));
+  EXPECT_EQ(registry_.size(), 2u);
+}
+
+TEST_F(LobbyTest, JoinFindsTheRoomByItsCodeAndRefusesAnUnknownOne) {
+  auto a = std::make_shared<FakePeer>(1);
+  auto b = std::make_shared<FakePeer>(2);
+  auto made = std::get<LobbyRouted>(route(a, {{"type", "create"}, {"variant", "classic"}})).room;
+  poll();
+  const auto r = refusal(route(b, {{"type", "join"}, {"room", "ZZZZZZ"}}));
+  EXPECT_EQ(r.error.code, ErrorCode::UnknownRoom);
+  EXPECT_EQ(r.request, "join");
+  EXPECT_NE(r.error.message.find("ZZZZZZ"), std::string::npos);
+
+  auto out = route(b, {{"type", "join"}, {"room", made->id()}, {"seat", "any"}});
+  ASSERT_TRUE(std::holds_alternative<LobbyRouted>(out));
+  EXPECT_EQ(std::get<LobbyRouted>(out).room, made);
+  EXPECT_TRUE(std::get<LobbyRouted>(out).awaits_join);
+  poll();
+  EXPECT_EQ(b->room, made);
+  EXPECT_EQ(b->answers, 1);
+  EXPECT_EQ(a->of("state").back()["status"], "playing");
+}
+
+TEST_F(LobbyTest, OtherRequestsGoToTheConnectionsRoomOrAreRefusedOutsideOne) {
+  auto a = std::make_shared<FakePeer>(1);
+  const auto r = refusal(route(a, {{"type", "chat"}, {"text", "hello"}}));
+  EXPECT_EQ(r.error.code, ErrorCode::UnknownRoom);
+  EXPECT_EQ(r.request, "chat");
+
+  auto room = std::get<LobbyRouted>(route(a, {{"type", "create"}, {"variant", "bomb"}})).room;
+  poll();
+  auto out = route(a, {{"type", "chat"}, {"text", "hello"}}, room);
+  ASSERT_TRUE(std::holds_alternative<LobbyRouted>(out));
+  EXPECT_FALSE(std::get<LobbyRouted>(out).awaits_join);
+  EXPECT_EQ(std::get<LobbyRouted>(out).room, room);
+  poll();
+  ASSERT_EQ(a->of("chat").size(), 1u);
+  EXPECT_EQ(a->of("chat")[0]["text"], "hello");
+  EXPECT_EQ(a->handled_count, 1);
 }
 
 }  // namespace
