@@ -80,9 +80,17 @@ export function drawKaboomGrid(view, w, h) {
 export function drawLast(view, w, h) {
   const last = view.state?.last;
   if (!last) return;
-  const { ctx } = view;
   const m = Math.min(w, h);
   const moves = (last.actions ?? []).filter((a) => a.from && a.to);
+  const squares = lastSquares(view, last, moves);
+  for (const sq of squares) markLastSquare(view, sq, m);
+  drawTakenMarks(view, last, m);
+  drawBlastMarks(view, last, m);
+  if (moves.length && !view.kaboom) drawLastPath(view, squares.slice(0, moves.length + 1), m);
+}
+
+// The squares the last turn touched: its path of hops, or where a Kaboom piece landed or blew.
+function lastSquares(view, last, moves) {
   const squares = [];
   if (moves.length) squares.push(moves[0].from, ...moves.map((a) => a.to));
   for (const a of last.actions ?? []) {
@@ -93,25 +101,33 @@ export function drawLast(view, w, h) {
     }
     if (a.kind === 'detonate' && a.at) squares.push(a.at);
   }
-  for (const sq of squares) {
-    if (view.kaboom) {
-      const [cx, cy] = view.center(sq);
-      ctx.strokeStyle = 'rgba(255, 214, 102, 0.8)';
-      ctx.lineWidth = m * 0.05;
-      ctx.beginPath();
-      ctx.arc(cx, cy, m * 0.45, 0, Math.PI * 2);
-      ctx.stroke();
-    } else {
-      const [rx, ry, rw, rh] = view.cellRect(sq);
-      ctx.fillStyle = 'rgba(255, 214, 102, 0.26)';
-      ctx.fillRect(rx, ry, rw, rh);
-    }
+  return squares;
+}
+
+function markLastSquare(view, sq, m) {
+  const { ctx } = view;
+  if (view.kaboom) {
+    const [cx, cy] = view.center(sq);
+    ctx.strokeStyle = 'rgba(255, 214, 102, 0.8)';
+    ctx.lineWidth = m * 0.05;
+    ctx.beginPath();
+    ctx.arc(cx, cy, m * 0.45, 0, Math.PI * 2);
+    ctx.stroke();
+  } else {
+    const [rx, ry, rw, rh] = view.cellRect(sq);
+    ctx.fillStyle = 'rgba(255, 214, 102, 0.26)';
+    ctx.fillRect(rx, ry, rw, rh);
   }
-  // Pieces taken (and not blown up): a faint cross where each stood.
+}
+
+// Pieces taken (and not blown up): a faint cross where each stood.
+function drawTakenMarks(view, last, m) {
+  if (view.kaboom) return;
+  const { ctx } = view;
   const blasted = new Set((last.exploded ?? []).map(asSquare).filter(Boolean).map(key));
   for (const s of last.captured ?? []) {
     const sq = asSquare(s);
-    if (!sq || blasted.has(key(sq)) || view.kaboom) continue;
+    if (!sq || blasted.has(key(sq))) continue;
     const [cx, cy] = view.center(sq);
     const d = m * 0.12;
     ctx.save();
@@ -126,6 +142,10 @@ export function drawLast(view, w, h) {
     ctx.stroke();
     ctx.restore();
   }
+}
+
+function drawBlastMarks(view, last, m) {
+  const { ctx } = view;
   for (const s of last.exploded ?? []) {
     const sq = asSquare(s);
     if (!sq) continue;
@@ -138,26 +158,29 @@ export function drawLast(view, w, h) {
     const [rx, ry, rw, rh] = view.cellRect(sq);
     ctx.fillRect(rx, ry, rw, rh);
   }
-  if (moves.length && !view.kaboom) {
-    const pts = squares.slice(0, moves.length + 1).map((s) => view.center(s));
-    ctx.save();
-    ctx.strokeStyle = 'rgba(255, 214, 102, 0.7)';
-    ctx.fillStyle = 'rgba(255, 214, 102, 0.7)';
-    ctx.lineWidth = m * 0.07;
-    ctx.lineCap = 'round';
-    ctx.lineJoin = 'round';
-    ctx.setLineDash([m * 0.02, m * 0.13]);
+}
+
+// The path of the last turn's hops, dotted, with a dot at every square it left.
+function drawLastPath(view, path, m) {
+  const { ctx } = view;
+  const pts = path.map((s) => view.center(s));
+  ctx.save();
+  ctx.strokeStyle = 'rgba(255, 214, 102, 0.7)';
+  ctx.fillStyle = 'rgba(255, 214, 102, 0.7)';
+  ctx.lineWidth = m * 0.07;
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  ctx.setLineDash([m * 0.02, m * 0.13]);
+  ctx.beginPath();
+  pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+  ctx.stroke();
+  ctx.setLineDash([]);
+  for (const [x, y] of pts.slice(0, -1)) {
     ctx.beginPath();
-    pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
-    ctx.stroke();
-    ctx.setLineDash([]);
-    for (const [x, y] of pts.slice(0, -1)) {
-      ctx.beginPath();
-      ctx.arc(x, y, m * 0.07, 0, Math.PI * 2);
-      ctx.fill();
-    }
-    ctx.restore();
+    ctx.arc(x, y, m * 0.07, 0, Math.PI * 2);
+    ctx.fill();
   }
+  ctx.restore();
 }
 
 export function drawUiUnder(view, w, h, now) {

@@ -155,6 +155,16 @@ int Searcher::qsearch(const Game& g, int alpha, int beta, int ply, int qply) {
   return best;
 }
 
+// Selection sort step: brings the best-ordered move of moves[i..] to i. Cheaper than sorting all:
+// most nodes cut off after a move or two.
+static void bring_best_to(std::vector<Child>& moves, std::size_t i) {
+  std::size_t pick = i;
+  for (std::size_t j = i + 1; j < moves.size(); ++j) {
+    if (moves[j].order > moves[pick].order) pick = j;
+  }
+  if (pick != i) std::swap(moves[i], moves[pick]);
+}
+
 int Searcher::pvs(const Game& g, int depth, int alpha, int beta, int ply, bool pv_node) {
   pv_len_[static_cast<std::size_t>(ply)] = 0;
   if (g.over()) return terminal_score(g, ply);
@@ -194,12 +204,7 @@ int Searcher::pvs(const Game& g, int depth, int alpha, int beta, int ply, bool p
   int best = -kInf;
   const Move* best_move = nullptr;
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    // Selection sort step: bring the best-ordered remaining move to i.
-    std::size_t pick = i;
-    for (std::size_t j = i + 1; j < moves.size(); ++j) {
-      if (moves[j].order > moves[pick].order) pick = j;
-    }
-    if (pick != i) std::swap(moves[i], moves[pick]);
+    bring_best_to(moves, i);
     const Child& c = moves[i];
     const Game& next = detail::materialize(g, moves[i]);
     const int new_depth = depth - 1 + extension;
