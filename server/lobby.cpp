@@ -33,7 +33,7 @@ LobbyOutcome create_room(Registry& registry, const Limits& limits, LobbyRequest&
     return refuse({why, "the server holds as many rooms as it can; try again later"});
   }
   host->create_seat(r.peer, std::move(create.name), std::get<SeatChoice>(seat), r.msg.id,
-                    create.opponent);
+                    create.opponent, create.compact);
   return LobbyRouted{std::move(host), true};
 }
 

@@ -98,6 +98,7 @@ struct CreateMsg {
   std::string seat = "random";
   std::optional<RawPosition> position;
   std::optional<std::string> position_error;  // `position` was malformed: refused as bad_position
+  bool compact = false;  // states as deltas after the first (docs/PROTOCOL.md, Compact states)
 };
 
 struct JoinMsg {
@@ -105,6 +106,7 @@ struct JoinMsg {
   std::string seat = "any";
   std::string name;
   std::optional<std::string> token;
+  bool compact = false;
 };
 
 struct ActMsg {

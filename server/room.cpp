@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "server/wire_delta.hpp"
+
 namespace bc::server {
 
 namespace {
@@ -81,8 +83,34 @@ void Room::add_ok(Outcome& o, MemberId m, const RequestId& id, std::string_view 
   o.messages.push_back(to(m, ok_json(id, request)));
 }
 
-void Room::add_state(Outcome& o) const {
-  o.messages.push_back(everyone(state_text()));
+const std::shared_ptr<const std::string>& Outgoing::text_for(MemberId m) const {
+  if (delta && std::binary_search(delta_to->begin(), delta_to->end(), m)) return delta;
+  return text;
+}
+
+void Room::add_state(Outcome& o) {
+  Outgoing out = everyone(state_text());
+  if (compact_.empty()) {
+    last_split_.reset();  // nobody takes deltas: no text is read for them
+  } else {
+    SplitState next(out.text);
+    std::vector<MemberId> current;  // sorted, as compact_ is
+    for (MemberId m : compact_) {
+      if (auto it = members_.find(m); it != members_.end() && it->second.current) {
+        current.push_back(m);
+      }
+    }
+    if (last_split_ && !current.empty()) {
+      if (auto d = state_delta_json(*last_split_, next)) {
+        out.delta = std::make_shared<const std::string>(std::move(*d));
+        out.delta_to = std::make_shared<const std::vector<MemberId>>(std::move(current));
+      }
+    }
+    last_split_ = std::move(next);
+  }
+  for (auto& [m, member] : members_) member.current = true;
+  last_state_ = out.text;
+  o.messages.push_back(std::move(out));
 }
 
 std::string Room::state_text() const {
@@ -177,7 +205,10 @@ std::vector<MemberId> Room::member_ids() const {
 
 Outcome Room::handle(MemberId m, const ClientMessage& msg) {
   const std::string_view type = message_type(msg.body);
-  if (const auto* j = std::get_if<JoinMsg>(&msg.body)) return handle_join(m, msg.id, *j);
+  if (const auto* j = std::get_if<JoinMsg>(&msg.body)) {
+    if (j->compact) set_compact(m);
+    return handle_join(m, msg.id, *j);
+  }
   if (std::holds_alternative<CreateMsg>(msg.body)) {
     return refuse(m, msg.id, type, ErrorCode::BadMessage,
                   "create is answered by the server, not a room");
@@ -198,6 +229,8 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg) {
           [&](const SyncMsg&) {
             Outcome o;
             o.messages.push_back(to(m, state_text()));
+            // Deltas follow only from the state everyone holds.
+            members_[m].current = last_state_ && *last_state_ == *o.messages.back().text;
             return o;
           },
           [&](const auto&) { return Outcome{}; },  // create and join are answered above

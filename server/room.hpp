@@ -10,12 +10,14 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "server/limits.hpp"
 #include "server/match.hpp"
 #include "server/protocol.hpp"
+#include "server/wire_delta.hpp"
 
 namespace bc::server {
 
@@ -25,6 +27,11 @@ struct Outgoing {
   std::optional<MemberId> to;               // nullopt: every member of the room
   std::shared_ptr<const std::string> text;  // serialized once, shared by every recipient
   bool detach = false;                      // after sending, `to` is no longer a member
+  // A state broadcast's compact form (wire_delta.hpp), for the members listed (sorted): those who
+  // asked for it and hold the state it is a delta from. Everyone else gets `text`.
+  std::shared_ptr<const std::string> delta = nullptr;
+  std::shared_ptr<const std::vector<MemberId>> delta_to = nullptr;
+  const std::shared_ptr<const std::string>& text_for(MemberId m) const;
 };
 
 enum class Membership : std::uint8_t { Unchanged, Joined, Left };
@@ -75,6 +82,11 @@ class Room {
   Outcome act_for_computer(Side side, const Action& action);
   // Every request after create: join, act, resign, draws, rematch, chat, leave, sync.
   Outcome handle(MemberId m, const ClientMessage& msg);
+  // Member m (now or once it joins) takes states in the compact form (create's or join's
+  // `compact`): a `delta` whenever it holds the state before.
+  void set_compact(MemberId m) { compact_.insert(m); }
+  // A `state` for every member: the compact ones that hold the last one get its delta.
+  void add_state(Outcome& o);
   // The connection is gone: a player's seat stays theirs, shown as disconnected.
   Outcome disconnect(MemberId m);
   // The room is being retired: everyone gets a notice and is detached.
@@ -129,6 +141,7 @@ class Room {
   struct Member {
     std::string name;
     std::optional<Side> side;  // nullopt: a spectator
+    bool current = false;      // it was sent the room's last state (last_state_)
   };
 
   Outcome handle_join(MemberId m, const RequestId& id, const JoinMsg& j);
@@ -156,7 +169,6 @@ class Room {
   Outcome refuse(MemberId m, const RequestId& id, std::string_view request, ErrorCode code,
                  std::string message) const;
   void add_ok(Outcome& o, MemberId m, const RequestId& id, std::string_view request) const;
-  void add_state(Outcome& o) const;
   // An action core accepted, into the match, and what it brings: the end, the state broadcast.
   Outcome played(Side side, const Action& action, Applied applied, std::optional<MemberId> m,
                  const RequestId& id);
@@ -175,6 +187,9 @@ class Room {
 
   std::array<std::optional<Seat>, 2> seats_;
   std::map<MemberId, Member> members_;
+  std::set<MemberId> compact_;                     // members that take deltas
+  std::shared_ptr<const std::string> last_state_;  // the last state sent to every member
+  std::optional<SplitState> last_split_;           // the same, read for deltas (compact_ only)
 };
 
 }  // namespace bc::server

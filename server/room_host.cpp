@@ -54,9 +54,10 @@ RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metric
 }
 
 void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat,
-                           RequestId id, std::optional<Opponent> opponent) {
+                           RequestId id, std::optional<Opponent> opponent, bool compact) {
   net::post(strand_, [self = shared_from_this(), peer = std::move(peer), name = std::move(name),
-                      seat, id = std::move(id), opponent] {
+                      seat, id = std::move(id), opponent, compact] {
+    if (compact) self->room_.set_compact(peer->member_id());
     Outcome o = self->room_.seat_creator(peer->member_id(), name, seat, id);
     if (opponent) {
       Outcome c = self->room_.seat_computers(*opponent);
@@ -282,8 +283,7 @@ void RoomHost::roll_back() {
       }
     }
     room_ = std::move(*rebuilt);
-    after.messages.push_back(
-        Outgoing{std::nullopt, std::make_shared<const std::string>(room_.state_text()), false});
+    room_.add_state(after);
   } else {
     spdlog::error("room {}: cannot rebuild it from the store ({}); closing it", id_, why);
     broken_ = true;
@@ -351,7 +351,7 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
     if (!out.to) {
       for (auto it = peers_.begin(); it != peers_.end();) {
         if (auto p = it->second.lock()) {
-          batch_of(p).texts.push_back(out.text);
+          batch_of(p).texts.push_back(out.text_for(it->first));
           ++it;
         } else {
           it = peers_.erase(it);

@@ -4,6 +4,7 @@
 
 #include <boost/beast/ssl.hpp>
 
+#include "server/lan.hpp"
 #include "server/lobby.hpp"
 
 namespace bc::server {
@@ -47,6 +48,8 @@ WebSocketSession<Stream>::~WebSocketSession() {
 
 template <class Stream>
 void WebSocketSession<Stream>::run(http::request<http::string_body> req) {
+  const auto compact = query_param(req.target(), "compact");
+  compact_ = compact && (*compact == "1" || *compact == "true");
   auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
   timeouts.handshake_timeout = state_->limits.handshake_timeout;
   timeouts.idle_timeout = state_->limits.ws_idle_timeout;  // pings go out at half of it
@@ -136,10 +139,15 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
   if (auto* e = std::get_if<ParseError>(&parsed)) {
     return refuse(e->id, e->error.code, std::move(e->error.message), e->type);
   }
+  auto& request = std::get<ClientMessage>(parsed);
+  if (compact_) {
+    if (auto* c = std::get_if<CreateMsg>(&request.body)) c->compact = true;
+    if (auto* j = std::get_if<JoinMsg>(&request.body)) j->compact = true;
+  }
   static const std::string kNoAddress;
   auto routed = route_request(state_->registry, state_->limits,
-                              {shared_from_this(), std::move(std::get<ClientMessage>(parsed)),
-                               received, room_, slot_ ? slot_->address() : kNoAddress});
+                              {shared_from_this(), std::move(request), received, room_,
+                               slot_ ? slot_->address() : kNoAddress});
   if (auto* r = std::get_if<LobbyRefusal>(&routed)) {
     return refuse(r->id, r->error.code, std::move(r->error.message), r->request);
   }

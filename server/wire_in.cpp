@@ -30,6 +30,13 @@ class Fields {
     if (!it->is_string()) return fail(std::string("`") + key + "` must be a string");
     out = it->get<std::string>();
   }
+  // An optional boolean; absent or null leaves `out` as it is.
+  void boolean(const char* key, bool& out) {
+    auto it = j_.find(key);
+    if (it == j_.end() || it->is_null()) return;
+    if (!it->is_boolean()) return fail(std::string("`") + key + "` must be true or false");
+    out = it->get<bool>();
+  }
   void required_str(const char* key, std::string& out) {
     if (!j_.contains(key)) return fail(std::string("`") + key + "` is missing");
     str(key, out);
@@ -105,6 +112,7 @@ MessageBody parse_create(Fields& f) {
   f.required_str("variant", m.variant);
   f.str("name", m.name);
   f.str("seat", m.seat);
+  f.boolean("compact", m.compact);
   if (const json* o = f.find("options"); o && !o->is_null()) {
     if (!o->is_object()) {
       f.fail("`options` must be an object");
@@ -158,6 +166,7 @@ MessageBody parse_join(Fields& f) {
   f.required_str("room", m.room);
   f.str("seat", m.seat);
   f.str("name", m.name);
+  f.boolean("compact", m.compact);
   if (const json* tok = f.find("token"); tok && !tok->is_null()) {
     if (!tok->is_string()) {
       f.fail("`token` must be a string");

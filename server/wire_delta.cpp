@@ -1,0 +1,330 @@
+#include "server/wire_delta.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace bc::server {
+
+namespace {
+
+// A JSON text read only as far as its top level: each member's key (quotes included) and value,
+// as slices of the text. Values are not parsed, only delimited.
+using Member = SplitState::Field;
+
+void skip_space(std::string_view s, std::size_t& i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) ++i;
+}
+
+// Moves i past one JSON string starting at s[i] == '"'; false if unterminated.
+bool skip_string(std::string_view s, std::size_t& i) {
+  const std::size_t start = ++i;
+  while (i < s.size()) {
+    const void* q = std::memchr(s.data() + i, '"', s.size() - i);
+    if (!q) return false;
+    std::size_t end = static_cast<std::size_t>(static_cast<const char*>(q) - s.data());
+    std::size_t slashes = 0;  // an odd run of backslashes escapes the quote
+    while (end - slashes > start && s[end - slashes - 1] == '\\') ++slashes;
+    i = end + 1;
+    if (slashes % 2 == 0) return true;
+  }
+  return false;
+}
+
+// Moves i past one JSON value; false if it runs off the end or its brackets do not match.
+bool skip_value(std::string_view s, std::size_t& i) {
+  if (i >= s.size()) return false;
+  if (s[i] == '"') return skip_string(s, i);
+  if (s[i] != '{' && s[i] != '[') {
+    while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ') ++i;
+    return true;
+  }
+  // The closers still owed, innermost last. State texts nest four or five deep.
+  char open[32];
+  std::size_t depth = 0;
+  do {
+    const char c = s[i];
+    if (c == '"') {
+      if (!skip_string(s, i)) return false;
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      if (depth == sizeof open) return false;
+      open[depth++] = c == '{' ? '}' : ']';
+    } else if (c == '}' || c == ']') {
+      if (depth == 0 || open[depth - 1] != c) return false;
+      --depth;
+    }
+    ++i;
+  } while (depth > 0 && i < s.size());
+  return depth == 0;
+}
+
+std::optional<std::vector<Member>> split_object(std::string_view s) {
+  std::vector<Member> out;
+  std::size_t i = 0;
+  skip_space(s, i);
+  if (i >= s.size() || s[i] != '{') return std::nullopt;
+  ++i;
+  skip_space(s, i);
+  if (i < s.size() && s[i] == '}') return out;
+  while (i < s.size()) {
+    skip_space(s, i);
+    const std::size_t k = i;
+    if (i >= s.size() || s[i] != '"' || !skip_string(s, i)) return std::nullopt;
+    const std::string_view key = s.substr(k, i - k);
+    skip_space(s, i);
+    if (i >= s.size() || s[i] != ':') return std::nullopt;
+    ++i;
+    skip_space(s, i);
+    const std::size_t v = i;
+    if (!skip_value(s, i)) return std::nullopt;
+    out.push_back({key, s.substr(v, i - v)});
+    skip_space(s, i);
+    if (i < s.size() && s[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < s.size() && s[i] == '}') return out;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string_view>> split_array(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  skip_space(s, i);
+  if (i >= s.size() || s[i] != '[') return std::nullopt;
+  ++i;
+  skip_space(s, i);
+  if (i < s.size() && s[i] == ']') return out;
+  while (i < s.size()) {
+    skip_space(s, i);
+    const std::size_t v = i;
+    if (!skip_value(s, i)) return std::nullopt;
+    out.push_back(s.substr(v, i - v));
+    skip_space(s, i);
+    if (i < s.size() && s[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < s.size() && s[i] == ']') return out;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+const Member* find(const std::vector<Member>& members, std::string_view key) {
+  for (const auto& m : members) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+// The pieces of `prev` that are not in `next` (by index in prev) and those of `next` that are not
+// in `prev` (by index in next): the complement of their longest common subsequence, so that the
+// pieces that stayed keep their order. The common head and tail are skipped first: a turn changes
+// a few pieces, so the table is tiny.
+void diff_pieces(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b,
+                 std::string& out) {
+  std::size_t head = 0;
+  while (head < a.size() && head < b.size() && a[head] == b[head]) ++head;
+  std::size_t tail = 0;
+  while (tail < a.size() - head && tail < b.size() - head &&
+         a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) {
+    ++tail;
+  }
+  const std::size_t n = a.size() - head - tail, m = b.size() - head - tail;
+  std::vector<std::uint16_t> lcs((n + 1) * (m + 1), 0);
+  auto at = [&](std::size_t i, std::size_t j) -> std::uint16_t& { return lcs[i * (m + 1) + j]; };
+  for (std::size_t i = n; i-- > 0;) {
+    for (std::size_t j = m; j-- > 0;) {
+      at(i, j) = a[head + i] == b[head + j] ? static_cast<std::uint16_t>(at(i + 1, j + 1) + 1)
+                                            : std::max(at(i + 1, j), at(i, j + 1));
+    }
+  }
+  std::string removed, inserted;
+  std::size_t i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[head + i] == b[head + j]) {
+      ++i, ++j;
+    } else if (j >= m || (i < n && at(i + 1, j) >= at(i, j + 1))) {
+      if (!removed.empty()) removed += ',';
+      removed += std::to_string(head + i++);
+    } else {
+      if (!inserted.empty()) inserted += ',';
+      inserted += '[' + std::to_string(head + j) + ',';
+      inserted += b[head + j++];
+      inserted += ']';
+    }
+  }
+  out += "{\"remove\":[" + removed + "],\"insert\":[" + inserted + "]}";
+}
+
+// The board's pieces as an edit when only they changed; nullopt when width or height did too.
+std::optional<std::string> board_edit(const SplitState& prev, const SplitState& next) {
+  const auto &a = prev.board(), &b = next.board();
+  if (a.empty() || a.size() != b.size()) return std::nullopt;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if (a[k].key != b[k].key) return std::nullopt;
+    if (a[k].key != "\"pieces\"" && a[k].value != b[k].value) return std::nullopt;
+  }
+  std::string out;
+  diff_pieces(prev.pieces(), next.pieces(), out);
+  return out;
+}
+
+// A delta's piece edit applied to a board's text.
+std::optional<std::string> edit_board(std::string_view board, std::string_view edit) {
+  auto members = split_object(board);
+  auto e = split_object(edit);
+  if (!members || !e) return std::nullopt;
+  const Member* remove = find(*e, "\"remove\"");
+  const Member* insert = find(*e, "\"insert\"");
+  if (!remove || !insert) return std::nullopt;
+  auto removed = split_array(remove->value);
+  auto inserted = split_array(insert->value);
+  if (!removed || !inserted) return std::nullopt;
+  std::string out = "{";
+  for (const auto& m : *members) {
+    if (out.size() > 1) out += ',';
+    out += m.key;
+    out += ':';
+    if (m.key != "\"pieces\"") {
+      out += m.value;
+      continue;
+    }
+    auto pieces = split_array(m.value);
+    if (!pieces) return std::nullopt;
+    std::vector<std::string_view> kept;
+    std::size_t r = 0;
+    for (std::size_t k = 0; k < pieces->size(); ++k) {
+      if (r < removed->size() && (*removed)[r] == std::to_string(k)) {
+        ++r;
+        continue;
+      }
+      kept.push_back((*pieces)[k]);
+    }
+    if (r != removed->size()) return std::nullopt;
+    for (const auto& ins : *inserted) {
+      auto pair = split_array(ins);
+      if (!pair || pair->size() != 2) return std::nullopt;
+      std::size_t index = 0;
+      const auto digits = (*pair)[0];
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+      if (ec != std::errc() || end != digits.data() + digits.size() || index > kept.size()) {
+        return std::nullopt;
+      }
+      kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(index), (*pair)[1]);
+    }
+    out += '[';
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      if (k) out += ',';
+      out += kept[k];
+    }
+    out += ']';
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace
+
+SplitState::SplitState(std::shared_ptr<const std::string> text) : text_(std::move(text)) {
+  auto fields = split_object(*text_);
+  if (!fields) return;
+  fields_ = std::move(*fields);
+  ok_ = true;
+  const Member* board = find(fields_, "\"board\"");
+  if (!board) return;
+  auto members = split_object(board->value);
+  const Member* pieces = members ? find(*members, "\"pieces\"") : nullptr;
+  auto list = pieces ? split_array(pieces->value) : std::nullopt;
+  if (!list) return;
+  board_ = std::move(*members);
+  pieces_ = std::move(*list);
+}
+
+std::optional<std::string> state_delta_json(std::string_view prev, std::string_view next) {
+  return state_delta_json(SplitState(std::make_shared<const std::string>(prev)),
+                          SplitState(std::make_shared<const std::string>(next)));
+}
+
+std::optional<std::string> state_delta_json(const SplitState& prev, const SplitState& next) {
+  const auto &a = prev.fields(), &b = next.fields();
+  if (!prev.ok() || !next.ok() || a.size() != b.size()) return std::nullopt;
+  const Member* game = find(a, "\"game\"");
+  const Member* version = find(a, "\"version\"");
+  if (!game || !version) return std::nullopt;
+  std::string set, board;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const Member &was = a[k], &now = b[k];
+    if (was.key != now.key) return std::nullopt;
+    if (was.value == now.value) continue;
+    if (now.key == "\"board\"") {
+      if (auto edit = board_edit(prev, next)) {
+        board = std::move(*edit);
+        continue;
+      }
+    }
+    if (!set.empty()) set += ',';
+    set += now.key;
+    set += ':';
+    set += now.value;
+  }
+  std::string out;
+  out.reserve(64 + set.size() + board.size());
+  out += "{\"type\":\"delta\",\"base\":[";
+  out += game->value;
+  out += ',';
+  out += version->value;
+  out += "],\"set\":{";
+  out += set;
+  out += '}';
+  if (!board.empty()) {
+    out += ",\"board\":";
+    out += board;
+  }
+  out += '}';
+  return out;
+}
+
+std::optional<std::string> apply_state_delta(std::string_view state, std::string_view delta) {
+  auto members = split_object(state);
+  auto d = split_object(delta);
+  if (!members || !d) return std::nullopt;
+  const Member* base = find(*d, "\"base\"");
+  const Member* set = find(*d, "\"set\"");
+  const Member* board = find(*d, "\"board\"");
+  const Member* game = find(*members, "\"game\"");
+  const Member* version = find(*members, "\"version\"");
+  if (!base || !set || !game || !version) return std::nullopt;
+  auto b = split_array(base->value);
+  if (!b || b->size() != 2 || (*b)[0] != game->value || (*b)[1] != version->value) {
+    return std::nullopt;
+  }
+  auto changed = split_object(set->value);
+  if (!changed) return std::nullopt;
+  std::string out = "{";
+  for (const auto& m : *members) {
+    if (out.size() > 1) out += ',';
+    out += m.key;
+    out += ':';
+    if (const Member* c = find(*changed, m.key)) {
+      out += c->value;
+    } else if (m.key == "\"board\"" && board) {
+      auto edited = edit_board(m.value, board->value);
+      if (!edited) return std::nullopt;
+      out += *edited;
+    } else {
+      out += m.value;
+    }
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace bc::server
