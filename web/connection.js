@@ -4,6 +4,7 @@ import { $, aiLevels, sideName, toast } from './ui.js';
 import { app, normRoom, store } from './state.js';
 import { hint, net, send } from './context.js';
 import { loadInvitation, onChat, onDrawOffer } from './controls.js';
+import { applyDelta } from './delta.js';
 import { onState, resetGameView } from './game_state.js';
 import { renderGame, updateDataAttrs } from './game_view.js';
 import {
@@ -74,6 +75,7 @@ export function onMessage(msg) {
     case 'welcome': return onWelcome(msg);
     case 'joined': return onJoined(msg);
     case 'state': return onState(msg);
+    case 'delta': return onDelta(msg);
     case 'chat': return onChat(msg);
     case 'draw_offer': return onDrawOffer(msg);
     case 'error': return onError(msg);
@@ -89,6 +91,16 @@ export function onMessage(msg) {
       return undefined;
     default: return undefined; // unknown messages are ignored (PROTOCOL.md)
   }
+}
+
+// A delta of the state we hold; if it is not (we missed one, or hold another room's), the full
+// state is asked for again.
+function onDelta(msg) {
+  if (!app.room) return undefined;
+  const next = applyDelta(app.state, msg);
+  if (next) return onState(next);
+  send({ type: 'sync' });
+  return undefined;
 }
 
 function onWelcome(msg) {

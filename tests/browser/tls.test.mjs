@@ -61,7 +61,8 @@ test('over https the client plays on wss://, and http:// is redirected', { skip:
   await fire.click('#create-btn');
   await waitBoard(fire, { seat: 'fire', status: 'waiting', version: '0' });
   const { room } = await board(fire);
-  assert.ok(sockets.length >= 1 && sockets.every((u) => u === `${base.replace('https:', 'wss:')}/ws`), sockets.join(' '));
+  // The page asks for compact states (docs/PROTOCOL.md).
+  assert.ok(sockets.length >= 1 && sockets.every((u) => u === `${base.replace('https:', 'wss:')}/ws?compact=1`), sockets.join(' '));
 
   const link = await shareLink(fire);
   assert.equal(new URL(link).protocol, 'https:', link);

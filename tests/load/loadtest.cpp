@@ -63,6 +63,7 @@ struct Options {
   int echo_bytes = 100;
   bool pace = true;         // stay inside the server's per-connection rate limit (welcome.limits)
   bool check_scan = false;  // also fully parse every message and compare with the fast scan
+  bool compact = false;     // ask for compact states (`/ws?compact=1`): deltas after the first
   int connect_parallel = 200;
   double setup_timeout = 120;
 };
@@ -89,6 +90,7 @@ struct Options {
       "  --echo-bytes B        echo payload size (default 100)\n"
       "  --no-pace             do not keep to the server's rate limit (expect rate_limited)\n"
       "  --check-scan          fully parse every message to check the fast field scan\n"
+      "  --compact             ask for compact states: a delta per change after the first\n"
       "  --connect-parallel K  handshakes in flight (default 200)\n"
       "  --json                print one JSON object instead of the table\n"
       "Exit status: 0 a clean run, 1 errors were seen, 2 bad usage.\n");
@@ -163,6 +165,8 @@ Options parse_options(int argc, char** argv) {
       o.pace = false;
     else if (a == "--check-scan")
       o.check_scan = true;
+    else if (a == "--compact")
+      o.compact = true;
     else if (a == "--connect-parallel")
       o.connect_parallel = parse_num<int>(a, value(), 1, 10000);
     else if (a == "--json")
@@ -183,6 +187,8 @@ struct Scan {
   bool ok = false;
   std::string_view type, status, turn, legal;
   long long version = -1, game = -1;
+  std::string_view set;                         // a delta's changed fields (an object)
+  long long base_game = -1, base_version = -1;  // the state a delta applies to
 };
 
 Scan scan_top(std::string_view s) {
@@ -254,10 +260,16 @@ Scan scan_top(std::string_view s) {
       (key == "version" ? r.version : r.game) = v;
     } else if ((key == "type" || key == "status" || key == "turn") && s[i] == '"') {
       if (!read_string(key == "type" ? r.type : key == "status" ? r.status : r.turn)) return r;
-    } else if (key == "legal") {
+    } else if (key == "legal" || key == "set") {
       const std::size_t start = i;
       if (!skip_value()) return r;
-      r.legal = s.substr(start, i - start);
+      (key == "legal" ? r.legal : r.set) = s.substr(start, i - start);
+    } else if (key == "base" && s[i] == '[') {
+      auto [p1, e1] = std::from_chars(s.data() + i + 1, s.data() + n, r.base_game);
+      if (e1 != std::errc() || p1 >= s.data() + n || *p1 != ',') return r;
+      auto [p2, e2] = std::from_chars(p1 + 1, s.data() + n, r.base_version);
+      if (e2 != std::errc() || p2 >= s.data() + n || *p2 != ']') return r;
+      i = static_cast<std::size_t>(p2 + 1 - s.data());
     } else if (!skip_value()) {
       return r;
     }
@@ -270,7 +282,8 @@ Scan scan_top(std::string_view s) {
 struct Stats {
   std::uint64_t actions_sent = 0, actions_accepted = 0, games_started = 0, games_finished = 0;
   std::uint64_t paced = 0, late = 0, round_trips = 0, messages = 0, connect_failures = 0;
-  std::vector<std::uint32_t> lat_mover, lat_others;  // microseconds
+  std::uint64_t states = 0, state_bytes = 0, deltas = 0;  // state and delta messages received
+  std::vector<std::uint32_t> lat_mover, lat_others;       // microseconds
   std::map<std::string, std::uint64_t> errors;
 
   void error(const std::string& code) { ++errors[code]; }
@@ -284,6 +297,9 @@ struct Stats {
     round_trips += o.round_trips;
     messages += o.messages;
     connect_failures += o.connect_failures;
+    states += o.states;
+    state_bytes += o.state_bytes;
+    deltas += o.deltas;
     lat_mover.insert(lat_mover.end(), o.lat_mover.begin(), o.lat_mover.end());
     lat_others.insert(lat_others.end(), o.lat_others.begin(), o.lat_others.end());
     for (auto& [k, v] : o.errors) errors[k] += v;
@@ -341,6 +357,11 @@ class Conn : public std::enable_shared_from_this<Conn> {
   bool open() const { return open_; }
   std::string side;
   std::string scratch;  // the message being handled
+  // The state this connection holds (compact mode): what deltas apply to.
+  struct Held {
+    std::string status, turn, legal;
+    long long version = -1, game = -1;
+  } held;
   bool joined = false;
   bool welcomed = false;
   long long rematch_for = -1;
@@ -566,6 +587,8 @@ class Shard {
   }
 
   void on_state(Game& g, Conn& c, const Scan& s);
+  void on_delta(Game& g, Conn& c, const Scan& d);
+  static void hold(Conn& c, const Scan& s);
   void maybe_act(Game& g);
   void act_now(Game& g);
   void schedule_arrival(Game& g);
@@ -609,7 +632,8 @@ void Conn::on_connect(beast::error_code ec) {
   }
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
-  ws_.async_handshake("127.0.0.1:" + std::to_string(shard_.opt().port), "/ws",
+  ws_.async_handshake("127.0.0.1:" + std::to_string(shard_.opt().port),
+                      shard_.opt().compact ? "/ws?compact=1" : "/ws",
                       [self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
 }
 
@@ -754,7 +778,13 @@ void Shard::on_message(Conn& c, std::string_view text) {
         (j.contains("legal") && json::parse(s.legal, nullptr, false) != j["legal"]))
       stats_.error("scan_mismatch");
   }
-  if (s.type == "state") return on_state(g, c, s);
+  if (s.type == "state" || s.type == "delta") {
+    ++stats_.states;
+    stats_.state_bytes += text.size();
+    if (s.type == "delta") return on_delta(g, c, s);
+    if (opt_.compact) hold(c, s);
+    return on_state(g, c, s);
+  }
   if (s.type == "welcome") {
     if (c.welcomed) return;
     c.welcomed = true;
@@ -802,6 +832,38 @@ void Shard::on_message(Conn& c, std::string_view text) {
     stats_.error("notice: " + (j.is_object() ? j.value("code", "?") : std::string("?")));
   }
   // chat, draw_offer, ok, rematch_offer, draw_declined: nothing to do.
+}
+
+// Keeps what a later delta may leave out.
+void Shard::hold(Conn& c, const Scan& s) {
+  auto& h = c.held;
+  if (s.version >= 0) h.version = s.version;
+  if (s.game >= 0) h.game = s.game;
+  if (!s.status.empty()) h.status.assign(s.status);
+  if (!s.turn.empty()) h.turn.assign(s.turn);
+  if (!s.legal.empty()) h.legal.assign(s.legal);
+}
+
+// A delta of the state the connection holds: its changed fields over the held ones, then played
+// like a full state. One for another state (never expected) asks for the full state again.
+void Shard::on_delta(Game& g, Conn& c, const Scan& d) {
+  ++stats_.deltas;
+  if (d.base_game != c.held.game || d.base_version != c.held.version) {
+    stats_.error("delta_for_another_state");
+    return c.send({R"({"type":"sync"})"});
+  }
+  const Scan set = scan_top(d.set);
+  if (!set.ok) return stats_.error("bad_delta");
+  hold(c, set);
+  Scan s;
+  s.ok = true;
+  s.type = "state";
+  s.version = c.held.version;
+  s.game = c.held.game;
+  s.status = c.held.status;
+  s.turn = c.held.turn;
+  s.legal = c.held.legal;
+  on_state(g, c, s);
 }
 
 void Shard::on_state(Game& g, Conn& c, const Scan& s) {
@@ -1104,6 +1166,9 @@ int main(int argc, char** argv) {
     if (opt.rate_mode) out["late_arrivals"] = st.late;
   }
   out["messages_received"] = st.messages;
+  out["states_received"] = st.states;  // full states and deltas
+  out["deltas_received"] = st.deltas;
+  if (st.states > 0) out["bytes_per_state"] = static_cast<double>(st.state_bytes) / st.states;
   out["errors"] = st.errors;
   out["problems"] = problems;
   out["errors_total"] = errors_total;
