@@ -177,57 +177,63 @@ std::optional<std::string> board_edit(const SplitState& prev, const SplitState& 
   return out;
 }
 
-// A delta's piece edit applied to a board's text.
-std::optional<std::string> edit_board(std::string_view board, std::string_view edit) {
-  auto members = split_object(board);
-  auto e = split_object(edit);
-  if (!members || !e) return std::nullopt;
-  const Member* remove = find(*e, "\"remove\"");
-  const Member* insert = find(*e, "\"insert\"");
-  if (!remove || !insert) return std::nullopt;
-  auto removed = split_array(remove->value);
-  auto inserted = split_array(insert->value);
-  if (!removed || !inserted) return std::nullopt;
+// A whole number that is all of `digits`, at most `max`.
+std::optional<std::size_t> parse_index(std::string_view digits, std::size_t max) {
+  std::size_t n = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || end != digits.data() + digits.size() || n > max) return std::nullopt;
+  return n;
+}
+
+// The object `members` as text, each value replaced by what `value_of` gives for its field
+// (nullopt: the whole object fails).
+template <class ValueOf>
+std::optional<std::string> write_object(const std::vector<Member>& members, ValueOf value_of) {
   std::string out = "{";
-  for (const auto& m : *members) {
+  for (const auto& m : members) {
     if (out.size() > 1) out += ',';
     out += m.key;
     out += ':';
-    if (m.key != "\"pieces\"") {
-      out += m.value;
-      continue;
-    }
-    auto pieces = split_array(m.value);
-    if (!pieces) return std::nullopt;
-    std::vector<std::string_view> kept;
-    std::size_t r = 0;
-    for (std::size_t k = 0; k < pieces->size(); ++k) {
-      if (r < removed->size() && (*removed)[r] == std::to_string(k)) {
-        ++r;
-        continue;
-      }
-      kept.push_back((*pieces)[k]);
-    }
-    if (r != removed->size()) return std::nullopt;
-    for (const auto& ins : *inserted) {
-      auto pair = split_array(ins);
-      if (!pair || pair->size() != 2) return std::nullopt;
-      std::size_t index = 0;
-      const auto digits = (*pair)[0];
-      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-      if (ec != std::errc() || end != digits.data() + digits.size() || index > kept.size()) {
-        return std::nullopt;
-      }
-      kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(index), (*pair)[1]);
-    }
-    out += '[';
-    for (std::size_t k = 0; k < kept.size(); ++k) {
-      if (k) out += ',';
-      out += kept[k];
-    }
-    out += ']';
+    const std::optional<std::string_view> value = value_of(m);
+    if (!value) return std::nullopt;
+    out += *value;
   }
   out += '}';
+  return out;
+}
+
+// The pieces of a board's text after a delta's removals and insertions.
+std::optional<std::string> edit_pieces(std::string_view pieces_text, std::string_view edit) {
+  auto pieces = split_array(pieces_text);
+  auto e = split_object(edit);
+  if (!pieces || !e) return std::nullopt;
+  const Member* remove = find(*e, "\"remove\"");
+  const Member* insert = find(*e, "\"insert\"");
+  auto removed = remove ? split_array(remove->value) : std::nullopt;
+  auto inserted = insert ? split_array(insert->value) : std::nullopt;
+  if (!removed || !inserted) return std::nullopt;
+  std::vector<std::string_view> kept;
+  std::size_t r = 0;
+  for (std::size_t k = 0; k < pieces->size(); ++k) {
+    if (r < removed->size() && parse_index((*removed)[r], pieces->size()) == k) {
+      ++r;
+    } else {
+      kept.push_back((*pieces)[k]);
+    }
+  }
+  if (r != removed->size()) return std::nullopt;
+  for (const auto& entry : *inserted) {
+    auto pair = split_array(entry);
+    auto index = pair && pair->size() == 2 ? parse_index((*pair)[0], kept.size()) : std::nullopt;
+    if (!index) return std::nullopt;
+    kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(*index), (*pair)[1]);
+  }
+  std::string out = "[";
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    if (k) out += ',';
+    out += kept[k];
+  }
+  out += ']';
   return out;
 }
 
@@ -308,23 +314,23 @@ std::optional<std::string> apply_state_delta(std::string_view state, std::string
   }
   auto changed = split_object(set->value);
   if (!changed) return std::nullopt;
-  std::string out = "{";
-  for (const auto& m : *members) {
-    if (out.size() > 1) out += ',';
-    out += m.key;
-    out += ':';
-    if (const Member* c = find(*changed, m.key)) {
-      out += c->value;
-    } else if (m.key == "\"board\"" && board) {
-      auto edited = edit_board(m.value, board->value);
-      if (!edited) return std::nullopt;
-      out += *edited;
-    } else {
-      out += m.value;
-    }
-  }
-  out += '}';
-  return out;
+  std::string pieces_text, board_text;  // the edited parts, alive while they are written
+  return write_object(*members, [&](const Member& m) -> std::optional<std::string_view> {
+    if (const Member* c = find(*changed, m.key)) return c->value;
+    if (m.key != "\"board\"" || !board) return m.value;
+    auto fields = split_object(m.value);
+    if (!fields) return std::nullopt;
+    auto edited = write_object(*fields, [&](const Member& f) -> std::optional<std::string_view> {
+      if (f.key != "\"pieces\"") return f.value;
+      auto pieces = edit_pieces(f.value, board->value);
+      if (!pieces) return std::nullopt;
+      pieces_text = std::move(*pieces);
+      return pieces_text;
+    });
+    if (!edited) return std::nullopt;
+    board_text = std::move(*edited);
+    return board_text;
+  });
 }
 
 }  // namespace bc::server
