@@ -107,12 +107,7 @@ function lastSquares(view, last, moves) {
 function markLastSquare(view, sq, m) {
   const { ctx } = view;
   if (view.kaboom) {
-    const [cx, cy] = view.center(sq);
-    ctx.strokeStyle = 'rgba(255, 214, 102, 0.8)';
-    ctx.lineWidth = m * 0.05;
-    ctx.beginPath();
-    ctx.arc(cx, cy, m * 0.45, 0, Math.PI * 2);
-    ctx.stroke();
+    ring(ctx, view.center(sq), m * 0.45, m * 0.05, 'rgba(255, 214, 102, 0.8)');
   } else {
     const [rx, ry, rw, rh] = view.cellRect(sq);
     ctx.fillStyle = 'rgba(255, 214, 102, 0.26)';
@@ -203,6 +198,15 @@ export function drawUiUnder(view, w, h, now) {
   void m;
 }
 
+// A circle's outline around a square's centre.
+function ring(ctx, [cx, cy], radius, width, color) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  ctx.arc(cx, cy, radius, 0, Math.PI * 2);
+  ctx.stroke();
+}
+
 export function drawUiOver(view, w, h, now) {
   const { ctx } = view;
   const m = Math.min(w, h);
@@ -210,21 +214,12 @@ export function drawUiOver(view, w, h, now) {
   const pulse = 0.5 + 0.5 * Math.sin(now / 260);
   for (const sq of movable) {
     if (selected && same(sq, selected)) continue;
-    const [cx, cy] = view.center(sq);
     const isHover = hover && same(hover, sq);
-    ctx.strokeStyle = isHover ? 'rgba(255,255,255,0.9)' : 'rgba(255,255,255,0.35)';
-    ctx.lineWidth = m * (isHover ? 0.05 : 0.03);
-    ctx.beginPath();
-    ctx.arc(cx, cy, m * 0.44, 0, Math.PI * 2);
-    ctx.stroke();
+    ring(ctx, view.center(sq), m * 0.44, m * (isHover ? 0.05 : 0.03),
+      isHover ? 'rgba(255,255,255,0.9)' : 'rgba(255,255,255,0.35)');
   }
   for (const sq of detonatable) {
-    const [cx, cy] = view.center(sq);
-    ctx.strokeStyle = `rgba(255, 170, 60, ${0.45 + 0.45 * pulse})`;
-    ctx.lineWidth = m * 0.05;
-    ctx.beginPath();
-    ctx.arc(cx, cy, m * 0.46, 0, Math.PI * 2);
-    ctx.stroke();
+    ring(ctx, view.center(sq), m * 0.46, m * 0.05, `rgba(255, 170, 60, ${0.45 + 0.45 * pulse})`);
   }
   if (selected) {
     const [cx, cy] = view.center(selected);
@@ -240,11 +235,7 @@ export function drawUiOver(view, w, h, now) {
   for (const t of targets) {
     const [cx, cy] = view.center(t.sq);
     if (t.capture) {
-      ctx.strokeStyle = 'rgba(140, 230, 255, 0.85)';
-      ctx.lineWidth = m * 0.06;
-      ctx.beginPath();
-      ctx.arc(cx, cy, m * 0.3, 0, Math.PI * 2);
-      ctx.stroke();
+      ring(ctx, [cx, cy], m * 0.3, m * 0.06, 'rgba(140, 230, 255, 0.85)');
     } else {
       ctx.fillStyle = 'rgba(140, 230, 255, 0.8)';
       ctx.beginPath();
