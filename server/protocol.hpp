@@ -25,6 +25,10 @@ inline constexpr std::string_view kServerHeader = "bombcheckers/" BC_VERSION;
 // ---------------------------------------------------------------------------------------------
 // Errors
 
+// How a member gets states (docs/PROTOCOL.md, "Compact states"): always in full; a delta per
+// change after the first (`"compact":true` or 1); or deltas with short actions (`"compact":2`).
+enum class StateForm : std::uint8_t { Full = 0, Delta = 1, ShortDelta = 2 };
+
 enum class ErrorCode : std::uint8_t {
   BadMessage,      // not JSON, not an object, no string `type`, a field of the wrong type
   UnknownType,     // `type` names no request
@@ -98,7 +102,7 @@ struct CreateMsg {
   std::string seat = "random";
   std::optional<RawPosition> position;
   std::optional<std::string> position_error;  // `position` was malformed: refused as bad_position
-  bool compact = false;  // states as deltas after the first (docs/PROTOCOL.md, Compact states)
+  StateForm compact = StateForm::Full;
 };
 
 struct JoinMsg {
@@ -106,7 +110,7 @@ struct JoinMsg {
   std::string seat = "any";
   std::string name;
   std::optional<std::string> token;
-  bool compact = false;
+  StateForm compact = StateForm::Full;
 };
 
 struct ActMsg {

@@ -84,7 +84,9 @@ void Room::add_ok(Outcome& o, MemberId m, const RequestId& id, std::string_view 
 }
 
 const std::shared_ptr<const std::string>& Outgoing::text_for(MemberId m) const {
-  if (delta && std::binary_search(delta_to->begin(), delta_to->end(), m)) return delta;
+  for (const Delta* d : {&delta, &short_delta}) {
+    if (d->text && std::binary_search(d->to->begin(), d->to->end(), m)) return d->text;
+  }
   return text;
 }
 
@@ -94,16 +96,19 @@ void Room::add_state(Outcome& o) {
     last_split_.reset();  // nobody takes deltas: no text is read for them
   } else {
     SplitState next(out.text);
-    std::vector<MemberId> current;  // sorted, as compact_ is
+    std::vector<MemberId> current[2];  // by action form, sorted as compact_ is
     for (MemberId m : compact_) {
       if (auto it = members_.find(m); it != members_.end() && it->second.current) {
-        current.push_back(m);
+        current[short_.count(m)].push_back(m);
       }
     }
-    if (last_split_ && !current.empty()) {
-      if (auto d = state_delta_json(*last_split_, next)) {
-        out.delta = std::make_shared<const std::string>(std::move(*d));
-        out.delta_to = std::make_shared<const std::vector<MemberId>>(std::move(current));
+    for (const ActionForm form : {ActionForm::Object, ActionForm::Short}) {
+      auto& to = current[form == ActionForm::Short];
+      if (!last_split_ || to.empty()) continue;
+      if (auto d = state_delta_json(*last_split_, next, form)) {
+        auto& delta = form == ActionForm::Short ? out.short_delta : out.delta;
+        delta.text = std::make_shared<const std::string>(std::move(*d));
+        delta.to = std::make_shared<const std::vector<MemberId>>(std::move(to));
       }
     }
     last_split_ = std::move(next);
@@ -111,6 +116,16 @@ void Room::add_state(Outcome& o) {
   for (auto& [m, member] : members_) member.current = true;
   last_state_ = out.text;
   o.messages.push_back(std::move(out));
+}
+
+void Room::set_compact(MemberId m, StateForm form) {
+  if (form == StateForm::Full) return;
+  compact_.insert(m);
+  if (form == StateForm::ShortDelta) {
+    short_.insert(m);
+  } else {
+    short_.erase(m);
+  }
 }
 
 std::string Room::state_text() const {
@@ -206,7 +221,7 @@ std::vector<MemberId> Room::member_ids() const {
 Outcome Room::handle(MemberId m, const ClientMessage& msg) {
   const std::string_view type = message_type(msg.body);
   if (const auto* j = std::get_if<JoinMsg>(&msg.body)) {
-    if (j->compact) set_compact(m);
+    set_compact(m, j->compact);
     return handle_join(m, msg.id, *j);
   }
   if (std::holds_alternative<CreateMsg>(msg.body)) {

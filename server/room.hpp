@@ -27,10 +27,14 @@ struct Outgoing {
   std::optional<MemberId> to;               // nullopt: every member of the room
   std::shared_ptr<const std::string> text;  // serialized once, shared by every recipient
   bool detach = false;                      // after sending, `to` is no longer a member
-  // A state broadcast's compact form (wire_delta.hpp), for the members listed (sorted): those who
-  // asked for it and hold the state it is a delta from. Everyone else gets `text`.
-  std::shared_ptr<const std::string> delta = nullptr;
-  std::shared_ptr<const std::vector<MemberId>> delta_to = nullptr;
+  // A state broadcast's compact forms (wire_delta.hpp), each for the members listed (sorted): those
+  // who asked for it and hold the state it is a delta from. Everyone else gets `text`.
+  struct Delta {
+    std::shared_ptr<const std::string> text;
+    std::shared_ptr<const std::vector<MemberId>> to;
+  };
+  Delta delta = {};        // actions as objects
+  Delta short_delta = {};  // short actions
   const std::shared_ptr<const std::string>& text_for(MemberId m) const;
 };
 
@@ -83,8 +87,8 @@ class Room {
   // Every request after create: join, act, resign, draws, rematch, chat, leave, sync.
   Outcome handle(MemberId m, const ClientMessage& msg);
   // Member m (now or once it joins) takes states in the compact form (create's or join's
-  // `compact`): a `delta` whenever it holds the state before.
-  void set_compact(MemberId m) { compact_.insert(m); }
+  // `compact`): a `delta` whenever it holds the state before. Full changes nothing.
+  void set_compact(MemberId m, StateForm form);
   // A `state` for every member: the compact ones that hold the last one get its delta.
   void add_state(Outcome& o);
   // The connection is gone: a player's seat stays theirs, shown as disconnected.
@@ -188,6 +192,7 @@ class Room {
   std::array<std::optional<Seat>, 2> seats_;
   std::map<MemberId, Member> members_;
   std::set<MemberId> compact_;                     // members that take deltas
+  std::set<MemberId> short_;                       // those of them that take short actions
   std::shared_ptr<const std::string> last_state_;  // the last state sent to every member
   std::optional<SplitState> last_split_;           // the same, read for deltas (compact_ only)
 };

@@ -54,10 +54,10 @@ RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metric
 }
 
 void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat,
-                           RequestId id, std::optional<Opponent> opponent, bool compact) {
+                           RequestId id, std::optional<Opponent> opponent, StateForm compact) {
   net::post(strand_, [self = shared_from_this(), peer = std::move(peer), name = std::move(name),
                       seat, id = std::move(id), opponent, compact] {
-    if (compact) self->room_.set_compact(peer->member_id());
+    self->room_.set_compact(peer->member_id(), compact);
     Outcome o = self->room_.seat_creator(peer->member_id(), name, seat, id);
     if (opponent) {
       Outcome c = self->room_.seat_computers(*opponent);

@@ -97,7 +97,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
 
   // Each posts to the room's strand.
   void create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat, RequestId id,
-                   std::optional<Opponent> opponent = std::nullopt, bool compact = false);
+                   std::optional<Opponent> opponent = std::nullopt,
+                   StateForm compact = StateForm::Full);
   void request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::time_point received);
   void disconnect(MemberId m);
   // Calls done with the JSON game record (from the strand).

@@ -257,6 +257,7 @@ Outcome Room::handle_leave(MemberId m, const RequestId& id) {
   auto side = seat_of(m);
   remove_member(m, side.has_value() && !match_.started() && !game().over(), &o.durable);
   compact_.erase(m);
+  short_.erase(m);
   o.sender = Membership::Left;
   add_state(o);
   return o;
@@ -265,6 +266,7 @@ Outcome Room::handle_leave(MemberId m, const RequestId& id) {
 Outcome Room::disconnect(MemberId m) {
   Outcome o;
   compact_.erase(m);
+  short_.erase(m);
   if (!is_member(m)) return o;
   remove_member(m, false);
   o.sender = Membership::Left;

@@ -49,7 +49,8 @@ WebSocketSession<Stream>::~WebSocketSession() {
 template <class Stream>
 void WebSocketSession<Stream>::run(http::request<http::string_body> req) {
   const auto compact = query_param(req.target(), "compact");
-  compact_ = compact && (*compact == "1" || *compact == "true");
+  if (compact && (*compact == "1" || *compact == "true")) compact_ = StateForm::Delta;
+  if (compact && *compact == "2") compact_ = StateForm::ShortDelta;
   auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
   timeouts.handshake_timeout = state_->limits.handshake_timeout;
   timeouts.idle_timeout = state_->limits.ws_idle_timeout;  // pings go out at half of it
@@ -140,9 +141,10 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     return refuse(e->id, e->error.code, std::move(e->error.message), e->type);
   }
   auto& request = std::get<ClientMessage>(parsed);
-  if (compact_) {
-    if (auto* c = std::get_if<CreateMsg>(&request.body)) c->compact = true;
-    if (auto* j = std::get_if<JoinMsg>(&request.body)) j->compact = true;
+  if (compact_ != StateForm::Full) {
+    if (auto* c = std::get_if<CreateMsg>(&request.body))
+      c->compact = std::max(c->compact, compact_);
+    if (auto* j = std::get_if<JoinMsg>(&request.body)) j->compact = std::max(j->compact, compact_);
   }
   static const std::string kNoAddress;
   auto routed = route_request(state_->registry, state_->limits,

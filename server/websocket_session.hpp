@@ -68,9 +68,10 @@ class WebSocketSession final : public WebSocketPeer,
   };
   std::deque<Queued> queue_;
   std::size_t queued_bytes_ = 0;
-  bool compact_ = false;  // `/ws?compact=1`: every create and join asks for compact states
-  bool open_ = false;     // handshake done, not yet closing
-  bool paused_ = false;   // a create/join awaits its answer: the next read waits too
+  // `/ws?compact=1` (or 2): every create and join asks for at least that form of states
+  StateForm compact_ = StateForm::Full;
+  bool open_ = false;    // handshake done, not yet closing
+  bool paused_ = false;  // a create/join awaits its answer: the next read waits too
   bool reading_ = false;
   bool close_when_drained_ = false;    // shutdown: the notice is queued; close once it is written
   std::size_t inflight_ = 0;           // requests handed to the room and not yet handled

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include "server/short_action.hpp"
+
 namespace bc::server {
 
 namespace {
@@ -237,6 +239,69 @@ std::optional<std::string> edit_pieces(std::string_view pieces_text, std::string
   return out;
 }
 
+// An array of actions with each one that has a short form written short.
+std::optional<std::string> shorten_actions(std::string_view array) {
+  auto items = split_array(array);
+  if (!items) return std::nullopt;
+  std::string out = "[";
+  for (const auto& item : *items) {
+    if (out.size() > 1) out += ',';
+    if (auto s = short_action(item)) {
+      out += '"';
+      out += *s;
+      out += '"';
+    } else {
+      out += item;
+    }
+  }
+  out += ']';
+  return out;
+}
+
+// An array of actions with each short one written out again; nullopt if one is not an action.
+std::optional<std::string> lengthen_actions(std::string_view array) {
+  auto items = split_array(array);
+  if (!items) return std::nullopt;
+  std::string out = "[";
+  for (const auto& item : *items) {
+    if (out.size() > 1) out += ',';
+    if (item.empty() || item.front() != '"') {
+      out += item;
+      continue;
+    }
+    auto long_form = long_action(item.substr(1, item.size() - 2));
+    if (!long_form) return std::nullopt;
+    out += *long_form;
+  }
+  out += ']';
+  return out;
+}
+
+// `last` (an object with `actions`, or null) with the actions of its `actions` rewritten by
+// `rewrite`; nullopt if that fails.
+template <class Rewrite>
+std::optional<std::string> rewrite_last(std::string_view last, Rewrite rewrite) {
+  if (last.empty() || last.front() != '{') return std::string(last);
+  auto members = split_object(last);
+  if (!members) return std::nullopt;
+  std::string actions;
+  return write_object(*members, [&](const Member& m) -> std::optional<std::string_view> {
+    if (m.key != "\"actions\"") return m.value;
+    auto r = rewrite(m.value);
+    if (!r) return std::nullopt;
+    actions = std::move(*r);
+    return actions;
+  });
+}
+
+// A changed field's value as the delta writes it: `legal` and `last`'s actions short when asked.
+std::optional<std::string> value_in_delta(std::string_view key, std::string_view value,
+                                          ActionForm form) {
+  if (form != ActionForm::Short) return std::nullopt;
+  if (key == "\"legal\"") return shorten_actions(value);
+  if (key == "\"last\"") return rewrite_last(value, shorten_actions);
+  return std::nullopt;
+}
 }  // namespace
 
 SplitState::SplitState(std::shared_ptr<const std::string> text) : text_(std::move(text)) {
@@ -254,12 +319,14 @@ SplitState::SplitState(std::shared_ptr<const std::string> text) : text_(std::mov
   pieces_ = std::move(*list);
 }
 
-std::optional<std::string> state_delta_json(std::string_view prev, std::string_view next) {
+std::optional<std::string> state_delta_json(std::string_view prev, std::string_view next,
+                                            ActionForm form) {
   return state_delta_json(SplitState(std::make_shared<const std::string>(prev)),
-                          SplitState(std::make_shared<const std::string>(next)));
+                          SplitState(std::make_shared<const std::string>(next)), form);
 }
 
-std::optional<std::string> state_delta_json(const SplitState& prev, const SplitState& next) {
+std::optional<std::string> state_delta_json(const SplitState& prev, const SplitState& next,
+                                            ActionForm form) {
   const auto &a = prev.fields(), &b = next.fields();
   if (!prev.ok() || !next.ok() || a.size() != b.size()) return std::nullopt;
   const Member* game = find(a, "\"game\"");
@@ -279,7 +346,11 @@ std::optional<std::string> state_delta_json(const SplitState& prev, const SplitS
     if (!set.empty()) set += ',';
     set += now.key;
     set += ':';
-    set += now.value;
+    if (auto v = value_in_delta(now.key, now.value, form)) {
+      set += *v;
+    } else {
+      set += now.value;
+    }
   }
   std::string out;
   out.reserve(64 + set.size() + board.size());
@@ -314,9 +385,17 @@ std::optional<std::string> apply_state_delta(std::string_view state, std::string
   }
   auto changed = split_object(set->value);
   if (!changed) return std::nullopt;
-  std::string pieces_text, board_text;  // the edited parts, alive while they are written
+  std::string pieces_text, board_text, legal_text, last_text;  // alive while they are written
   return write_object(*members, [&](const Member& m) -> std::optional<std::string_view> {
-    if (const Member* c = find(*changed, m.key)) return c->value;
+    if (const Member* c = find(*changed, m.key)) {
+      if (m.key != "\"legal\"" && m.key != "\"last\"") return c->value;
+      std::string& text = m.key == "\"legal\"" ? legal_text : last_text;
+      auto written = m.key == "\"legal\"" ? lengthen_actions(c->value)
+                                          : rewrite_last(c->value, lengthen_actions);
+      if (!written) return std::nullopt;
+      text = std::move(*written);
+      return std::string_view(text);
+    }
     if (m.key != "\"board\"" || !board) return m.value;
     auto fields = split_object(m.value);
     if (!fields) return std::nullopt;

@@ -5,6 +5,7 @@
 // byte for byte.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,15 +36,22 @@ class SplitState {
   bool ok_ = false;
 };
 
+// How a delta writes the actions of `legal` and `last.actions`: as the state does, or each as a
+// short string such as "1,5-0,4" (docs/PROTOCOL.md, "Short actions"; create's `"compact":2`).
+enum class ActionForm : std::uint8_t { Object, Short };
+
 // The same as state_delta_json on the two texts.
-std::optional<std::string> state_delta_json(const SplitState& prev, const SplitState& next);
+std::optional<std::string> state_delta_json(const SplitState& prev, const SplitState& next,
+                                            ActionForm form = ActionForm::Object);
 
 // The delta that turns state text `prev` into `next`, or nullopt when their fields differ in names
 // or order (then the full state is sent).
-std::optional<std::string> state_delta_json(std::string_view prev, std::string_view next);
+std::optional<std::string> state_delta_json(std::string_view prev, std::string_view next,
+                                            ActionForm form = ActionForm::Object);
 
-// `state` with `delta` applied: the text of the state the delta stands for; nullopt when the delta
-// is not for this state (its `base` names another game or version) or is malformed.
+// `state` with `delta` applied, short actions written out again: the text of the state the delta
+// stands for; nullopt when the delta is not for this state (its `base` names another game or
+// version) or is malformed.
 std::optional<std::string> apply_state_delta(std::string_view state, std::string_view delta);
 
 }  // namespace bc::server

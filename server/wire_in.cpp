@@ -37,6 +37,18 @@ class Fields {
     if (!it->is_boolean()) return fail(std::string("`") + key + "` must be true or false");
     out = it->get<bool>();
   }
+  // `compact`: true or false, or the level 0, 1 or 2; absent or null leaves `out` as it is.
+  void state_form(const char* key, StateForm& out) {
+    auto it = j_.find(key);
+    if (it == j_.end() || it->is_null()) return;
+    if (it->is_boolean()) {
+      out = it->get<bool>() ? StateForm::Delta : StateForm::Full;
+    } else if (auto n = as_int(*it); n && *n >= 0 && *n <= 2) {
+      out = static_cast<StateForm>(*n);
+    } else {
+      fail(std::string("`") + key + "` must be true, false, 0, 1 or 2");
+    }
+  }
   void required_str(const char* key, std::string& out) {
     if (!j_.contains(key)) return fail(std::string("`") + key + "` is missing");
     str(key, out);
@@ -112,7 +124,7 @@ MessageBody parse_create(Fields& f) {
   f.required_str("variant", m.variant);
   f.str("name", m.name);
   f.str("seat", m.seat);
-  f.boolean("compact", m.compact);
+  f.state_form("compact", m.compact);
   if (const json* o = f.find("options"); o && !o->is_null()) {
     if (!o->is_object()) {
       f.fail("`options` must be an object");
@@ -166,7 +178,7 @@ MessageBody parse_join(Fields& f) {
   f.required_str("room", m.room);
   f.str("seat", m.seat);
   f.str("name", m.name);
-  f.boolean("compact", m.compact);
+  f.state_form("compact", m.compact);
   if (const json* tok = f.find("token"); tok && !tok->is_null()) {
     if (!tok->is_string()) {
       f.fail("`token` must be a string");

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "server/room.hpp"
+#include "server/short_action.hpp"
 #include "server/wire_delta.hpp"
 
 namespace bc::server {
@@ -67,9 +68,62 @@ TEST(Delta, IsRefusedForAnotherStateAndNotMadeAcrossShapes) {
       R"({"type":"delta","base":[1,3],"set":{},"board":{"remove":[0],"insert":[]}})"));
 }
 
+TEST(ShortActions, EveryKindHasAShortFormThatGivesBackTheSameText) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"kind":"step","from":[1,5],"to":[0,4]})", "1,5-0,4"},
+      {R"({"kind":"jump","from":[2,2],"to":[4,4]})", "2,2x4,4"},
+      {R"({"kind":"step","from":[10,11],"to":[9,0]})", "10,11-9,0"},
+      {R"({"kind":"end_turn"})", "end"},
+      {R"({"kind":"drop","column":3,"piece":"normal"})", "d3"},
+      {R"({"kind":"drop","column":11,"piece":"bomb"})", "d11b"},
+      {R"({"kind":"detonate","at":[3,4]})", "*3,4"},
+  };
+  for (const auto& [object, short_form] : cases) {
+    EXPECT_EQ(short_action(object), short_form) << object;
+    EXPECT_EQ(long_action(short_form), object) << short_form;
+  }
+}
+
+TEST(ShortActions, TextsThatAreNotExactlyAnActionKeepTheirObject) {
+  for (const char* object : {R"({"kind":"step","from":[1,5],"to":[0,4],"x":1})",  // a field more
+                             R"({"kind":"step","to":[0,4],"from":[1,5]})",        // another order
+                             R"({"kind":"step", "from":[1,5],"to":[0,4]})",       // spacing
+                             R"({"kind":"step","from":[01,5],"to":[0,4]})",       // a leading zero
+                             R"({"kind":"drop","column":3,"piece":"shield"})",    // no such drop
+                             R"({"kind":"castle"})", R"(["step"])", "1", ""}) {
+    EXPECT_FALSE(short_action(object)) << object;
+  }
+  for (const char* bad : {"", "end_turn", "1,5", "1,5-0", "1,5-0,4,2", "a,b-c,d", "d", "db", "d-1",
+                          "*3", "*3,", "1,5+0,4", "0001,5-0,4"}) {
+    EXPECT_FALSE(long_action(bad)) << bad;
+  }
+}
+
+TEST(ShortActions, ADeltaWritesLegalAndLastActionsShortAndApplyingWritesThemOut) {
+  const std::string a =
+      R"({"type":"state","game":1,"version":3,"turn":"fire",)"
+      R"("legal":[{"kind":"step","from":[1,5],"to":[0,4]},{"kind":"end_turn"}],"last":null})";
+  const std::string b =
+      R"({"type":"state","game":1,"version":4,"turn":"water",)"
+      R"("legal":[{"kind":"jump","from":[2,2],"to":[4,4]},{"kind":"odd"}],)"
+      R"("last":{"side":"fire","actions":[{"kind":"step","from":[1,5],"to":[0,4]}],"complete":true}})";
+  auto d = state_delta_json(a, b, ActionForm::Short);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(*d, R"({"type":"delta","base":[1,3],"set":{"version":4,"turn":"water",)"
+                R"("legal":["2,2x4,4",{"kind":"odd"}],)"
+                R"("last":{"side":"fire","actions":["1,5-0,4"],"complete":true}}})");
+  EXPECT_EQ(apply_state_delta(a, *d), b);
+  // Back to null, and a short form that stands for no action.
+  auto back = state_delta_json(b, a, ActionForm::Short);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(apply_state_delta(b, *back), a);
+  EXPECT_FALSE(apply_state_delta(a, R"({"type":"delta","base":[1,3],"set":{"legal":["1,5"]}})"));
+}
+
 // Plays random games in one room and checks what every member would hold: a compact member that
 // is sent a delta applies it to the state it had, and must get exactly the state sent to everyone
-// else. A and B play, C watches, all three compact; D watches with full states; more spectators
+// else. A and B play, C watches, all three compact (A and C with short actions); D watches with
+// full states; more spectators
 // come (compact or not) and go, players ask for the state again, offer draws, and play rematches.
 class RandomRoom {
  public:
@@ -79,18 +133,18 @@ class RandomRoom {
     room_.emplace(
         "K7QF2M", std::get<GameSetup>(resolve_create(create)), Limits{},
         [n = 0]() mutable { return std::to_string(++n) + std::string(31, '0'); }, seed);
-    room_->set_compact(A);
+    room_->set_compact(A, StateForm::ShortDelta);
     deliver(A, room_->seat_creator(A, "Ann", SeatChoice{SeatKind::Side, Side::First}, {}));
-    join(B, "any", true);
-    join(C, "spectator", true);
-    join(D, "spectator", false);
+    join(B, "any", StateForm::Delta);
+    join(C, "spectator", StateForm::ShortDelta);
+    join(D, "spectator", StateForm::Full);
   }
 
   // One random request; false once `games` games have ended.
   void play(int games) {
     while (finished_ < games) step();
   }
-  int deltas = 0, fulls = 0;
+  int deltas = 0, fulls = 0, short_deltas = 0;
 
  private:
   static constexpr MemberId A = 1, B = 2, C = 3, D = 4;
@@ -108,7 +162,7 @@ class RandomRoom {
     if (roll < 3) {
       send(roll == 0 ? A : C, SyncMsg{});
     } else if (roll < 5) {
-      join(next_member_++, "spectator", rng_() % 2 == 0);
+      join(next_member_++, "spectator", static_cast<StateForm>(rng_() % 3));
     } else if (roll < 7 && !spectators_.empty()) {
       const MemberId m = spectators_.back();
       spectators_.pop_back();
@@ -129,14 +183,14 @@ class RandomRoom {
     }
   }
 
-  void join(MemberId m, const char* seat, bool compact) {
+  void join(MemberId m, const char* seat, StateForm form) {
     JoinMsg j;
     j.room = "K7QF2M";
     j.seat = seat;
-    j.compact = compact;
+    j.compact = form;
     send(m, j);
     if (std::string(seat) == "spectator" && m > D) spectators_.push_back(m);
-    if (compact) compact_.insert(m);
+    if (form != StateForm::Full) form_[m] = form;
   }
 
   void send(MemberId m, MessageBody body) {
@@ -156,12 +210,15 @@ class RandomRoom {
       }
       for (MemberId m : members_) {
         const auto& text = out.text_for(m);
-        if (text != out.delta) {
+        if (text != out.delta.text && text != out.short_delta.text) {
           if (state) held_[m] = *text;
           ++fulls;
           continue;
         }
-        ASSERT_TRUE(compact_.count(m)) << "a delta for member " << m << ", who asked for none";
+        ASSERT_TRUE(form_.count(m)) << "a delta for member " << m << ", who asked for none";
+        const bool short_form = text == out.short_delta.text;
+        ASSERT_EQ(short_form, form_[m] == StateForm::ShortDelta) << "member " << m;
+        short_deltas += short_form;
         auto next = apply_state_delta(held_[m], *text);
         ASSERT_TRUE(next) << "member " << m << " cannot apply " << *text << "\nto " << held_[m];
         ASSERT_EQ(*next, *out.text) << "the delta " << *text;
@@ -173,7 +230,9 @@ class RandomRoom {
 
   std::mt19937_64 rng_;
   std::optional<Room> room_;
-  std::set<MemberId> members_, compact_{A, B, C};
+  std::set<MemberId> members_;
+  std::map<MemberId, StateForm> form_{
+      {A, StateForm::ShortDelta}, {B, StateForm::Delta}, {C, StateForm::ShortDelta}};
   std::map<MemberId, std::string> held_;
   std::vector<MemberId> spectators_;
   MemberId next_member_ = D + 1;
@@ -194,7 +253,8 @@ TEST_P(DeltaEveryVariant, DeltasOfRandomGamesRebuildEveryStateByteForByte) {
   RandomRoom room(GetParam(), 20261124 + static_cast<int>(GetParam()));
   room.play(kGamesPerVariant);
   EXPECT_GT(room.deltas, 10 * kGamesPerVariant);
-  EXPECT_GT(room.fulls, kGamesPerVariant);  // D's, and each newcomer's first
+  EXPECT_GT(room.short_deltas, 5 * kGamesPerVariant);  // A's and C's
+  EXPECT_GT(room.fulls, kGamesPerVariant);             // D's, and each newcomer's first
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, DeltaEveryVariant, ::testing::ValuesIn(kAllVariants),

@@ -115,6 +115,23 @@ TEST(Parse, UnknownFieldsAreIgnored) {
   EXPECT_EQ(std::get<ChatMsg>(m.body).text, "hi");
 }
 
+TEST(Parse, CompactIsABooleanOrTheLevel0To2) {
+  const std::pair<json, StateForm> cases[] = {
+      {nullptr, StateForm::Full}, {false, StateForm::Full}, {true, StateForm::Delta},
+      {0, StateForm::Full},       {1, StateForm::Delta},    {2, StateForm::ShortDelta}};
+  for (const auto& [value, form] : cases) {
+    auto join = parse_ok({{"type", "join"}, {"room", "K7QF2M"}, {"compact", value}});
+    EXPECT_EQ(std::get<JoinMsg>(join.body).compact, form) << value;
+    auto create = parse_ok({{"type", "create"}, {"variant", "bomb"}, {"compact", value}});
+    EXPECT_EQ(std::get<CreateMsg>(create.body).compact, form) << value;
+  }
+  for (const json& bad : {json(3), json(-1), json(1.5), json("2"), json::array()}) {
+    const auto e = parse_error(json{{"type", "join"}, {"room", "K7QF2M"}, {"compact", bad}}.dump());
+    EXPECT_EQ(e.error.code, ErrorCode::BadMessage) << bad;
+    EXPECT_NE(e.error.message.find("compact"), std::string::npos) << e.error.message;
+  }
+}
+
 TEST(Parse, AnActionOfUnknownKindIsWellFormedButNamesNothing) {
   auto m = parse_ok({{"type", "act"}, {"action", {{"kind", "teleport"}}}, {"version", 3}});
   const auto& a = std::get<ActMsg>(m.body);

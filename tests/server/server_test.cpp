@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "server/metrics.hpp"
+#include "server/wire_delta.hpp"
 #include "test_client.hpp"
 
 namespace bc::test {
@@ -175,6 +176,49 @@ TEST_F(ServerTest, CreateJoinSpectate) {
   EXPECT_TRUE(js["token"].is_null());
   EXPECT_EQ(a->expect("state")["spectators"], 1);
   EXPECT_EQ(b->expect("state")["spectators"], 1);
+}
+
+// Compact states over real sockets (docs/PROTOCOL.md, "Compact states"): a spectator that opened
+// /ws?compact=2 and one that asked with "compact":1 get deltas, with short actions or objects,
+// while a third gets full states; each delta applied to what its client holds is that full state.
+TEST_F(ServerTest, CompactStates_DeltasRebuildTheFullStateForEachForm) {
+  auto a = connect();
+  const std::string room = create(*a, "bomb", "fire")["room"];
+  auto b = connect();
+  join(*b, room, "water");
+  WsClient short_client(port_, "/ws?compact=2");
+  short_client.expect("welcome");
+  auto objects = connect();
+  auto full = connect();
+  join(short_client, room, "spectator");
+  join(*objects, room, "spectator", {{"compact", 1}});
+  join(*full, room, "spectator");
+  // Everyone settles; then each asks for the state it holds (sync answers in full).
+  for (WsClient* c : {a.get(), b.get(), &short_client, objects.get(), full.get()}) c->drain(300ms);
+  std::map<std::string, WsClient*> compact = {{"short", &short_client}, {"objects", objects.get()}};
+  std::map<std::string, std::string> held;
+  for (auto& [name, client] : compact) {
+    client->send({{"type", "sync"}});
+    held[name] = client->expect("state").dump();
+  }
+  full->send({{"type", "sync"}});
+  json now = full->expect("state");
+
+  for (int version = 0; version < 6; ++version) {
+    ASSERT_EQ(now["version"], version);
+    WsClient& mover = now["turn"] == "fire" ? *a : *b;
+    mover.send({{"type", "act"}, {"action", now["legal"][0]}, {"version", version}});
+    now = full->expect("state");
+    for (auto& [name, client] : compact) {
+      const json d = client->expect("delta");
+      ASSERT_EQ(d["base"], json::array({1, version})) << name;
+      EXPECT_EQ(d["set"]["legal"][0].is_string(), name == "short") << d;
+      auto next = server::apply_state_delta(held[name], d.dump());
+      ASSERT_TRUE(next) << name << ": " << d;
+      EXPECT_EQ(json::parse(*next), now) << name;
+      held[name] = *next;
+    }
+  }
 }
 
 TEST_F(ServerTest, FullBombGameToAResult) {
