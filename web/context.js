@@ -9,8 +9,9 @@ import { same } from './squares.js';
 
 export const canvas = $('#board');
 export const board = new BoardView(canvas);
-// compact=1: after the first full state, each change comes as a small `delta` (delta.js).
-const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?compact=1`;
+// compact=2: after the first full state, each change comes as a small `delta` with short actions
+// (delta.js).
+const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?compact=2`;
 // What the connection reports goes to connection.js, set by app.js: this module imports no other
 // part of the page, so what it exports is ready before any of them runs.
 export const netEvents = { message: () => {}, open: () => {}, down: () => {} };

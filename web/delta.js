@@ -1,6 +1,8 @@
 // The compact form of `state` (docs/PROTOCOL.md, "Compact states"): after a full state, the server
 // sends each change as a `delta` from the state this page holds. Applying one gives the same
 // state, field for field and in the same order, as the full `state` the server sent to others.
+// The page asks for short actions too (`compact=2`): `legal` and `last.actions` then come as
+// strings such as "1,5-0,4", written out here as the objects the full state has.
 
 // The state `delta` stands for, or null when it is not a delta of `state` (then ask for a full one).
 export function applyDelta(state, delta) {
@@ -10,6 +12,15 @@ export function applyDelta(state, delta) {
   for (const [key, value] of Object.entries(delta.set ?? {})) {
     if (!(key in next)) return null;
     next[key] = value;
+  }
+  if (Array.isArray(next.legal) && next.legal !== state.legal) {
+    next.legal = longActions(next.legal);
+    if (!next.legal) return null;
+  }
+  if (Array.isArray(next.last?.actions) && next.last !== state.last) {
+    const actions = longActions(next.last.actions);
+    if (!actions) return null;
+    next.last = { ...next.last, actions };
   }
   if (delta.board) {
     const pieces = editPieces(state.board?.pieces, delta.board);
@@ -31,4 +42,28 @@ function editPieces(pieces, edit) {
     out.splice(at, 0, piece);
   }
   return out;
+}
+
+// Each short action of a list as its object; null if one stands for no action.
+function longActions(list) {
+  const out = list.map((a) => (typeof a === 'string' ? longAction(a) : a));
+  return out.includes(null) ? null : out;
+}
+
+const N = '(0|[1-9][0-9]{0,2})';
+const HOP = new RegExp(`^${N},${N}([-x])${N},${N}$`);
+const DROP = new RegExp(`^d${N}(b?)$`);
+const DETONATE = new RegExp(`^\\*${N},${N}$`);
+
+// The action a short form stands for (docs/PROTOCOL.md, "Short actions"), with its fields in the
+// order of the full state, or null.
+export function longAction(s) {
+  if (s === 'end') return { kind: 'end_turn' };
+  let m = HOP.exec(s);
+  if (m) return { kind: m[3] === '-' ? 'step' : 'jump', from: [+m[1], +m[2]], to: [+m[4], +m[5]] };
+  m = DROP.exec(s);
+  if (m) return { kind: 'drop', column: +m[1], piece: m[2] ? 'bomb' : 'normal' };
+  m = DETONATE.exec(s);
+  if (m) return { kind: 'detonate', at: [+m[1], +m[2]] };
+  return null;
 }

@@ -19,7 +19,10 @@ function recordFrames(page) {
     ws.on('framereceived', ({ payload }) => {
       const text = String(payload);
       try {
-        frames.push({ type: JSON.parse(text).type, bytes: Buffer.byteLength(text) });
+        const msg = JSON.parse(text);
+        const legal = msg.set?.legal;
+        const short = Array.isArray(legal) && legal.length > 0 && legal.every((a) => typeof a === 'string');
+        frames.push({ type: msg.type, bytes: Buffer.byteLength(text), short });
       } catch {
         frames.push({ type: 'unparsed', bytes: text.length });
       }
@@ -66,6 +69,8 @@ test('moves and a capture arrive as deltas that rebuild the full state exactly',
     assert.ok(fulls.length >= 1 && fulls.length <= 2, `full states: ${fulls.length}`);
     const largestFull = Math.max(...fulls.map((f) => f.bytes));
     for (const d of deltas) assert.ok(d.bytes < largestFull / 2, `a delta of ${d.bytes} bytes`);
+    // The page asks for short actions (compact=2): the deltas' `legal` lists are strings.
+    assert.ok(deltas.some((d) => d.short), 'deltas with short actions');
 
     const { held, synced, replaced } = await heldThenSynced(page);
     assert.ok(replaced, 'sync answered with a full state');

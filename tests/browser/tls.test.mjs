@@ -62,7 +62,7 @@ test('over https the client plays on wss://, and http:// is redirected', { skip:
   await waitBoard(fire, { seat: 'fire', status: 'waiting', version: '0' });
   const { room } = await board(fire);
   // The page asks for compact states (docs/PROTOCOL.md).
-  assert.ok(sockets.length >= 1 && sockets.every((u) => u === `${base.replace('https:', 'wss:')}/ws?compact=1`), sockets.join(' '));
+  assert.ok(sockets.length >= 1 && sockets.every((u) => u === `${base.replace('https:', 'wss:')}/ws?compact=2`), sockets.join(' '));
 
   const link = await shareLink(fire);
   assert.equal(new URL(link).protocol, 'https:', link);

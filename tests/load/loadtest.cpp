@@ -63,7 +63,7 @@ struct Options {
   int echo_bytes = 100;
   bool pace = true;         // stay inside the server's per-connection rate limit (welcome.limits)
   bool check_scan = false;  // also fully parse every message and compare with the fast scan
-  bool compact = false;     // ask for compact states (`/ws?compact=1`): deltas after the first
+  int compact = 0;          // `/ws?compact=N`: 1 deltas after the first state, 2 also short actions
   int connect_parallel = 200;
   double setup_timeout = 120;
 };
@@ -90,7 +90,9 @@ struct Options {
       "  --echo-bytes B        echo payload size (default 100)\n"
       "  --no-pace             do not keep to the server's rate limit (expect rate_limited)\n"
       "  --check-scan          fully parse every message to check the fast field scan\n"
-      "  --compact             ask for compact states: a delta per change after the first\n"
+      "  --compact             ask for compact states: a delta per change after the first,\n"
+      "                        actions written short (compact=2, what the web page asks for)\n"
+      "  --compact-objects     the same with actions as objects (compact=1)\n"
       "  --connect-parallel K  handshakes in flight (default 200)\n"
       "  --json                print one JSON object instead of the table\n"
       "Exit status: 0 a clean run, 1 errors were seen, 2 bad usage.\n");
@@ -166,7 +168,9 @@ Options parse_options(int argc, char** argv) {
     else if (a == "--check-scan")
       o.check_scan = true;
     else if (a == "--compact")
-      o.compact = true;
+      o.compact = 2;
+    else if (a == "--compact-objects")
+      o.compact = 1;
     else if (a == "--connect-parallel")
       o.connect_parallel = parse_num<int>(a, value(), 1, 10000);
     else if (a == "--json")
@@ -632,9 +636,10 @@ void Conn::on_connect(beast::error_code ec) {
   }
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
-  ws_.async_handshake("127.0.0.1:" + std::to_string(shard_.opt().port),
-                      shard_.opt().compact ? "/ws?compact=1" : "/ws",
-                      [self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
+  ws_.async_handshake(
+      "127.0.0.1:" + std::to_string(shard_.opt().port),
+      shard_.opt().compact ? "/ws?compact=" + std::to_string(shard_.opt().compact) : "/ws",
+      [self = shared_from_this()](beast::error_code e) { self->on_handshake(e); });
 }
 
 void Conn::on_handshake(beast::error_code ec) {
@@ -929,6 +934,25 @@ void Shard::maybe_act(Game& g) {
   });
 }
 
+// The action a short form stands for (docs/PROTOCOL.md, "Short actions"), or null. Written here
+// from the protocol, not taken from the server, as any other client would.
+json long_action(const std::string& s) {
+  int a = 0, b = 0, c = 0, d = 0, n = 0;
+  char sep = 0;
+  if (s == "end") return {{"kind", "end_turn"}};
+  if (std::sscanf(s.c_str(), "d%d%n", &a, &n) == 1 && (s.substr(n) == "" || s.substr(n) == "b")) {
+    return {{"kind", "drop"}, {"column", a}, {"piece", s.ends_with('b') ? "bomb" : "normal"}};
+  }
+  if (std::sscanf(s.c_str(), "*%d,%d%n", &a, &b, &n) == 2 && n == static_cast<int>(s.size())) {
+    return {{"kind", "detonate"}, {"at", {a, b}}};
+  }
+  if (std::sscanf(s.c_str(), "%d,%d%c%d,%d%n", &a, &b, &sep, &c, &d, &n) == 5 &&
+      n == static_cast<int>(s.size()) && (sep == '-' || sep == 'x')) {
+    return {{"kind", sep == '-' ? "step" : "jump"}, {"from", {a, b}}, {"to", {c, d}}};
+  }
+  return nullptr;
+}
+
 void Shard::act_now(Game& g) {
   if (!measuring() || g.mover < 0) return;
   if (g.ready_game == g.acted_game && g.ready_version == g.acted_version) return;
@@ -939,8 +963,10 @@ void Shard::act_now(Game& g) {
   json legal = json::parse(g.legal, nullptr, false);
   if (!legal.is_array() || legal.empty()) return stats_.error("no_legal_actions");
   std::uniform_int_distribution<std::size_t> pick(0, legal.size() - 1);
-  json act = {
-      {"type", "act"}, {"action", std::move(legal[pick(g.rng)])}, {"version", g.ready_version}};
+  json action = std::move(legal[pick(g.rng)]);
+  if (action.is_string()) action = long_action(action.get<std::string>());
+  if (action.is_null()) return stats_.error("bad_short_action");
+  json act = {{"type", "act"}, {"action", std::move(action)}, {"version", g.ready_version}};
   g.acted_game = g.ready_game;
   g.acted_version = g.ready_version;
   g.members[static_cast<std::size_t>(g.mover)]->send({act.dump(), g.ready_game, g.ready_version});

@@ -53,6 +53,18 @@ expect "accepted actions" [ "$(num "$r" actions_accepted)" -gt 0 ]
 expect "every sent action accepted" [ "$(num "$r" actions_accepted)" = "$(num "$r" actions_sent)" ]
 expect "broadcasts timed at the other members" [ "$(num "$r" count latency_others)" -gt 0 ]
 
+# Compact states with short actions (docs/PROTOCOL.md), as the page asks for them: checkers hops and
+# Kaboom's drops and detonations played from deltas alone, every one accepted.
+for variant in bomb kaboom; do
+  "$load_bin" --port "$port" --games 5 --spectators 1 --duration 2 --seed 7 --compact \
+    --variant "$variant" --json >"$work/compact.json" || { cat "$work/compact.json"; echo "smoke: compact $variant failed" >&2; exit 1; }
+  cat "$work/compact.json"
+  c=$work/compact.json
+  expect "no protocol errors (compact $variant)" [ "$(num "$c" errors_total)" = 0 ]
+  expect "deltas (compact $variant)" [ "$(num "$c" deltas_received)" -gt 0 ]
+  expect "every sent action accepted (compact $variant)" [ "$(num "$c" actions_accepted)" = "$(num "$c" actions_sent)" ]
+done
+
 start echo "$echo_bin" --port 0
 "$load_bin" --port "$port" --echo --games 5 --duration 2 --json >"$work/echo.json" || { cat "$work/echo.json"; exit 1; }
 cat "$work/echo.json"
