@@ -1,7 +1,6 @@
 #include "server/short_action.hpp"
 
 #include <algorithm>
-#include <vector>
 
 namespace bc::server {
 
@@ -26,55 +25,77 @@ bool append_pair(std::string_view s, std::string& out) {
   return true;
 }
 
-// The runs of digits in `s`, in order.
-std::vector<std::string_view> numbers_in(std::string_view s) {
-  std::vector<std::string_view> out;
-  for (std::size_t i = 0; i < s.size();) {
-    if (s[i] < '0' || s[i] > '9') {
-      ++i;
-      continue;
-    }
-    const std::size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    out.push_back(s.substr(start, i - start));
+// Reads a text left to right against the exact form state_json writes.
+class Reader {
+ public:
+  explicit Reader(std::string_view s) : s_(s) {}
+  bool literal(std::string_view l) {
+    if (s_.substr(i_, l.size()) != l) return false;
+    i_ += l.size();
+    return true;
   }
-  return out;
-}
+  std::optional<std::string_view> number() {
+    const std::size_t start = i_;
+    while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
+    const std::string_view n = s_.substr(start, i_ - start);
+    if (!is_number(n)) return std::nullopt;
+    return n;
+  }
+  // "x,y]" as "x,y" appended to out.
+  bool pair(std::string& out) {
+    auto x = number();
+    if (!x || !literal(",")) return false;
+    auto y = number();
+    if (!y || !literal("]")) return false;
+    out += *x;
+    out += ',';
+    out += *y;
+    return true;
+  }
+  bool done() const { return i_ == s_.size(); }
 
-std::string joined(std::string_view a, char sep, std::string_view b) {
-  std::string out(a);
+ private:
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+bool append_hop(Reader& r, char sep, std::string& out) {
+  if (!r.pair(out) || !r.literal(R"(,"to":[)")) return false;
   out += sep;
-  out += b;
-  return out;
-}
-
-// The short form the object's kind and numbers would have; the caller checks it gives the object.
-std::optional<std::string> candidate(std::string_view object) {
-  constexpr std::string_view kKind = R"({"kind":")";
-  if (!object.starts_with(kKind)) return std::nullopt;
-  const std::string_view rest = object.substr(kKind.size());
-  const auto n = numbers_in(rest);
-  const auto kind_is = [&](std::string_view k) {
-    return rest.starts_with(k) && rest.size() > k.size() && rest[k.size()] == '"';
-  };
-  if ((kind_is("step") || kind_is("jump")) && n.size() == 4) {
-    return joined(n[0], ',', n[1]) + (kind_is("step") ? '-' : 'x') + joined(n[2], ',', n[3]);
-  }
-  if (kind_is("end_turn") && n.empty()) return std::string("end");
-  if (kind_is("drop") && n.size() == 1) {
-    return 'd' + std::string(n[0]) + (rest.find(R"("bomb")") != std::string_view::npos ? "b" : "");
-  }
-  if (kind_is("detonate") && n.size() == 2) return '*' + joined(n[0], ',', n[1]);
-  return std::nullopt;
+  return r.pair(out) && r.literal("}") && r.done();
 }
 
 }  // namespace
 
+bool append_short_action(std::string_view object, std::string& out) {
+  const std::size_t size = out.size();
+  Reader r(object);
+  bool ok = false;
+  if (r.literal(R"({"kind":"step","from":[)")) {
+    ok = append_hop(r, '-', out);
+  } else if (r.literal(R"({"kind":"jump","from":[)")) {
+    ok = append_hop(r, 'x', out);
+  } else if (r.literal(R"({"kind":"end_turn"})")) {
+    out += "end";
+    ok = r.done();
+  } else if (r.literal(R"({"kind":"drop","column":)")) {
+    auto column = r.number();
+    out += 'd';
+    if (column) out += *column;
+    if (column && r.literal(R"(,"piece":"bomb"})")) out += 'b';
+    ok = column && (out.back() == 'b' || r.literal(R"(,"piece":"normal"})")) && r.done();
+  } else if (r.literal(R"({"kind":"detonate","at":[)")) {
+    out += '*';
+    ok = r.pair(out) && r.literal("}") && r.done();
+  }
+  if (!ok) out.resize(size);
+  return ok;
+}
+
 std::optional<std::string> short_action(std::string_view object) {
-  auto s = candidate(object);
-  // Only a form that gives back exactly this text (spacing, field order, values) is used.
-  if (!s || long_action(*s) != object) return std::nullopt;
-  return s;
+  std::string out;
+  if (!append_short_action(object, out)) return std::nullopt;
+  return out;
 }
 
 std::optional<std::string> long_action(std::string_view s) {

@@ -10,9 +10,11 @@
 
 namespace bc::server {
 
-// The short form of an action's text as state_json writes it (without quotes); nullopt when it has
-// none (a delta then carries the object as it is).
+// The short form of an action's text exactly as state_json writes it (without quotes); nullopt
+// when it has none (a delta then carries the object as it is).
 std::optional<std::string> short_action(std::string_view object);
+// The same appended to `out`, without allocating; false (and `out` unchanged) when it has none.
+bool append_short_action(std::string_view object, std::string& out);
 
 // The action text a short form stands for (given without its quotes); nullopt if it is not one.
 std::optional<std::string> long_action(std::string_view short_form);

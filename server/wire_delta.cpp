@@ -246,11 +246,11 @@ std::optional<std::string> shorten_actions(std::string_view array) {
   std::string out = "[";
   for (const auto& item : *items) {
     if (out.size() > 1) out += ',';
-    if (auto s = short_action(item)) {
-      out += '"';
-      out += *s;
+    out += '"';
+    if (append_short_action(item, out)) {
       out += '"';
     } else {
+      out.pop_back();  // no short form: the object goes as it is
       out += item;
     }
   }
