@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/ssl/error.hpp>
 
 #include "server/http_session.hpp"
@@ -61,7 +62,11 @@ class TlsDetector : public std::enable_shared_from_this<TlsDetector> {
 }  // namespace
 
 Listener::Listener(net::io_context& ioc, std::shared_ptr<SharedState> state, net::ssl::context* tls)
-    : ioc_(ioc), acceptor_(net::make_strand(ioc)), state_(std::move(state)), tls_(tls) {}
+    : ioc_(ioc),
+      acceptor_(net::make_strand(ioc)),
+      state_(std::move(state)),
+      tls_(tls),
+      retry_(acceptor_.get_executor()) {}
 
 bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
   acceptor_.open(endpoint.protocol(), ec);
@@ -85,6 +90,7 @@ void Listener::stop() {
   net::post(acceptor_.get_executor(), [self = shared_from_this()] {
     beast::error_code ec;
     self->acceptor_.close(ec);
+    self->retry_.cancel();
   });
 }
 
@@ -96,37 +102,53 @@ void Listener::do_accept() {
 
 void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
-  if (ec) {
-    fail(ec, "accept");
-  } else {
-    state_->metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
-    const auto open = state_->metrics.ws_open.load() + state_->metrics.http_open.load();
-    if (open >= static_cast<std::int64_t>(state_->limits.max_connections) || state_->stopping) {
-      spdlog::warn("refusing a connection: {} open (limit {})", open,
-                   state_->limits.max_connections);
-      socket.close(ec);
-    } else {
-      const auto remote = socket.remote_endpoint(ec);
-      std::string address = ec ? std::string("?") : remote.address().to_string();
-      auto slot = SharedState::admit(state_, address);
-      if (!slot) {
-        state_->metrics.address_refused.fetch_add(1, std::memory_order_relaxed);
-        spdlog::info("refusing a connection from {}: it has {} open (the limit per address)",
-                     address, state_->limits.max_connections_per_address);
-        socket.close(ec);
-      } else {
-        // Small turn messages must not wait for Nagle.
-        socket.set_option(tcp::no_delay(true), ec);
-        if (tls_) {
-          std::make_shared<TlsDetector>(std::move(socket), state_, *tls_, std::move(slot))->run();
-        } else {
-          start_http_session(beast::tcp_stream(std::move(socket)), {}, state_, false,
-                             std::move(slot));
-        }
-      }
-    }
-  }
+  if (ec) return retry_later(ec);
+  backoff_ = std::chrono::milliseconds(0);
+  start_session(std::move(socket));
   do_accept();
+}
+
+void Listener::start_session(tcp::socket socket) {
+  beast::error_code ec;
+  state_->metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
+  const auto open = state_->metrics.ws_open.load() + state_->metrics.http_open.load();
+  if (open >= static_cast<std::int64_t>(state_->limits.max_connections) || state_->stopping) {
+    spdlog::warn("refusing a connection: {} open (limit {})", open, state_->limits.max_connections);
+    socket.close(ec);
+    return;
+  }
+  const auto remote = socket.remote_endpoint(ec);
+  std::string address = ec ? std::string("?") : remote.address().to_string();
+  auto slot = SharedState::admit(state_, address);
+  if (!slot) {
+    state_->metrics.address_refused.fetch_add(1, std::memory_order_relaxed);
+    spdlog::info("refusing a connection from {}: it has {} open (the limit per address)", address,
+                 state_->limits.max_connections_per_address);
+    socket.close(ec);
+    return;
+  }
+  // Small turn messages must not wait for Nagle.
+  socket.set_option(tcp::no_delay(true), ec);
+  if (tls_) {
+    std::make_shared<TlsDetector>(std::move(socket), state_, *tls_, std::move(slot))->run();
+  } else {
+    start_http_session(beast::tcp_stream(std::move(socket)), {}, state_, false, std::move(slot));
+  }
+}
+
+void Listener::retry_later(beast::error_code ec) {
+  using std::chrono::milliseconds;
+  // Retrying at once would spin: the error (EMFILE, ENFILE, ENOBUFS) lasts until something closes.
+  state_->metrics.accept_errors.fetch_add(1, std::memory_order_relaxed);
+  if (backoff_.count() == 0) {
+    spdlog::warn("cannot accept connections: {}; retrying in 10 ms, then less often (up to 1 s)",
+                 ec.message());
+  }
+  backoff_ = std::clamp(backoff_ * 2, milliseconds(10), milliseconds(1000));
+  retry_.expires_after(backoff_);
+  retry_.async_wait([self = shared_from_this()](beast::error_code e) {
+    if (!e && self->acceptor_.is_open()) self->do_accept();
+  });
 }
 
 }  // namespace bc::server

@@ -2,6 +2,7 @@
 // at the first bytes to tell a TLS client from a plain one.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include "server/beast.hpp"
@@ -26,12 +27,18 @@ class Listener : public std::enable_shared_from_this<Listener> {
  private:
   void do_accept();
   void on_accept(beast::error_code ec, tcp::socket socket);
+  // Closes it at once over the connection limits, else hands it to an HTTP session.
+  void start_session(tcp::socket socket);
+  // An accept failed (out of descriptors, say): try again after a pause that doubles each time.
+  void retry_later(beast::error_code ec);
 
   net::io_context& ioc_;
   tcp::acceptor acceptor_;
   std::shared_ptr<SharedState> state_;
   net::ssl::context* tls_;
   std::uint16_t port_ = 0;
+  net::steady_timer retry_;
+  std::chrono::milliseconds backoff_{0};  // 0 after a good accept
 };
 
 }  // namespace bc::server

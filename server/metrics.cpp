@@ -120,6 +120,9 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
   }
   counter(out, "bc_origin_refused_total", "WebSocket upgrades refused with 403 for their Origin.",
           origin_refused);
+  counter(out, "bc_accept_errors_total",
+          "Accepts that failed (out of descriptors, say); each is retried after a growing pause.",
+          accept_errors);
   counter(out, "bc_address_refused_total",
           "Connections closed at accept: their address had max_connections_per_address open.",
           address_refused);

@@ -49,6 +49,7 @@ class Metrics {
   Histogram move_to_broadcast;
   std::array<std::atomic<std::uint64_t>, 5> http_responses{};  // by status class 1xx..5xx
   std::atomic<std::uint64_t> origin_refused{0};                // /ws upgrades refused with 403
+  std::atomic<std::uint64_t> accept_errors{0};     // failed accepts (out of descriptors, ...)
   std::atomic<std::uint64_t> address_refused{0};   // connections over max_connections_per_address
   std::atomic<std::uint64_t> rooms_evicted{0};     // idle rooms retired to make room for a create
   std::atomic<std::uint64_t> shutdown_notices{0};  // server_restarting notices sent

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "server/beast.hpp"
+#include "server/descriptors.hpp"
 #include "server/lan.hpp"
 #include "server/listener.hpp"
 #include "server/shared_state.hpp"
@@ -209,7 +210,27 @@ struct Server::Impl {
   std::uint16_t port = 0;
 };
 
-Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+namespace {
+
+// The connection limit cut to the open files this process may have (raised to the hard limit).
+ServerConfig within_descriptor_limit(ServerConfig config) {
+  const std::uint64_t files = raise_descriptor_limit();
+  const std::size_t fit = connections_for_descriptors(files, config.limits.max_connections);
+  if (fit < config.limits.max_connections) {
+    spdlog::warn("at most {} connections: the limit on open files is {} (raise it with ulimit -n)",
+                 fit, files);
+    config.limits.max_connections = fit;
+  } else if (files) {
+    spdlog::info("open files limit {}: room for {} connections", files,
+                 config.limits.max_connections);
+  }
+  return config;
+}
+
+}  // namespace
+
+Server::Server(ServerConfig config)
+    : impl_(std::make_unique<Impl>(within_descriptor_limit(std::move(config)))) {}
 
 Server::~Server() {
   stop();

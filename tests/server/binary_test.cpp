@@ -1,10 +1,13 @@
 // The real `bombcheckers serve` binary: flags, environment variables, the "listening on" line, and
 // a clean exit on SIGTERM / SIGINT. Every wait is bounded.
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +15,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,6 +82,79 @@ TEST(Binary, ServesAndStopsCleanlyOnSigterm) {
 }
 TEST(Binary, ServesAndStopsCleanlyOnSigint) {
   serves_and_stops_on(SIGINT);
+}
+
+// CPU seconds (user + system) the process has used so far, from /proc.
+double cpu_seconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string skip;
+  for (int i = 3; i < 14; ++i) fields >> skip;  // state .. cmajflt
+  double utime = 0, stime = 0;
+  fields >> utime >> stime;
+  return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// Issue 13 (4), the attack: 150 idle connections to a server that may open `files` files. It cuts
+// its connection limit to fit (and says so), closes what comes over it at once, waits instead of
+// spinning when an accept fails anyway, and serves again as soon as they go. `says`: a line of
+// its log.
+void few_open_files(int files, const std::string& says) {
+  Process p({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(), "--log-level",
+             "info", "--memory", "--max-connections-per-address", "0"},
+            {}, {"/bin/sh", "-c", "ulimit -n " + std::to_string(files) + " && exec \"$0\" \"$@\""});
+  const std::string line = p.read_line_starting(kListening, std::chrono::seconds(20));
+  ASSERT_FALSE(line.empty()) << "no 'listening on' line; stderr: " << p.stderr_text();
+  const auto port = port_of(line);
+  ASSERT_NE(port, 0);
+
+  std::vector<int> idle;  // plain TCP connections that never send a byte
+  for (int i = 0; i < 150; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+      idle.push_back(fd);
+    } else {
+      close(fd);
+    }
+  }
+  EXPECT_GT(idle.size(), static_cast<std::size_t>(files));  // the backlog takes what it cannot
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const double before = cpu_seconds(p.pid());
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const double used = cpu_seconds(p.pid()) - before;
+  // A spinning accept loop takes a whole core (2 s here); a waiting server next to nothing.
+  EXPECT_LT(used, 0.4) << "CPU seconds used in 2 s of idle connections";
+  for (int fd : idle) close(fd);
+
+  // The server goes on: a new client is welcomed.
+  bool welcomed = false;
+  for (int attempt = 0; attempt < 50 && !welcomed; ++attempt) {
+    try {
+      WsClient c(port);
+      welcomed = c.recv().value_or(json())["type"] == "welcome";
+    } catch (const std::exception&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  EXPECT_TRUE(welcomed);
+  p.signal(SIGTERM);
+  EXPECT_EQ(p.wait(std::chrono::seconds(10)), 0);
+  EXPECT_NE(p.stderr_text().find(says), std::string::npos) << p.stderr_text().substr(0, 2000);
+}
+
+TEST(Binary, FewOpenFiles_TheConnectionLimitIsCutToFit) {
+  few_open_files(64, "at most 48 connections: the limit on open files is 64");
+}
+
+// So few that the server's own descriptors leave less than the reserve: accepts fail (EMFILE).
+TEST(Binary, FewOpenFiles_AFailingAcceptIsRetriedAfterAPauseNotAtOnce) {
+  few_open_files(20, "cannot accept connections: Too many open files; retrying in 10 ms");
 }
 
 TEST(Binary, EnvironmentVariablesConfigureIt) {

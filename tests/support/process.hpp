@@ -24,7 +24,10 @@ using Clock = std::chrono::steady_clock;
 
 class Process {
  public:
-  Process(std::vector<std::string> args, std::vector<std::string> env_extra = {}) {
+  // `launcher`: a program that runs the binary (its path then the arguments follow), such as a
+  // shell that lowers a limit first.
+  Process(std::vector<std::string> args, std::vector<std::string> env_extra = {},
+          std::vector<std::string> launcher = {}) {
     int out[2], err[2];
     if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
     posix_spawn_file_actions_t fa;
@@ -35,6 +38,7 @@ class Process {
     posix_spawn_file_actions_addclose(&fa, err[0]);
     std::vector<char*> argv;
     args.insert(args.begin(), BC_BINARY);
+    args.insert(args.begin(), launcher.begin(), launcher.end());
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     std::vector<std::string> env;
@@ -45,7 +49,8 @@ class Process {
     std::vector<char*> envp;
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
-    if (posix_spawn(&pid_, BC_BINARY, &fa, nullptr, argv.data(), envp.data()) != 0) {
+    const char* program = launcher.empty() ? BC_BINARY : launcher[0].c_str();
+    if (posix_spawn(&pid_, program, &fa, nullptr, argv.data(), envp.data()) != 0) {
       throw std::runtime_error("cannot start " + std::string(BC_BINARY));
     }
     posix_spawn_file_actions_destroy(&fa);
@@ -105,6 +110,7 @@ class Process {
   }
 
   void signal(int sig) { kill(pid_, sig); }
+  pid_t pid() const { return pid_; }
   std::string all_stdout() {
     drain(out_, out_buf_);
     return out_buf_;
