@@ -113,7 +113,10 @@ void Listener::start_session(tcp::socket socket) {
   state_->metrics.connections_total.fetch_add(1, std::memory_order_relaxed);
   const auto open = state_->metrics.ws_open.load() + state_->metrics.http_open.load();
   if (open >= static_cast<std::int64_t>(state_->limits.max_connections) || state_->stopping) {
-    spdlog::warn("refusing a connection: {} open (limit {})", open, state_->limits.max_connections);
+    if (log_refusal()) {
+      spdlog::warn("refusing connections: {} open (limit {}){}", open,
+                   state_->limits.max_connections, unlogged_note());
+    }
     socket.close(ec);
     return;
   }
@@ -122,8 +125,10 @@ void Listener::start_session(tcp::socket socket) {
   auto slot = SharedState::admit(state_, address);
   if (!slot) {
     state_->metrics.address_refused.fetch_add(1, std::memory_order_relaxed);
-    spdlog::info("refusing a connection from {}: it has {} open (the limit per address)", address,
-                 state_->limits.max_connections_per_address);
+    if (log_refusal()) {
+      spdlog::info("refusing connections from {}: it has {} open (the limit per address){}",
+                   address, state_->limits.max_connections_per_address, unlogged_note());
+    }
     socket.close(ec);
     return;
   }
@@ -134,6 +139,25 @@ void Listener::start_session(tcp::socket socket) {
   } else {
     start_http_session(beast::tcp_stream(std::move(socket)), {}, state_, false, std::move(slot));
   }
+}
+
+bool Listener::log_refusal() {
+  const auto now = std::chrono::steady_clock::now();
+  if (last_refusal_log_ != std::chrono::steady_clock::time_point{} &&
+      now - last_refusal_log_ < std::chrono::seconds(10)) {
+    ++refusals_unlogged_;
+    return false;
+  }
+  last_refusal_log_ = now;
+  return true;
+}
+
+std::string Listener::unlogged_note() {
+  if (refusals_unlogged_ == 0) return {};
+  std::string note =
+      "; " + std::to_string(refusals_unlogged_) + " more refused since the last line";
+  refusals_unlogged_ = 0;
+  return note;
 }
 
 void Listener::retry_later(beast::error_code ec) {

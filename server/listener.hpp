@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 
 #include "server/beast.hpp"
 #include "server/shared_state.hpp"
@@ -39,6 +40,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
   std::uint16_t port_ = 0;
   net::steady_timer retry_;
   std::chrono::milliseconds backoff_{0};  // 0 after a good accept
+  // Refusals are logged at most every 10 s, with how many there were: a flood of connections
+  // must not become a flood of log lines.
+  bool log_refusal();
+  std::string unlogged_note();  // "; N more refused since the last line", then counts again
+  std::chrono::steady_clock::time_point last_refusal_log_{};
+  std::uint64_t refusals_unlogged_ = 0;
 };
 
 }  // namespace bc::server
