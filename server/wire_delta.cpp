@@ -239,50 +239,60 @@ std::optional<std::string> edit_pieces(std::string_view pieces_text, std::string
   return out;
 }
 
-// An array of actions with each one that has a short form written short.
-std::optional<std::string> shorten_actions(std::string_view array) {
+// The array `array` with each item written by `write` (which appends it to `out`, or fails).
+template <class Write>
+std::optional<std::string> rewrite_array(std::string_view array, Write write) {
   auto items = split_array(array);
   if (!items) return std::nullopt;
   std::string out = "[";
   for (const auto& item : *items) {
     if (out.size() > 1) out += ',';
+    if (!write(item, out)) return std::nullopt;
+  }
+  out += ']';
+  return out;
+}
+
+// Actions with each one that has a short form written short (quoted), the others as they are.
+std::optional<std::string> shorten_actions(std::string_view array) {
+  return rewrite_array(array, [](std::string_view item, std::string& out) {
     out += '"';
     if (append_short_action(item, out)) {
       out += '"';
     } else {
-      out.pop_back();  // no short form: the object goes as it is
+      out.pop_back();
       out += item;
     }
-  }
-  out += ']';
-  return out;
+    return true;
+  });
 }
 
-// An array of actions with each short one written out again; nullopt if one is not an action.
+// Actions with each short one written out again; fails if one stands for no action.
 std::optional<std::string> lengthen_actions(std::string_view array) {
-  auto items = split_array(array);
-  if (!items) return std::nullopt;
-  std::string out = "[";
-  for (const auto& item : *items) {
-    if (out.size() > 1) out += ',';
+  return rewrite_array(array, [](std::string_view item, std::string& out) {
     if (item.empty() || item.front() != '"') {
       out += item;
-      continue;
+      return true;
     }
     auto long_form = long_action(item.substr(1, item.size() - 2));
-    if (!long_form) return std::nullopt;
-    out += *long_form;
-  }
-  out += ']';
-  return out;
+    if (long_form) out += *long_form;
+    return long_form.has_value();
+  });
 }
 
-// `last` (an object with `actions`, or null) with the actions of its `actions` rewritten by
-// `rewrite`; nullopt if that fails.
+// The top-level fields that hold actions: `legal`, and `last` (in its `actions`).
+bool holds_actions(std::string_view key) {
+  return key == "\"legal\"" || key == "\"last\"";
+}
+
+// Such a field's value with its actions rewritten by `rewrite` (shorten_actions or
+// lengthen_actions); nullopt if that fails. `last` may be null.
 template <class Rewrite>
-std::optional<std::string> rewrite_last(std::string_view last, Rewrite rewrite) {
-  if (last.empty() || last.front() != '{') return std::string(last);
-  auto members = split_object(last);
+std::optional<std::string> rewrite_actions(std::string_view key, std::string_view value,
+                                           Rewrite rewrite) {
+  if (key == "\"legal\"") return rewrite(value);
+  if (value.empty() || value.front() != '{') return std::string(value);
+  auto members = split_object(value);
   if (!members) return std::nullopt;
   std::string actions;
   return write_object(*members, [&](const Member& m) -> std::optional<std::string_view> {
@@ -294,14 +304,6 @@ std::optional<std::string> rewrite_last(std::string_view last, Rewrite rewrite) 
   });
 }
 
-// A changed field's value as the delta writes it: `legal` and `last`'s actions short when asked.
-std::optional<std::string> value_in_delta(std::string_view key, std::string_view value,
-                                          ActionForm form) {
-  if (form != ActionForm::Short) return std::nullopt;
-  if (key == "\"legal\"") return shorten_actions(value);
-  if (key == "\"last\"") return rewrite_last(value, shorten_actions);
-  return std::nullopt;
-}
 }  // namespace
 
 SplitState::SplitState(std::shared_ptr<const std::string> text) : text_(std::move(text)) {
@@ -346,11 +348,10 @@ std::optional<std::string> state_delta_json(const SplitState& prev, const SplitS
     if (!set.empty()) set += ',';
     set += now.key;
     set += ':';
-    if (auto v = value_in_delta(now.key, now.value, form)) {
-      set += *v;
-    } else {
-      set += now.value;
-    }
+    auto short_form = form == ActionForm::Short && holds_actions(now.key)
+                          ? rewrite_actions(now.key, now.value, shorten_actions)
+                          : std::nullopt;
+    set += short_form ? std::string_view(*short_form) : now.value;
   }
   std::string out;
   out.reserve(64 + set.size() + board.size());
@@ -385,16 +386,14 @@ std::optional<std::string> apply_state_delta(std::string_view state, std::string
   }
   auto changed = split_object(set->value);
   if (!changed) return std::nullopt;
-  std::string pieces_text, board_text, legal_text, last_text;  // alive while they are written
+  std::string pieces_text, board_text, actions_text;  // alive while they are written
   return write_object(*members, [&](const Member& m) -> std::optional<std::string_view> {
     if (const Member* c = find(*changed, m.key)) {
-      if (m.key != "\"legal\"" && m.key != "\"last\"") return c->value;
-      std::string& text = m.key == "\"legal\"" ? legal_text : last_text;
-      auto written = m.key == "\"legal\"" ? lengthen_actions(c->value)
-                                          : rewrite_last(c->value, lengthen_actions);
+      if (!holds_actions(m.key)) return c->value;
+      auto written = rewrite_actions(m.key, c->value, lengthen_actions);
       if (!written) return std::nullopt;
-      text = std::move(*written);
-      return std::string_view(text);
+      actions_text = std::move(*written);
+      return std::string_view(actions_text);
     }
     if (m.key != "\"board\"" || !board) return m.value;
     auto fields = split_object(m.value);
