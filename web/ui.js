@@ -128,6 +128,7 @@ export function resultText(result, sides, connect, misere) {
     case 'draw_agreed': return 'Draw by agreement.';
     case 'draw_rule': return 'Draw: too many turns without a capture or a man moving.';
     case 'board_full': return 'Draw: the board is full.';
+    case 'turn_limit': return 'Draw: the game reached its limit of 1,000 turns.';
     default: return w ? `${W} wins (${humanize(result.reason ?? 'game over')}).` : `Draw (${humanize(result.reason ?? 'game over')}).`;
   }
 }

@@ -311,6 +311,7 @@ HopOutcome apply_hop(const CheckersState& s, const Rules& r, const Hop& h, Effec
   if (turn_over) {
     n.turn = other(me);
     n.jumper = -1;
+    if (n.turns < UINT16_MAX) ++n.turns;  // C7
   } else {
     n.jumper = h.to;
   }
@@ -331,6 +332,9 @@ std::optional<Result> checkers_result(const CheckersState& s, const Rules& r, co
   if (hops.empty() && !end_turn_legal(s, r)) return Result{other(s.turn), Reason::NoMoves};
   if (o.draw_turns > 0 && s.quiet_turns >= o.draw_turns) {  // C6
     return Result{std::nullopt, Reason::DrawRule};
+  }
+  if (r.turn_limit > 0 && s.turns >= r.turn_limit) {  // C7
+    return Result{std::nullopt, Reason::TurnLimit};
   }
   return std::nullopt;
 }
@@ -440,12 +444,13 @@ std::uint64_t count_turns(const CheckersState& s, const Rules& r) {
                                         std::popcount(shift(kings, b0 + 1) & empty));
 }
 
-bool game_over(const CheckersState& s, const Options& o) {
-  return s.occ[0] == 0 || s.occ[1] == 0 || (o.draw_turns > 0 && s.quiet_turns >= o.draw_turns);
+bool game_over(const CheckersState& s, const Rules& r, const Options& o) {
+  return s.occ[0] == 0 || s.occ[1] == 0 || (o.draw_turns > 0 && s.quiet_turns >= o.draw_turns) ||
+         (r.turn_limit > 0 && s.turns >= r.turn_limit);
 }
 
 std::uint64_t perft_rec(const CheckersState& s, const Rules& r, const Options& o, int depth) {
-  if (game_over(s, o)) return 0;
+  if (game_over(s, r, o)) return 0;
   if (depth == 1) return count_turns(s, r);
   std::uint64_t n = 0;
   for_each_turn(s, r, [&](const CheckersState& next) { n += perft_rec(next, r, o, depth - 1); });

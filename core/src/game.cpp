@@ -147,6 +147,11 @@ int Game::quiet_turns() const {
   return 0;
 }
 
+int Game::turns_played() const {
+  if (const auto* c = std::get_if<CheckersState>(&state_)) return c->turns;
+  return 0;
+}
+
 std::vector<Action> Game::legal() const {
   std::vector<Action> out;
   if (result_) return out;

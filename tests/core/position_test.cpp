@@ -59,7 +59,8 @@ TEST(Names, ProtocolNamesRoundTrip) {
       {Reason::Resigned, "resigned"},
       {Reason::DrawAgreed, "draw_agreed"},
       {Reason::DrawRule, "draw_rule"},
-      {Reason::BoardFull, "board_full"}};
+      {Reason::BoardFull, "board_full"},
+      {Reason::TurnLimit, "turn_limit"}};
   for (const auto& [r, name] : reasons) {
     EXPECT_EQ(bc::reason_name(r), name);
     EXPECT_EQ(bc::reason_from_name(name), r);

@@ -425,6 +425,49 @@ TEST(Common, C6_DrawRuleEndsTheGameWhenTheOpponentCanMove) {
   }
 }
 
+// C7: with the no-progress rule off, the 1,000th turn ends the game drawn, and not a turn before.
+TEST(Common, C7_TurnLimitDrawsAfter1000TurnsWhateverTheDrawRule) {
+  for (VariantId v : kCheckers) {
+    SCOPED_TRACE(vname(v));
+    Game g = position(v, opts(v, {{"draw_turns", 0}}), shuffle_pieces(), kBlack);
+    for (int i = 0; i < bc::kTurnLimit - 1; ++i) {
+      g = quiet(g);
+      ASSERT_FALSE(g.over()) << "over after " << i + 1 << " turns";
+    }
+    EXPECT_EQ(g.turns_played(), bc::kTurnLimit - 1);
+    g = quiet(g);
+    ASSERT_TRUE(g.over());
+    EXPECT_EQ(*g.result(), draw(Reason::TurnLimit));
+    EXPECT_TRUE(g.legal().empty());
+  }
+}
+
+// A capture sequence of several hops is one turn; a custom position starts counting at 0.
+TEST(Common, C7_AMultiJumpIsOneTurn) {
+  Game g = position(VariantId::Classic,
+                    {man(kBlack, 0, 0), man(kWhite, 1, 1), man(kWhite, 3, 3), man(kWhite, 7, 7)},
+                    kBlack);
+  EXPECT_EQ(g.turns_played(), 0);
+  Applied r = play(g, A::jump({0, 0}, {2, 2}));
+  ASSERT_FALSE(r.effects.turn_over);
+  EXPECT_EQ(r.next.turns_played(), 0);
+  r = play(r.next, A::jump({2, 2}, {4, 4}));
+  ASSERT_TRUE(r.effects.turn_over);
+  EXPECT_EQ(r.next.turns_played(), 1);
+}
+
+// A game stored under revision 2 was played without the limit and goes on past it.
+TEST(Common, C7_Revision2GamesHaveNoTurnLimit) {
+  for (VariantId v : kCheckers) {
+    SCOPED_TRACE(vname(v));
+    Options o = opts(v, {{"draw_turns", 0}});
+    o.rules = 2;
+    Game g = position(v, o, shuffle_pieces(), kBlack);
+    for (int i = 0; i < bc::kTurnLimit + 200; ++i) g = quiet(g);
+    EXPECT_FALSE(g.over());
+  }
+}
+
 // An optional capture sequence stopped with end_turn still removed a piece: the count starts again.
 TEST(Common, C6_BombJumpThenEndTurnResetsCounter) {
   auto ps = shuffle_pieces();

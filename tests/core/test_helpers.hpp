@@ -70,6 +70,8 @@ inline const char* test_reason_text(Reason r) {
       return "draw_rule";
     case Reason::BoardFull:
       return "board_full";
+    case Reason::TurnLimit:
+      return "turn_limit";
   }
   return "?";
 }

@@ -115,7 +115,8 @@ enum class Reason : std::uint8_t {
   Resigned,
   DrawAgreed,
   DrawRule,
-  BoardFull
+  BoardFull,
+  TurnLimit
 };
 std::string_view reason_name(Reason r);  // "no_pieces", ... as in PROTOCOL.md
 std::optional<Reason> reason_from_name(std::string_view name);
@@ -141,8 +142,11 @@ struct OptionSpec {
 };
 
 // RULES.md as the core plays it now. Revision 1: before 2026-11-24 (B8: a bomb stepping onto the
-// far row exploded; T5b: a triple king could land past its own pieces after a capture).
-inline constexpr int kRulesRevision = 2;
+// far row exploded; T5b: a triple king could land past its own pieces after a capture). Revision 2:
+// before 2026-11-25 (no C7 turn limit).
+inline constexpr int kRulesRevision = 3;
+// C7: a checkers game still on after this many turns (both sides' together) is drawn.
+inline constexpr int kTurnLimit = 1000;
 
 struct Options {
   // Not an option a player sets (no OptionSpec): the rules revision a game is played under, so a
@@ -186,6 +190,7 @@ struct CheckersState {
   Side turn = Side::First;
   std::int8_t jumper = -1;        // the piece in the middle of a capture sequence, or -1
   std::uint16_t quiet_turns = 0;  // C6 counter
+  std::uint16_t turns = 0;        // C7: complete turns played (saturates; not part of the hash)
   friend bool operator==(const CheckersState&, const CheckersState&) = default;
 };
 
@@ -226,6 +231,7 @@ class Game {
   bool mid_turn() const;                  // checkers: in the middle of a capture sequence
   std::optional<Square> jumper() const;   // checkers: the piece that must continue
   int quiet_turns() const;                // checkers: C6 counter
+  int turns_played() const;               // checkers: complete turns played (C7)
 
   // Every action the side to move may take now; empty exactly when the game is over.
   std::vector<Action> legal() const;

@@ -17,6 +17,7 @@ struct CheckersRules {
   bool flying_kings = false;           // T3: kings capture along the whole diagonal
   bool triple_kings = false;           // T4, T5: a king on its own back row is crowned again
   bool crowning_ends_turn = false;     // K4: a man crowned by a jump stops there
+  int turn_limit = 0;                  // C7 (revision 3 on): turns after which the game is drawn
   // Revision 1 only (docs/RULES.md, Revisions): a bomb stepping onto the far row exploded (B8),
   // and a triple king could land past its own pieces after a capture (T5b).
   bool far_row_step_explodes = false;
@@ -28,6 +29,7 @@ constexpr CheckersRules checkers_rules(VariantId v, int revision = kRulesRevisio
   CheckersRules r;
   r.variant = v;
   r.revision = revision;
+  r.turn_limit = revision >= 3 ? kTurnLimit : 0;
   switch (v) {
     case VariantId::Bomb:
       r.piece_kinds = true;
