@@ -379,14 +379,15 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
 
 namespace {
 
-// Level 8 thinks for a second; lower levels use their own node budgets (bc/ai.hpp).
+// Every level has a wall-clock cap (bc/ai.hpp, level_time_cap: 1 s at most) on top of its node
+// budget, so no search holds a pool thread for long, however loaded the machine.
 ai::SearchLimits computer_limits(const Room::ComputerTurn& t, const std::string& room,
                                  const std::atomic<bool>* stop) {
   ai::SearchLimits limits;
   limits.level = t.level;
   limits.seed = std::hash<std::string>{}(room) ^ (static_cast<std::uint64_t>(t.version) << 20) ^
                 static_cast<std::uint64_t>(t.game_number);
-  if (t.level >= kComputerMaxLevel) limits.time = std::chrono::milliseconds(1000);
+  limits.time = ai::level_time_cap(t.level);
   limits.stop = stop;
   return limits;
 }
