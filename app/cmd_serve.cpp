@@ -208,6 +208,24 @@ const Flag<Settings> kServeFlags[] = {
      [](Settings& s, std::string_view v) {
        return set_per_address(s.cfg.limits.max_rooms_per_address, v);
      }},
+    {"--computer-threads", "BOMBCHECKERS_COMPUTER_THREADS", "N",
+     "threads for the computer's searches, 0 = half the cores, at least 1 (default 0;\n"
+     "                           one more thread runs the quick levels 1..4 only)",
+     [](Settings& s, std::string_view v) -> Setting {
+       auto n = parse_whole(v, 0, 256);
+       if (!n) return "a whole number from 0 (half the cores) to 256";
+       s.cfg.limits.computer_threads = static_cast<unsigned>(*n);
+       return std::nullopt;
+     }},
+    {"--computer-queue", "BOMBCHECKERS_COMPUTER_QUEUE", "N",
+     "computer searches that may wait for a thread (default 1000; past it the busiest\n"
+     "                           address's newest search is put off by 2 s)",
+     [](Settings& s, std::string_view v) -> Setting {
+       auto n = parse_whole(v, 1, 1000000);
+       if (!n) return "a whole number from 1 to 1000000";
+       s.cfg.limits.computer_queue_max = static_cast<std::size_t>(*n);
+       return std::nullopt;
+     }},
     {"--memory", "BOMBCHECKERS_MEMORY", "",
      "keep games in memory only, not in the data directory (lost on restart)", set_memory},
     {"--qr", "BOMBCHECKERS_QR", "",

@@ -46,6 +46,12 @@ struct Limits {
   std::chrono::seconds finished_empty_room_ttl{2 * 60};  // game over and nobody connected
   std::chrono::seconds finished_room_ttl{60 * 60};       // game over, no rematch, people idle
   std::chrono::seconds sweep_interval{30};               // how often rooms are checked
+
+  // The computer's searches (server/computer_pool.hpp). Threads that run every level, 0 = half
+  // the cores (at least 1); one more runs only the quick levels (1..4). Searches waiting for a
+  // thread: past this the address with the most waiting has its newest put off, retried 2 s later.
+  unsigned computer_threads = 0;
+  std::size_t computer_queue_max = 1000;
 };
 
 }  // namespace bc::server

@@ -133,6 +133,19 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
           shutdown_notices);
   counter(out, "bc_tls_handshake_failures_total", "TLS handshakes that failed (serve --tls-cert).",
           tls_handshake_failures);
+  header(out, "bc_computer_queue_depth", "gauge", "Computer searches waiting for a thread.");
+  value(out, "bc_computer_queue_depth", "", computer_queued.load(std::memory_order_relaxed));
+  header(out, "bc_computer_searches_running", "gauge", "Computer searches under way.");
+  value(out, "bc_computer_searches_running", "", computer_running.load(std::memory_order_relaxed));
+  counter(out, "bc_computer_searches_total", "Computer searches started.", computer_searches);
+  header(out, "bc_computer_searches_dropped_total", "counter",
+         "Computer searches put off: nobody was in the room, or the queue was full (retried).");
+  value(out, "bc_computer_searches_dropped_total", "reason=\"unwatched\"",
+        computer_dropped_unwatched.load(std::memory_order_relaxed));
+  value(out, "bc_computer_searches_dropped_total", "reason=\"queue_full\"",
+        computer_dropped_full.load(std::memory_order_relaxed));
+  computer_wait.render(out, "bc_computer_queue_wait_seconds",
+                       "From a computer search queued to a thread starting it.");
   header(out, "bc_build_info", "gauge", "The server's version (always 1).");
   value(out, "bc_build_info", "version=\"" + std::string(kServerVersion) + "\"", 1);
   append_process_metrics(out);

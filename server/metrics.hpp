@@ -54,6 +54,14 @@ class Metrics {
   std::atomic<std::uint64_t> rooms_evicted{0};     // idle rooms retired to make room for a create
   std::atomic<std::uint64_t> shutdown_notices{0};  // server_restarting notices sent
   std::atomic<std::uint64_t> tls_handshake_failures{0};  // TLS connections whose handshake failed
+  // The computer's searches (ComputerPool): waiting for a thread, running, started, and put off
+  // (nobody watching their room; the queue full), and how long each started one waited.
+  std::atomic<std::int64_t> computer_queued{0};
+  std::atomic<std::int64_t> computer_running{0};
+  std::atomic<std::uint64_t> computer_searches{0};
+  std::atomic<std::uint64_t> computer_dropped_unwatched{0};
+  std::atomic<std::uint64_t> computer_dropped_full{0};
+  Histogram computer_wait;
 
   void http_status(unsigned status) {
     if (status >= 100 && status < 600)

@@ -42,7 +42,10 @@ Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics)
       limits_(limits),
       metrics_(metrics),
       rng_(std::random_device{}()),
-      computers_(std::max(1u, std::thread::hardware_concurrency() / 2)) {}
+      computers_(limits.computer_threads != 0
+                     ? limits.computer_threads
+                     : std::max(1u, std::thread::hardware_concurrency() / 2),
+                 limits.computer_queue_max, metrics) {}
 
 std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& address,
                                            ErrorCode* refused) {
@@ -69,7 +72,7 @@ std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& a
     id = make_room_id(rng_());
   } while (rooms_.count(id) != 0 || (store_ && store_->load_room(id)));
   auto host = std::make_shared<RoomHost>(ioc_, id, std::move(setup), limits_, metrics_, store_,
-                                         &computers_);
+                                         &computers_, address);
   rooms_.emplace(id, host);
   if (!address.empty()) {
     address_of_room_.emplace(id, address);

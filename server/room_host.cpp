@@ -4,7 +4,6 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <cctype>
 #include <thread>
 
@@ -14,30 +13,13 @@
 
 namespace bc::server {
 
-ComputerPool::ComputerPool(unsigned threads) : pool_(std::max(1u, threads)) {}
-
-ComputerPool::~ComputerPool() {
-  drain();
-}
-
-void ComputerPool::post(std::function<void()> work) {
-  if (closing()) return;
-  net::post(pool_, [this, work = std::move(work)] {
-    if (!closing()) work();
-  });
-}
-
-void ComputerPool::drain() {
-  close();
-  pool_.join();
-}
-
-// ---------------------------------------------------------------------------------------------
-
 RoomHost::RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
-                   Metrics& metrics, store::Store* store, ComputerPool* computers)
+                   Metrics& metrics, store::Store* store, ComputerPool* computers,
+                   std::string address)
     : RoomHost(ioc, Room(std::move(id), std::move(setup), limits), limits, metrics, store,
-               computers) {}
+               computers) {
+  address_ = std::move(address);
+}
 
 RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
                    store::Store* store, ComputerPool* computers)
@@ -379,14 +361,15 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
 
 namespace {
 
-// Level 8 thinks for a second; lower levels use their own node budgets (bc/ai.hpp).
+// Every level has a wall-clock cap (bc/ai.hpp, level_time_cap: 1 s at most) on top of its node
+// budget, so no search holds a pool thread for long, however loaded the machine.
 ai::SearchLimits computer_limits(const Room::ComputerTurn& t, const std::string& room,
                                  const std::atomic<bool>* stop) {
   ai::SearchLimits limits;
   limits.level = t.level;
   limits.seed = std::hash<std::string>{}(room) ^ (static_cast<std::uint64_t>(t.version) << 20) ^
                 static_cast<std::uint64_t>(t.game_number);
-  if (t.level >= kComputerMaxLevel) limits.time = std::chrono::milliseconds(1000);
+  limits.time = ai::level_time_cap(t.level);
   limits.stop = stop;
   return limits;
 }
@@ -404,13 +387,41 @@ void RoomHost::maybe_start_computer() {
   computer_busy_ = true;
   const Game game = room_.game();
   const auto started = Clock::now();
-  computers_->post([self = shared_from_this(), turn = *turn, game, started, stop = computer_stop_] {
+  auto self = shared_from_this();
+  ComputerJob job;
+  job.address = address_;
+  job.room = id_;
+  job.quick = ai::level_time_cap(turn->level) <= kQuickSearchCap;
+  // The snapshot, not room_: this runs on a pool thread.
+  job.watched = [self, stop = computer_stop_] {
+    return !stop->load() && self->activity().members > 0;
+  };
+  job.run = [self, turn = *turn, game, started, stop = computer_stop_] {
     ai::SearchResult r = ai::choose_turn(game, computer_limits(turn, self->id_, stop.get()));
     if (self->computers_->closing()) return;  // shutting down: the strand may be gone soon
     auto timer = std::make_shared<net::steady_timer>(self->strand_, started + kComputerMinThink);
     timer->async_wait([self, timer, turn, actions = std::move(r.best.actions)](
                           boost::system::error_code) { self->play_computer_turn(turn, actions); });
-  });
+  };
+  job.dropped = [self](ComputerDrop why) {
+    net::post(self->strand_, [self, why] { self->computer_dropped(why); });
+  };
+  computers_->submit(std::move(job));
+}
+
+void RoomHost::computer_dropped(ComputerDrop why) {
+  if (why == ComputerDrop::QueueFull) {
+    auto timer = std::make_shared<net::steady_timer>(strand_, kComputerRetry);
+    timer->async_wait([self = shared_from_this(), timer](boost::system::error_code) {
+      self->computer_busy_ = false;
+      self->maybe_start_computer();
+    });
+    return;
+  }
+  // Nobody was here: the next join starts the search (dispatch), unless someone came back while
+  // this was on its way, whose join found the search still queued.
+  computer_busy_ = false;
+  maybe_start_computer();
 }
 
 void RoomHost::play_computer_turn(const Room::ComputerTurn& turn,

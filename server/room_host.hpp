@@ -6,7 +6,6 @@
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <deque>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "bc/store.hpp"
+#include "server/computer_pool.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/protocol.hpp"
@@ -30,29 +30,6 @@ namespace net = boost::asio;
 using Clock = std::chrono::steady_clock;
 
 class RoomHost;
-
-// The computer's searches run here, off the I/O threads: a search may take a second and must never
-// hold up an I/O thread or another room. Owned by the Registry and drained before the io_context
-// goes away, since a finished search hands its turn back to a room's strand.
-class ComputerPool {
- public:
-  explicit ComputerPool(unsigned threads);
-  ~ComputerPool();
-  ComputerPool(const ComputerPool&) = delete;
-  ComputerPool& operator=(const ComputerPool&) = delete;
-
-  // Runs `work` on a pool thread; does nothing once closing.
-  void post(std::function<void()> work);
-  // From now on no search starts and finished ones hand nothing back (server shutdown).
-  void close() { closing_.store(true); }
-  bool closing() const { return closing_.load(); }
-  // close(), then waits for the searches under way (each sees its stop flag soon).
-  void drain();
-
- private:
-  std::atomic<bool> closing_{false};
-  boost::asio::thread_pool pool_;
-};
 
 // A member's connection, as a room sees it. Rooms call these from their strand; a Peer posts the
 // work to its own strand and returns at once.
@@ -87,8 +64,10 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   // With a store, every outcome that changes the room's durable record is written before its
   // messages go out (docs/PERSISTENCE.md); without one (tests), messages go out at once.
   // `computers` runs the searches of computer seats; without one (tests) nobody searches.
+  // `address`: the creator's, whose rooms share the pool's turns ("": not known).
   RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
-           Metrics& metrics, store::Store* store = nullptr, ComputerPool* computers = nullptr);
+           Metrics& metrics, store::Store* store = nullptr, ComputerPool* computers = nullptr,
+           std::string address = {});
   // A room rebuilt from the store.
   RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
            store::Store* store, ComputerPool* computers = nullptr);
@@ -150,8 +129,11 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   // strand and is played like anyone's (from the strand).
   void maybe_start_computer();
   void play_computer_turn(const Room::ComputerTurn& turn, const std::vector<Action>& actions);
+  // The pool did not run the search: start it again now (if someone is here) or a bit later.
+  void computer_dropped(ComputerDrop why);
 
   std::string id_;
+  std::string address_;
   net::strand<net::io_context::executor_type> strand_;
   Room room_;
   const Limits& limits_;

@@ -119,5 +119,27 @@ TEST(Solver, RefusesWhatItCannotKeyOrAfford) {
   EXPECT_FALSE(solve_kaboom(small, tight));
 }
 
+// A small board whose exact solve takes seconds from the start (4x4 connect 4, 2 bombs each):
+// within a time cap, levels 7 and 8 give up solving at half of it and play the search's answer.
+// The bound is loose for sanitizer builds: without the cap this takes 8 s in a Release build.
+TEST(Solver, LevelTimeCapBoundsTheSolverAndTheSearch) {
+  const Game g = std::get<Game>(Game::create(VariantId::Kaboom, test::kaboom_options(4, 4, 4, 2)));
+  for (int level : {7, 8}) {
+    SearchLimits limits;
+    limits.level = level;
+    limits.time = std::chrono::milliseconds(200);
+    const auto start = std::chrono::steady_clock::now();
+    const SearchResult r = choose_turn(g, limits);
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_LT(took, std::chrono::seconds(3)) << "level " << level;
+    EXPECT_FALSE(r.solved) << "level " << level;
+    ASSERT_EQ(r.best.actions.size(), 1u);
+    EXPECT_TRUE(g.apply(r.best.actions[0])) << "level " << level;
+  }
+  EXPECT_EQ(level_time_cap(1), std::chrono::milliseconds(250));
+  EXPECT_EQ(level_time_cap(kMaxLevel), std::chrono::milliseconds(1000));
+  EXPECT_EQ(level_time_cap(99), level_time_cap(kMaxLevel)) << "levels are clamped";
+}
+
 }  // namespace
 }  // namespace bc::ai

@@ -203,6 +203,9 @@ TEST(Binary, BadValuesExitWith2AndSayWhy) {
       {{"serve", "--bogus"}, {}},
       {{"serve"}, {"BOMBCHECKERS_PORT=x"}},
       {{"serve"}, {"BOMBCHECKERS_THREADS=lots"}},
+      {{"serve", "--computer-threads", "300"}, {}},
+      {{"serve", "--computer-queue", "0"}, {}},
+      {{"serve"}, {"BOMBCHECKERS_COMPUTER_QUEUE=many"}},
   };
   for (const auto& [args, env] : cases) {
     Process p(args, env);
@@ -219,7 +222,8 @@ TEST(Binary, HelpListsEveryFlagWithItsEnvironmentTwin) {
   for (const char* s :
        {"--host", "--port", "--web-root", "--data-dir", "--log-level", "--threads",
         "BOMBCHECKERS_HOST", "BOMBCHECKERS_PORT", "BOMBCHECKERS_WEB_ROOT", "BOMBCHECKERS_DATA_DIR",
-        "BOMBCHECKERS_LOG_LEVEL", "BOMBCHECKERS_THREADS", "8080", "0.0.0.0"}) {
+        "BOMBCHECKERS_LOG_LEVEL", "BOMBCHECKERS_THREADS", "8080", "0.0.0.0", "--computer-threads",
+        "BOMBCHECKERS_COMPUTER_THREADS", "--computer-queue", "BOMBCHECKERS_COMPUTER_QUEUE"}) {
     EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
   }
 }

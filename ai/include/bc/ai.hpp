@@ -7,6 +7,7 @@
 // not be lent to two searches at once.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -21,6 +22,23 @@ namespace bc::ai {
 
 inline constexpr int kMinLevel = 1;  // a beginner who blunders
 inline constexpr int kMaxLevel = 8;  // full strength
+
+// A wall-clock cap per level, on top of its node budget, for callers that must bound every search
+// (the server passes it as SearchLimits::time): on a loaded machine a search stops there and plays
+// its best so far. On a free core levels 1..4 finish in milliseconds, far below theirs; level 7's
+// 2M nodes take 1-2 s and a small Kaboom board's exact solve several (the solver gets half the
+// cap, then the search the rest). Indexed by level; [0] is unused.
+inline constexpr std::array<std::chrono::milliseconds, kMaxLevel + 1> kLevelTimeCap{
+    std::chrono::milliseconds(250),  std::chrono::milliseconds(250),
+    std::chrono::milliseconds(250),  std::chrono::milliseconds(250),
+    std::chrono::milliseconds(250),  std::chrono::milliseconds(500),
+    std::chrono::milliseconds(1000), std::chrono::milliseconds(1000),
+    std::chrono::milliseconds(1000)};
+constexpr std::chrono::milliseconds level_time_cap(int level) {
+  return kLevelTimeCap[static_cast<std::size_t>(level < kMinLevel   ? kMinLevel
+                                                : level > kMaxLevel ? kMaxLevel
+                                                                    : level)];
+}
 
 // Scores are from the point of view of the side to move, in hundredths of a normal man (checkers)
 // or of a heuristic unit (kaboom). A won game scores kWin minus the number of turns to the end.
@@ -67,8 +85,9 @@ struct IterationInfo {
 struct SearchLimits {
   int level = kMaxLevel;   // 1..8 (clamped)
   std::uint64_t seed = 0;  // noise and random moves of the low levels
-  // Budgets; whichever runs out first stops the search. With none given, a level-dependent
-  // node budget (levels 1..7, deterministic) or one second (level 8) applies.
+  // Budgets; whichever runs out first stops the search. Levels 1..7 always have their own node
+  // budget (deterministic) unless `nodes` replaces it; level 8 has one second when no budget is
+  // given. `time` also bounds the Kaboom solver (half of it; level_time_cap for a cap per level).
   std::optional<std::chrono::milliseconds> time;
   std::optional<std::uint64_t> nodes;
   std::optional<int> depth;                 // caps the iterative deepening (in turns)
