@@ -50,7 +50,13 @@ Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics)
 std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& address,
                                            ErrorCode* refused) {
   std::shared_ptr<RoomHost> evicted;
+  std::string id = fresh_id();
   std::unique_lock lock(mu_);
+  while (rooms_.count(id) != 0) {  // made meanwhile by another create: very rare
+    lock.unlock();
+    id = fresh_id();
+    lock.lock();
+  }
   const std::size_t per_address = limits_.max_rooms_per_address;
   if (per_address > 0 && !address.empty()) {
     auto n = rooms_of_address_.find(address);
@@ -66,11 +72,6 @@ std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& a
     if (refused) *refused = ErrorCode::ServerFull;
     return nullptr;
   }
-  std::string id;
-  // Ids stay unique over the store's history too: old games stay readable by their id.
-  do {
-    id = make_room_id(rng_());
-  } while (rooms_.count(id) != 0 || (store_ && store_->load_room(id)));
   auto host = std::make_shared<RoomHost>(ioc_, id, std::move(setup), limits_, metrics_, store_,
                                          &computers_, address);
   rooms_.emplace(id, host);
@@ -86,6 +87,21 @@ std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& a
     evicted->retire("its creator made a new room, and nobody was in this one");
   }
   return host;
+}
+
+std::string Registry::fresh_id() {
+  // Ids stay unique over the store's history too: old games stay readable by their id. The store
+  // is asked outside mu_, on a reader connection of its own: a create never waits for a commit,
+  // and nothing that needs mu_ (a join, another create) waits for the store.
+  for (;;) {
+    std::string id;
+    {
+      std::lock_guard lock(mu_);
+      id = make_room_id(rng_());
+      if (rooms_.count(id) != 0) continue;
+    }
+    if (store_ == nullptr || !store_->has_room(id)) return id;
+  }
 }
 
 void Registry::forget_address(const std::string& room) {

@@ -71,6 +71,8 @@ class Registry {
   std::unordered_map<std::string, std::string> address_of_room_;
   std::unordered_map<std::string, std::size_t> rooms_of_address_;
   void forget_address(const std::string& room);  // under mu_
+  // A room id in use neither here nor in the store (takes mu_ briefly; the store outside it).
+  std::string fresh_id();
   // At its limit: the address's oldest room with nobody in it and no game under way, taken out of
   // the map (under mu_); null if there is none.
   std::shared_ptr<RoomHost> evictable_room(const std::string& address);

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -129,8 +130,16 @@ RoomRow read_room(const Stmt& s) {
 struct Store::Impl {
   std::string path;
   sqlite3* db = nullptr;
-  std::mutex db_mutex;  // one connection; the writer holds it for a batch, readers for a query
+  std::mutex db_mutex;  // the writer's connection: held for a batch (and by readers in memory)
   StmtCache cache;      // the writer's statements
+
+  // Readers have connections of their own: in WAL mode a read never waits for a commit, and a
+  // commit never waits for a read. Idle ones are kept for the next read; an in-memory database
+  // is one connection only, so there readers share the writer's, under db_mutex.
+  static constexpr std::size_t kIdleReadersMax = 4;
+  std::mutex readers_mutex;
+  std::vector<sqlite3*> idle_readers;
+  std::atomic<std::uint64_t> reader_connections{0};
 
   std::mutex queue_mutex;
   std::condition_variable queue_cv;
@@ -150,7 +159,42 @@ struct Store::Impl {
     queue_cv.notify_all();
     if (writer.joinable()) writer.join();
     cache.clear();
+    for (sqlite3* r : idle_readers) sqlite3_close(r);
     if (db != nullptr) sqlite3_close(db);
+  }
+
+  // A connection to read on; give it back with release_reader. Null for an in-memory database
+  // (or if a reader cannot be opened): then read on `db` under db_mutex.
+  sqlite3* acquire_reader() {
+    if (inline_writes) return nullptr;
+    {
+      std::lock_guard lock(readers_mutex);
+      if (!idle_readers.empty()) {
+        sqlite3* r = idle_readers.back();
+        idle_readers.pop_back();
+        return r;
+      }
+    }
+    sqlite3* r = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &r, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) !=
+        SQLITE_OK) {
+      sqlite3_close(r);
+      return nullptr;
+    }
+    sqlite3_busy_timeout(r, 5000);
+    reader_connections.fetch_add(1, std::memory_order_relaxed);
+    return r;
+  }
+  void release_reader(sqlite3* r) {
+    if (r == nullptr) return;
+    {
+      std::lock_guard lock(readers_mutex);
+      if (idle_readers.size() < kIdleReadersMax) {
+        idle_readers.push_back(r);
+        return;
+      }
+    }
+    sqlite3_close(r);
   }
 
   bool apply(const Write& w) {
@@ -288,14 +332,14 @@ struct Store::Impl {
     stats.failures += failed;
   }
 
-  std::vector<SeatRow> seats(const std::string& room) {
+  static std::vector<SeatRow> seats(sqlite3* db, const std::string& room) {
     std::vector<SeatRow> out;
     Stmt s(db, "SELECT room, side, name, token_hash FROM seats WHERE room=? ORDER BY side");
     s.bind(1, room);
     while (s.step() == SQLITE_ROW) out.push_back({s.text(0), s.int32(1), s.text(2), s.text(3)});
     return out;
   }
-  std::vector<GameRow> games(const std::string& room) {
+  static std::vector<GameRow> games(sqlite3* db, const std::string& room) {
     std::vector<GameRow> out;
     Stmt s(db,
            "SELECT room, game_no, result, started_ms, ended_ms, players FROM games WHERE room=? "
@@ -306,7 +350,7 @@ struct Store::Impl {
     }
     return out;
   }
-  std::vector<ActionRow> actions(const std::string& room, int game_no) {
+  static std::vector<ActionRow> actions(sqlite3* db, const std::string& room, int game_no) {
     std::vector<ActionRow> out;
     Stmt s(db,
            "SELECT room, game_no, version, side, action, at_ms FROM actions "
@@ -317,15 +361,41 @@ struct Store::Impl {
     }
     return out;
   }
-  LoadedRoom load(RoomRow room, int game_no) {
+  static LoadedRoom load(sqlite3* db, RoomRow room, int game_no) {
     LoadedRoom out;
-    out.seats = seats(room.id);
-    out.games = games(room.id);
-    out.actions = actions(room.id, game_no == 0 ? room.game_no : game_no);
+    out.seats = seats(db, room.id);
+    out.games = games(db, room.id);
+    out.actions = actions(db, room.id, game_no == 0 ? room.game_no : game_no);
     out.room = std::move(room);
     return out;
   }
 };
+
+namespace {
+
+// One read: a reader connection of its own, or the writer's under its mutex (in memory). Each read
+// runs in one transaction, so its queries see one committed state.
+class Read {
+ public:
+  explicit Read(Store::Impl& impl) : impl_(impl), own_(impl.acquire_reader()) {
+    if (own_ == nullptr) shared_ = std::unique_lock(impl.db_mutex);
+    exec(db(), "BEGIN");
+  }
+  ~Read() {
+    exec(db(), "COMMIT");
+    impl_.release_reader(own_);
+  }
+  Read(const Read&) = delete;
+  Read& operator=(const Read&) = delete;
+  sqlite3* db() const { return own_ != nullptr ? own_ : impl_.db; }
+
+ private:
+  Store::Impl& impl_;
+  sqlite3* own_;
+  std::unique_lock<std::mutex> shared_;
+};
+
+}  // namespace
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::~Store() = default;
@@ -402,35 +472,42 @@ void Store::flush() {
 }
 
 std::vector<LoadedRoom> Store::load_active_rooms() {
-  std::lock_guard lock(impl_->db_mutex);
+  Read read(*impl_);
   std::vector<RoomRow> rooms;
-  Stmt s(impl_->db,
+  Stmt s(read.db(),
          "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE retired=0 "
          "ORDER BY created_ms");
   while (s.step() == SQLITE_ROW) rooms.push_back(read_room(s));
   std::vector<LoadedRoom> out;
   out.reserve(rooms.size());
-  for (auto& r : rooms) out.push_back(impl_->load(std::move(r), 0));
+  for (auto& r : rooms) out.push_back(Impl::load(read.db(), std::move(r), 0));
   return out;
 }
 
 std::optional<LoadedRoom> Store::load_room(const std::string& id, int game_no) {
-  std::lock_guard lock(impl_->db_mutex);
-  Stmt s(impl_->db, "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE id=?");
+  Read read(*impl_);
+  Stmt s(read.db(), "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE id=?");
   s.bind(1, id);
   if (s.step() != SQLITE_ROW) return std::nullopt;
-  return impl_->load(read_room(s), game_no);
+  return Impl::load(read.db(), read_room(s), game_no);
+}
+
+bool Store::has_room(const std::string& id) {
+  Read read(*impl_);
+  Stmt s(read.db(), "SELECT 1 FROM rooms WHERE id=?");
+  s.bind(1, id);
+  return s.step() == SQLITE_ROW;
 }
 
 std::vector<ActionRow> Store::actions(const std::string& room, int game_no) {
-  std::lock_guard lock(impl_->db_mutex);
-  return impl_->actions(room, game_no);
+  Read read(*impl_);
+  return Impl::actions(read.db(), room, game_no);
 }
 
 std::vector<RoomRow> Store::recent_rooms(int limit) {
-  std::lock_guard lock(impl_->db_mutex);
+  Read read(*impl_);
   std::vector<RoomRow> out;
-  Stmt s(impl_->db,
+  Stmt s(read.db(),
          "SELECT id, setup, created_ms, game_no, retired FROM rooms ORDER BY created_ms DESC "
          "LIMIT ?");
   s.bind(1, limit);

@@ -3,11 +3,14 @@
 #include "bc/store.hpp"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 #include <thread>
 
@@ -70,6 +73,38 @@ TEST(Store, RoomsSeatsGamesAndActionsRoundTrip) {
   ASSERT_EQ(rooms[0].actions.size(), 2u);
   EXPECT_EQ(rooms[0].actions[0].version, 1);
   EXPECT_EQ(rooms[0].actions[1].side, 1);
+}
+
+// Issue 13.6: readers have connections of their own. Another process holds the write lock, so the
+// store's writer waits in BEGIN IMMEDIATE (up to its 5 s busy timeout) holding its connection:
+// reads must still answer at once (they waited behind the writer when they shared it).
+TEST(Store, ReadsDoNotWaitForTheWriter) {
+  TempDir dir;
+  auto store = must_open(dir.db());
+  store->submit(new_room("ABCDEF"));
+  store->flush();
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(dir.db().c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  std::atomic<bool> written{false};
+  store->submit({action("ABCDEF", 1)}, [&](bool ok) { written = ok; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the writer is in BEGIN by now
+  auto read = std::async(std::launch::async, [&] {
+    return std::make_pair(store->has_room("ABCDEF"), store->load_room("ABCDEF"));
+  });
+  const bool answered = read.wait_for(std::chrono::seconds(3)) == std::future_status::ready;
+  EXPECT_TRUE(answered) << "a read waited for the writer";
+  EXPECT_FALSE(written.load());
+  sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  auto [has, room] = read.get();
+  EXPECT_TRUE(has);
+  ASSERT_TRUE(room);
+  EXPECT_TRUE(room->actions.empty()) << "a read sees committed rows only";
+  store->flush();
+  EXPECT_TRUE(written.load());
+  EXPECT_EQ(store->load_room("ABCDEF")->actions.size(), 1u);
+  EXPECT_FALSE(store->has_room("ZZZZZZ"));
 }
 
 TEST(Store, CallbackRunsAfterCommitAndSeesTheRow) {

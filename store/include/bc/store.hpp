@@ -106,8 +106,10 @@ class Store {
   // Blocks until everything submitted so far is committed (shutdown, tests).
   void flush();
 
-  // Reads (any thread; they use their own connection).
+  // Reads (any thread). Each runs on a connection of its own, never the writer's, so a read does
+  // not wait for a commit (an in-memory database has one connection: there they share it).
   std::vector<LoadedRoom> load_active_rooms();
+  bool has_room(const std::string& id);
   std::optional<LoadedRoom> load_room(const std::string& id, int game_no = 0);  // 0: current game
   std::vector<ActionRow> actions(const std::string& room, int game_no);
   std::vector<RoomRow> recent_rooms(int limit);
@@ -115,8 +117,9 @@ class Store {
   Stats stats() const;
   const std::string& path() const;
 
- private:
   struct Impl;
+
+ private:
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
