@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "server/beast.hpp"
+#include "server/persist.hpp"
 #include "server/shared_state.hpp"
 
 namespace boost::asio::ssl {
@@ -54,6 +55,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
  private:
   void handle(Request req);
   void handle_game(Request req, std::string_view rest, const std::string& target);
+  void answer_stored(Request req, std::string_view type, RecordFormat format, const std::string& id,
+                     int game_no, bool live);
+  void answer(Request req, std::string_view type, Text body);
+  const std::string& address() const;  // the client's, or empty
   void redirect_to_https(const Request& req);
   void send(http::message_generator msg);
 

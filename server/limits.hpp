@@ -29,6 +29,17 @@ struct Limits {
   std::chrono::seconds http_timeout{30};  // per request read and write, keep-alive idle
   std::size_t http_header_max = 8 * 1024;
   std::size_t http_body_max = 1024;  // only GET and HEAD are served
+  // /api/ requests of one client IP (all its connections together; /healthz and /metrics are not
+  // counted): a token bucket. Past it: 429 with Retry-After.
+  double api_rate_per_second = 10;
+  double api_burst = 40;
+  // Game records (/api/games/...) are read from the store and replayed on threads of their own,
+  // never on an I/O thread. At most this many at once in all (past it: 503), and per client IP
+  // (past it: 429); finished games' records are cached up to record_cache_bytes.
+  unsigned record_threads = 1;
+  std::size_t record_jobs_max = 16;
+  std::size_t record_jobs_per_address = 2;
+  std::size_t record_cache_bytes = 32 * 1024 * 1024;
 
   // Rooms
   std::size_t chat_max_chars = 500;  // code points, after control characters are removed

@@ -118,6 +118,12 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
     value(out, "bc_http_responses_total", "class=\"" + std::to_string(i + 1) + "xx\"",
           http_responses[i].load(std::memory_order_relaxed));
   }
+  counter(out, "bc_api_rate_limited_total",
+          "/api/ requests refused with 429: their address's request rate was spent.",
+          api_rate_limited);
+  counter(out, "bc_records_refused_total",
+          "Game record requests refused with 429 or 503: too many were being prepared.",
+          records_refused);
   counter(out, "bc_origin_refused_total", "WebSocket upgrades refused with 403 for their Origin.",
           origin_refused);
   counter(out, "bc_accept_errors_total",

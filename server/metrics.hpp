@@ -48,7 +48,9 @@ class Metrics {
   std::atomic<std::uint64_t> oversized_closed{0};
   Histogram move_to_broadcast;
   std::array<std::atomic<std::uint64_t>, 5> http_responses{};  // by status class 1xx..5xx
-  std::atomic<std::uint64_t> origin_refused{0};                // /ws upgrades refused with 403
+  std::atomic<std::uint64_t> api_rate_limited{0};  // /api/ requests refused by an address's bucket
+  std::atomic<std::uint64_t> records_refused{0};   // game records refused: too many under way
+  std::atomic<std::uint64_t> origin_refused{0};    // /ws upgrades refused with 403
   std::atomic<std::uint64_t> accept_errors{0};     // failed accepts (out of descriptors, ...)
   std::atomic<std::uint64_t> address_refused{0};   // connections over max_connections_per_address
   std::atomic<std::uint64_t> rooms_evicted{0};     // idle rooms retired to make room for a create

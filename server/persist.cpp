@@ -130,18 +130,20 @@ StoredRecord stored_record(store::Store& store, const std::string& id, int game_
     out.error = restored.error->message;
     return out;
   }
+  out.body = record_of(*restored.room, f);
+  return out;
+}
+
+std::string record_of(const Room& room, RecordFormat f) {
   switch (f) {
     case RecordFormat::Json:
-      out.body = restored.room->record_text();
-      break;
+      return room.record_text();
     case RecordFormat::Notation:
-      out.body = game_notation(*restored.room);
-      break;
+      return game_notation(room);
     case RecordFormat::Positions:
-      out.body = restored.room->positions_text();
-      break;
+      return room.positions_text();
   }
-  return out;
+  return {};
 }
 
 }  // namespace bc::server

@@ -29,6 +29,9 @@ Restored restore_room(const std::string& id, const GameRecord& image, const Limi
 // What a record endpoint serves.
 enum class RecordFormat : std::uint8_t { Json, Notation, Positions };
 
+// A room's current game in format `f`.
+std::string record_of(const Room& room, RecordFormat f);
+
 // One game of a room from the store: the JSON record or its notation (PDN / Kaboom text).
 // nullopt: no such room or game; an error text if it does not replay.
 struct StoredRecord {

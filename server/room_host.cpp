@@ -127,12 +127,8 @@ void RoomHost::record(std::function<void(std::string)> done) {
   view([](const Room& r) { return r.record_text(); }, std::move(done));
 }
 
-void RoomHost::notation(std::function<void(std::string)> done) {
-  view([](const Room& r) { return game_notation(r); }, std::move(done));
-}
-
-void RoomHost::positions(std::function<void(std::string)> done) {
-  view([](const Room& r) { return r.positions_text(); }, std::move(done));
+void RoomHost::with_room(std::function<void(const Room&)> done) {
+  net::post(strand_, [self = shared_from_this(), done = std::move(done)] { done(self->room_); });
 }
 
 void RoomHost::retire(std::string why, bool durable) {

@@ -82,10 +82,9 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void disconnect(MemberId m);
   // Calls done with the JSON game record (from the strand).
   void record(std::function<void(std::string)> done);
-  // Calls done with the game's notation (PDN, or the Kaboom text record).
-  void notation(std::function<void(std::string)> done);
-  // Calls done with every position of the current game (Room::positions_text).
-  void positions(std::function<void(std::string)> done);
+  // Calls done with the room, on the strand; work too long for the strand (a record's replay) is
+  // done elsewhere on a copy.
+  void with_room(std::function<void(const Room&)> done);
   // Calls done with view(room), computed on the strand.
   void view(std::function<std::string(const Room&)> view, std::function<void(std::string)> done);
   // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.

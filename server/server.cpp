@@ -31,6 +31,8 @@ SharedState::SharedState(net::io_context& ioc, ServerConfig cfg)
     : config(std::move(cfg)),
       limits(config.limits),
       registry(ioc, limits, metrics),
+      records(limits),
+      api_rates(limits.api_rate_per_second, limits.api_burst),
       welcome(std::make_shared<const std::string>(welcome_json(limits))) {
   std::error_code ec;
   web_root = std::filesystem::weakly_canonical(std::filesystem::absolute(config.web_root, ec), ec);
@@ -343,6 +345,7 @@ void Server::run() {
   for (auto& t : extra) t.join();
   // A search finishing now would hand its turn to a strand of the io_context about to go away.
   impl_->state->registry.drain_computers();
+  impl_->state->records.stop();  // the same for record jobs, which answer on a session's strand
   // Every accepted write is committed before the server is gone.
   if (impl_->store) impl_->store->flush();
 }

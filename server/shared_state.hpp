@@ -11,6 +11,8 @@
 
 #include "bc/store.hpp"
 #include "server/metrics.hpp"
+#include "server/rate_limit.hpp"
+#include "server/records.hpp"
 #include "server/registry.hpp"
 #include "server/server.hpp"
 
@@ -44,6 +46,8 @@ struct SharedState {
   const Limits& limits;
   Metrics metrics;
   Registry registry;
+  RecordWorks records;             // /api/games/...: store reads and replays, off the I/O threads
+  AddressBuckets api_rates;        // /api/ requests per client address
   store::Store* store = nullptr;   // owned by the Server; set before listening
   std::filesystem::path web_root;  // canonical
   std::shared_ptr<const std::string> welcome;

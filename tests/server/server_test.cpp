@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "bc/core.hpp"
 #include "server/metrics.hpp"
 #include "server/wire_delta.hpp"
 #include "test_client.hpp"
@@ -852,6 +853,112 @@ TEST_F(ServerTest, Http_RoomsAndGameRecord) {
   EXPECT_EQ(http_get(port_, "/api/games/ZZZZZZ/positions").status, 404);
   EXPECT_EQ(http_get(port_, "/api/games/" + room + "/positions?game=0").status, 400);
   EXPECT_EQ(http_get(port_, "/api/games/" + room + "/positions/x").status, 404);
+}
+
+// Issue 13.1: /api/ requests of one address share one bucket however many connections it opens;
+// another address, /healthz and /metrics are not held up by it.
+TEST_F(ServerTest, Abuse_ApiRequestsAreLimitedPerAddressNotPerConnection) {
+  Limits l;
+  l.api_rate_per_second = 0.01;
+  l.api_burst = 5;
+  restart(l);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(http_get(port_, "/api/rooms").status, 200) << i;
+  auto refused = http_get(port_, "/api/rooms");
+  EXPECT_EQ(refused.status, 429);
+  EXPECT_EQ(refused.header("retry-after"), "1");
+  EXPECT_EQ(json::parse(refused.body)["error"], "rate_limited");
+  EXPECT_EQ(http_get(port_, "/api/games/ABCDEF/positions").status, 429);
+  EXPECT_EQ(http_get(port_, "/api/rooms", "GET", "127.0.0.2").status, 200);
+  EXPECT_EQ(http_get(port_, "/healthz").status, 200);
+  auto m = http_get(port_, "/metrics");
+  EXPECT_NE(m.body.find("bc_api_rate_limited_total 2"), std::string::npos) << m.body;
+}
+
+namespace {
+
+// The action of `legal` that moves to `to`.
+json action_to(const json& state, int x, int y) {
+  for (const auto& a : state["legal"]) {
+    if (a["to"] == json::array({x, y})) return a;
+  }
+  throw std::runtime_error("no legal action to [" + std::to_string(x) + "," + std::to_string(y) +
+                           "] in " + state.dump());
+}
+
+}  // namespace
+
+// Issue 13.1: with the no-progress rule off, two kings shuffling reach the turn limit (C7, over the
+// wire), so a game's record is bounded. Then 24 connections ask for its every position and never
+// read: they share one record, and another room's moves go on meanwhile.
+TEST_F(ServerTest, Abuse_ALongGameEndsAtTheTurnLimitAndUnreadRecordsHoldUpNobody) {
+  Limits l;
+  l.rate_per_second = 1e6;
+  l.rate_burst = 1e6;
+  l.api_burst = 100;
+  restart(l);
+  auto a = connect();
+  const json position = {{"pieces",
+                          {{{"at", {1, 1}}, {"side", "black"}, {"rank", "king"}},
+                           {{"at", {6, 4}}, {"side", "white"}, {"rank", "king"}}}},
+                         {"turn", "black"}};
+  const std::string room = create(
+      *a, "classic", "black", {{"options", {{"draw_turns", 0}}}, {"position", position}})["room"];
+  auto b = connect();
+  join(*b, room, "white");
+  json st = state_at(*a, 0);
+  // Black king [1,1]<->[2,2], white king [6,4]<->[7,5]: never in reach of each other.
+  for (int v = 0; v < bc::kTurnLimit; ++v) {
+    const bool black = v % 2 == 0;
+    const int phase = (v / 2) % 2;
+    const json act = black ? (phase == 0 ? action_to(st, 2, 2) : action_to(st, 1, 1))
+                           : (phase == 0 ? action_to(st, 7, 5) : action_to(st, 6, 4));
+    (black ? *a : *b).send({{"type", "act"}, {"action", act}, {"version", v}});
+    st = state_at(*a, v + 1);
+    state_at(*b, v + 1);
+  }
+  ASSERT_EQ(st["status"], "finished");
+  EXPECT_EQ(st["result"]["reason"], "turn_limit");
+  EXPECT_TRUE(st["result"]["winner"].is_null());
+
+  // 24 requests for every position, on connections that never read.
+  std::vector<int> unread;
+  for (int i = 0; i < 24; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port_);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    const std::string req = "GET /api/games/" + room + "/positions HTTP/1.1\r\nHost: t\r\n\r\n";
+    ASSERT_EQ(::send(fd, req.data(), req.size(), 0), static_cast<ssize_t>(req.size()));
+    unread.push_back(fd);
+  }
+  // Meanwhile a game elsewhere: each move answered in good time.
+  auto c = connect();
+  const std::string other = create(*c, "bomb", "fire")["room"];
+  auto d = connect();
+  join(*d, other, "water");
+  json o = state_at(*c, 0);
+  while (o["status"] != "playing") o = c->expect("state");
+  for (int v = 0; v < 6 && o["status"] == "playing"; ++v) {
+    const auto sent = std::chrono::steady_clock::now();
+    (o["turn"] == "fire" ? *c : *d)
+        .send({{"type", "act"}, {"action", o["legal"][0]}, {"version", v}});
+    o = state_at(*c, v + 1);
+    state_at(*d, v + 1);
+    EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(2)) << "move " << v;
+  }
+  // A reader gets the whole record, 1,001 positions, once the jobs under way for the others end
+  // (429 and Retry-After until then).
+  auto pos = http_get(port_, "/api/games/" + room + "/positions");
+  for (int i = 0; i < 100 && pos.status == 429; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    pos = http_get(port_, "/api/games/" + room + "/positions");
+  }
+  ASSERT_EQ(pos.status, 200) << pos.body;
+  const json p = json::parse(pos.body);
+  EXPECT_EQ(p["positions"].size(), static_cast<std::size_t>(bc::kTurnLimit + 1));
+  for (int fd : unread) ::close(fd);
 }
 
 TEST_F(ServerTest, Http_Metrics) {

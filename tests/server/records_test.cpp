@@ -1,0 +1,101 @@
+// Issue 13.1: the record threads' admission (in all and per address), their cache, and the
+// per-address request buckets, without sockets.
+#include "server/records.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "server/rate_limit.hpp"
+
+using namespace bc::server;
+
+TEST(RecordWorks, AdmitsAFewPerAddressAndABoundedNumberInAll) {
+  Limits l;
+  l.record_jobs_max = 3;
+  l.record_jobs_per_address = 2;
+  RecordWorks works(l);
+  RecordWorks::Refusal why{};
+  auto a1 = works.admit("10.0.0.1", why);
+  auto a2 = works.admit("10.0.0.1", why);
+  ASSERT_TRUE(a1 && a2);
+  EXPECT_FALSE(works.admit("10.0.0.1", why));
+  EXPECT_EQ(why, RecordWorks::Refusal::AddressBusy);
+  auto b1 = works.admit("10.0.0.2", why);
+  ASSERT_TRUE(b1);
+  EXPECT_FALSE(works.admit("10.0.0.3", why));
+  EXPECT_EQ(why, RecordWorks::Refusal::Busy);
+  EXPECT_EQ(works.under_way(), 3u);
+  a1.reset();  // a job that ends gives its place back
+  EXPECT_TRUE(works.admit("10.0.0.3", why));
+  EXPECT_EQ(works.under_way(), 2u);
+}
+
+TEST(RecordWorks, AJobHoldsItsPlaceUntilItEndsAndRunsOffTheCallersThread) {
+  Limits l;
+  l.record_jobs_per_address = 1;
+  RecordWorks works(l);
+  RecordWorks::Refusal why{};
+  std::atomic<bool> release{false};
+  std::atomic<bool> ran{false};
+  const auto caller = std::this_thread::get_id();
+  works.post(works.admit("a", why), [&] {
+    EXPECT_NE(std::this_thread::get_id(), caller);
+    while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ran = true;
+  });
+  EXPECT_FALSE(works.admit("a", why));
+  release = true;
+  for (int i = 0; i < 2000 && works.under_way() != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(ran);
+  EXPECT_TRUE(works.admit("a", why));
+}
+
+TEST(RecordWorks, StoppedWorksRunNothingAndAdmitNobody) {
+  RecordWorks works(Limits{});
+  works.stop();
+  RecordWorks::Refusal why{};
+  EXPECT_FALSE(works.admit("a", why));
+  EXPECT_EQ(why, RecordWorks::Refusal::Busy);
+}
+
+TEST(RecordWorks, TheCacheKeepsTheMostRecentlyUsedWithinItsBytes) {
+  Limits l;
+  l.record_cache_bytes = 25;
+  RecordWorks works(l);
+  auto text = [](char c) { return std::make_shared<const std::string>(10, c); };
+  works.cache("a", text('a'));
+  works.cache("b", text('b'));
+  ASSERT_TRUE(works.cached("a"));  // a is now the most recent
+  works.cache("c", text('c'));     // 30 bytes: the least recent (b) goes
+  EXPECT_TRUE(works.cached("a"));
+  EXPECT_FALSE(works.cached("b"));
+  EXPECT_TRUE(works.cached("c"));
+  EXPECT_EQ(works.cached_bytes(), 20u);
+  works.cache("big", std::make_shared<const std::string>(26, 'x'));  // larger than the cache
+  EXPECT_FALSE(works.cached("big"));
+  EXPECT_EQ(works.cached("a"), works.cached("a")) << "readers share one text";
+}
+
+TEST(AddressBuckets, ConnectionsOfOneAddressShareItsBucket) {
+  using Clock = AddressBuckets::Clock;
+  AddressBuckets buckets(1, 3);
+  const auto t = Clock::now();
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(buckets.take("10.0.0.1", t));
+  EXPECT_FALSE(buckets.take("10.0.0.1", t));
+  EXPECT_TRUE(buckets.take("10.0.0.2", t)) << "another address has a bucket of its own";
+  EXPECT_TRUE(buckets.take("10.0.0.1", t + std::chrono::seconds(1)));
+}
+
+TEST(AddressBuckets, IdleAddressesAreForgotten) {
+  using Clock = AddressBuckets::Clock;
+  AddressBuckets buckets(10, 2);
+  const auto t = Clock::now();
+  for (int i = 0; i < 1024; ++i) buckets.take("10.1." + std::to_string(i), t);
+  EXPECT_EQ(buckets.size(), 1024u);
+  buckets.take("10.2.0.0", t + std::chrono::seconds(1));  // all of them are full again
+  EXPECT_EQ(buckets.size(), 1u);
+}
