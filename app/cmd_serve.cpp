@@ -208,6 +208,16 @@ const Flag<Settings> kServeFlags[] = {
      [](Settings& s, std::string_view v) {
        return set_per_address(s.cfg.limits.max_rooms_per_address, v);
      }},
+    {"--api-rate", "BOMBCHECKERS_API_RATE", "N",
+     "/api/ requests per second one client IP may make, in bursts of 4 x N; 0 = no limit\n"
+     "                           (default 10; behind a reverse proxy, raise it as the others)",
+     [](Settings& s, std::string_view v) -> Setting {
+       auto n = parse_whole(v, 0, 1000000);
+       if (!n) return "a whole number from 0 (no limit) to 1000000";
+       s.cfg.limits.api_rate_per_second = static_cast<double>(*n);
+       s.cfg.limits.api_burst = 4.0 * static_cast<double>(*n);
+       return std::nullopt;
+     }},
     {"--computer-threads", "BOMBCHECKERS_COMPUTER_THREADS", "N",
      "threads for the computer's searches, 0 = half the cores, at least 1 (default 0;\n"
      "                           one more thread runs the quick levels 1..4 only)",

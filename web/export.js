@@ -3,6 +3,7 @@
 import { $, h, toast } from './ui.js';
 import { download, pdnUrl, recordUrl } from './replay.js';
 import { app } from './state.js';
+import { apiFetch } from './net.js';
 
 /** The game the Export menu is about: the one picked in it, else the one replayed, else this one. */
 let exportPick = null;
@@ -53,7 +54,7 @@ async function renderExportMenu() {
 async function checkPdn(link) {
   let ok = false;
   try {
-    const res = await fetch(link.href, { method: 'HEAD', cache: 'no-store' });
+    const res = await apiFetch(link.href, { method: 'HEAD', cache: 'no-store' });
     ok = res.ok;
   } catch {
     ok = false;
@@ -71,7 +72,7 @@ async function checkPdn(link) {
 /** Kaboom's text record, as the server writes it (GET /api/games/{room}.pdn serves it for Kaboom). */
 async function exportKaboomText(room, game, q) {
   try {
-    const res = await fetch(pdnUrl(room, q), { cache: 'no-store' });
+    const res = await apiFetch(pdnUrl(room, q), { cache: 'no-store' });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     download(`kaboom-${room}-game${game}.txt`, await res.text());
     $('#export-menu').open = false;

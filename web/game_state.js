@@ -6,6 +6,7 @@ import { app, normRoom } from './state.js';
 import { board, clearHint, flipped, myLegal, same } from './context.js';
 import { layoutBoard, renderGame, renderMoves } from './game_view.js';
 import { showScreen } from './lobby.js';
+import { apiFetch } from './net.js';
 
 export function onState(s) {
   // A state still on its way when we left (or of a room we left for another) is old news.
@@ -86,7 +87,7 @@ async function loadHistory(s, attempt = 0) {
   const game = app.gameNo;
   app.movesPartial = true;
   try {
-    const res = await fetch(`/api/games/${encodeURIComponent(s.room)}`, { cache: 'no-store' });
+    const res = await apiFetch(`/api/games/${encodeURIComponent(s.room)}`, { cache: 'no-store' });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const rec = await res.json();
     if (seq !== historySeq || app.state?.room !== s.room || app.gameNo !== game || !Array.isArray(rec.actions)) return;

@@ -7,6 +7,7 @@ import { net, send, sidesOf } from './context.js';
 import { sendLeave } from './controls.js';
 import { resetGameView } from './game_state.js';
 import { layoutBoard, renderGame, updateDataAttrs } from './game_view.js';
+import { apiFetch } from './net.js';
 
 export function showScreen(name) {
   if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
@@ -200,7 +201,7 @@ $('#join-form').addEventListener('submit', (e) => {
 });
 
 async function fetchRooms() {
-  const res = await fetch('/api/rooms', { cache: 'no-store' });
+  const res = await apiFetch('/api/rooms', { cache: 'no-store' });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   const data = await res.json();
   return Array.isArray(data) ? data : data.rooms ?? [];

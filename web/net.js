@@ -99,3 +99,16 @@ export class Net {
     else this.retryNow();
   }
 }
+
+/**
+ * fetch() for the JSON API: a `429` or `503` with Retry-After (the server's per-address request
+ * limits, or records being prepared) is tried again after the seconds it names, up to 3 times.
+ */
+export async function apiFetch(url, options = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, options);
+    const wait = Number(res.headers.get('Retry-After'));
+    if ((res.status !== 429 && res.status !== 503) || attempt >= 3 || !(wait >= 0)) return res;
+    await new Promise((done) => setTimeout(done, Math.min(wait, 5) * 1000 + 100 * attempt));
+  }
+}

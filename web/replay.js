@@ -2,6 +2,7 @@
 // every position shown in a replay is one the server sent, either live (each `state` this tab saw)
 // or from the server's list of positions (GET /api/games/{room}/positions). Also the game record
 // and download links (the server writes every text record: PDN, and Kaboom's text).
+import { apiFetch } from './net.js';
 
 
 /** What a replay needs of a `state` (or of one entry of the positions list). */
@@ -59,7 +60,7 @@ export function positionsUrl(room, game) {
  * current one) the server must know `?game=N`; an answer about another game counts as none.
  */
 export async function fetchRecord(room, game) {
-  const res = await fetch(recordUrl(room, game), { cache: 'no-store' });
+  const res = await apiFetch(recordUrl(room, game), { cache: 'no-store' });
   if (!res.ok) return null;
   const rec = await res.json();
   if (Number.isInteger(game) && Number.isInteger(rec?.game) && rec.game !== game) return null;
@@ -69,7 +70,7 @@ export async function fetchRecord(room, game) {
 /** The server's positions of a game, or null when it has none to give (an older server: 404). */
 export async function fetchPositions(room, game) {
   try {
-    const res = await fetch(positionsUrl(room, game), { cache: 'no-store' });
+    const res = await apiFetch(positionsUrl(room, game), { cache: 'no-store' });
     if (!res.ok) return null;
     return parsePositions(await res.json(), game);
   } catch {

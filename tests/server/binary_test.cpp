@@ -206,6 +206,8 @@ TEST(Binary, BadValuesExitWith2AndSayWhy) {
       {{"serve", "--computer-threads", "300"}, {}},
       {{"serve", "--computer-queue", "0"}, {}},
       {{"serve"}, {"BOMBCHECKERS_COMPUTER_QUEUE=many"}},
+      {{"serve", "--api-rate", "-1"}, {}},
+      {{"serve"}, {"BOMBCHECKERS_API_RATE=fast"}},
   };
   for (const auto& [args, env] : cases) {
     Process p(args, env);
@@ -219,11 +221,26 @@ TEST(Binary, HelpListsEveryFlagWithItsEnvironmentTwin) {
   Process p({"serve", "--help"});
   EXPECT_EQ(p.wait(std::chrono::seconds(10)), 0);
   const std::string out = p.all_stdout();
-  for (const char* s :
-       {"--host", "--port", "--web-root", "--data-dir", "--log-level", "--threads",
-        "BOMBCHECKERS_HOST", "BOMBCHECKERS_PORT", "BOMBCHECKERS_WEB_ROOT", "BOMBCHECKERS_DATA_DIR",
-        "BOMBCHECKERS_LOG_LEVEL", "BOMBCHECKERS_THREADS", "8080", "0.0.0.0", "--computer-threads",
-        "BOMBCHECKERS_COMPUTER_THREADS", "--computer-queue", "BOMBCHECKERS_COMPUTER_QUEUE"}) {
+  for (const char* s : {"--host",
+                        "--port",
+                        "--web-root",
+                        "--data-dir",
+                        "--log-level",
+                        "--threads",
+                        "BOMBCHECKERS_HOST",
+                        "BOMBCHECKERS_PORT",
+                        "BOMBCHECKERS_WEB_ROOT",
+                        "BOMBCHECKERS_DATA_DIR",
+                        "BOMBCHECKERS_LOG_LEVEL",
+                        "BOMBCHECKERS_THREADS",
+                        "8080",
+                        "0.0.0.0",
+                        "--computer-threads",
+                        "BOMBCHECKERS_COMPUTER_THREADS",
+                        "--computer-queue",
+                        "BOMBCHECKERS_COMPUTER_QUEUE",
+                        "--api-rate",
+                        "BOMBCHECKERS_API_RATE"}) {
     EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
   }
 }
