@@ -31,6 +31,7 @@ SharedState::SharedState(net::io_context& ioc, ServerConfig cfg)
     : config(std::move(cfg)),
       limits(config.limits),
       registry(ioc, limits, metrics),
+      address_limits(limits),
       welcome(std::make_shared<const std::string>(welcome_json(limits))) {
   std::error_code ec;
   web_root = std::filesystem::weakly_canonical(std::filesystem::absolute(config.web_root, ec), ec);

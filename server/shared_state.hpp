@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "bc/store.hpp"
+#include "server/address_limits.hpp"
 #include "server/metrics.hpp"
 #include "server/registry.hpp"
 #include "server/server.hpp"
@@ -44,6 +45,8 @@ struct SharedState {
   const Limits& limits;
   Metrics metrics;
   Registry registry;
+  AddressLimiter
+      address_limits;  // messages and joins of each address, all its connections together
   store::Store* store = nullptr;   // owned by the Server; set before listening
   std::filesystem::path web_root;  // canonical
   std::shared_ptr<const std::string> welcome;
