@@ -218,6 +218,26 @@ const Flag<Settings> kServeFlags[] = {
        s.cfg.limits.api_burst = 4.0 * static_cast<double>(*n);
        return std::nullopt;
      }},
+    {"--max-messages-per-address", "BOMBCHECKERS_MAX_MESSAGES_PER_ADDRESS", "N",
+     "messages a second from all of one client IP's connections together, bursts of 2N,\n"
+     "                           0 = no limit (default 60; each connection also has its own 20)",
+     [](Settings& s, std::string_view v) -> Setting {
+       std::size_t n = 0;
+       if (auto e = set_per_address(n, v)) return e;
+       s.cfg.limits.address_rate_per_second = static_cast<double>(n);
+       s.cfg.limits.address_rate_burst = 2.0 * static_cast<double>(n);
+       return std::nullopt;
+     }},
+    {"--max-joins-per-address", "BOMBCHECKERS_MAX_JOINS_PER_ADDRESS", "N",
+     "joins (re-joins with a token too) a minute from one client IP, 0 = no limit (default 60)",
+     [](Settings& s, std::string_view v) {
+       return set_per_address(s.cfg.limits.joins_per_address_per_minute, v);
+     }},
+    {"--max-spectators-per-address", "BOMBCHECKERS_MAX_SPECTATORS_PER_ADDRESS", "N",
+     "connections of one client IP watching one room, 0 = no limit (default 16)",
+     [](Settings& s, std::string_view v) {
+       return set_per_address(s.cfg.limits.spectators_per_room_per_address, v);
+     }},
     {"--computer-threads", "BOMBCHECKERS_COMPUTER_THREADS", "N",
      "threads for the computer's searches, 0 = half the cores, at least 1 (default 0;\n"
      "                           one more thread runs the quick levels 1..4 only)",

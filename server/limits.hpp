@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 namespace bc::server {
 
@@ -15,6 +16,10 @@ struct Limits {
   std::size_t send_queue_max = 4096;                   // messages
   std::size_t send_queue_max_bytes = 4 * 1024 * 1024;  // bytes
   std::chrono::seconds send_stall_timeout{30};         // age of the oldest unsent message
+  // Past either of these a connection is congested: a new state replaces its queued states (and
+  // deltas) and chats to it are dropped, so a room's broadcasts never push it to the caps above.
+  std::size_t send_queue_coalesce = 16;                // messages
+  std::size_t send_queue_coalesce_bytes = 256 * 1024;  // bytes
   // Requests of one connection handed to its room and not yet handled; past this the connection
   // is not read until the room catches up (so a fast sender cannot queue unbounded work).
   std::size_t max_inflight_requests = 32;
@@ -44,6 +49,15 @@ struct Limits {
   // Rooms
   std::size_t chat_max_chars = 500;  // code points, after control characters are removed
   std::size_t name_max_chars = 32;
+  // Chat: each member's own token bucket, and one shared by all the spectators of a room, so that
+  // spectators together cannot flood the players (the players' chat does not take from it).
+  double chat_per_second = 1;
+  double chat_burst = 5;
+  double spectator_chat_per_second = 3;
+  double spectator_chat_burst = 10;
+  // A spectator's join or leave changes only the `spectators` count: the room sends it at most this
+  // often (with the next state, or a state of its own), not a state to everyone per join.
+  std::chrono::milliseconds spectators_update{1000};
   std::size_t max_rooms = 10000;
   std::size_t max_connections = 10000;
   // Per client IP address, 0 = no limit. Behind a reverse proxy every client has the proxy's
@@ -53,6 +67,14 @@ struct Limits {
   // address's oldest room with nobody in it and no game under way; only if there is none is it
   // refused (too_many_rooms).
   std::size_t max_rooms_per_address = 32;
+  // Messages of all an address's connections together (a token bucket shared by them, on top of
+  // each connection's own): a reconnect starts no fresh budget. 0 = no limit.
+  double address_rate_per_second = 60;
+  double address_rate_burst = 120;
+  // `join`s of one address (re-joins with a token too), a token bucket of this many a minute.
+  std::size_t joins_per_address_per_minute = 60;
+  // Spectators of one room from one address; a further spectator `join` gets too_many_spectators.
+  std::size_t spectators_per_room_per_address = 16;
   std::chrono::seconds empty_room_ttl{15 * 60};          // nobody connected
   std::chrono::seconds finished_empty_room_ttl{2 * 60};  // game over and nobody connected
   std::chrono::seconds finished_room_ttl{60 * 60};       // game over, no rematch, people idle
@@ -64,5 +86,16 @@ struct Limits {
   unsigned computer_threads = 0;
   std::size_t computer_queue_max = 1000;
 };
+
+// Requests refused by a per-address or per-room limit (metrics: bc_limited_total by limit; each is
+// also counted in refusals by its error code).
+enum class Limited : std::uint8_t {
+  AddressMessages,  // the address's message bucket was empty (rate_limited)
+  AddressJoins,     // the address's join bucket was empty (rate_limited)
+  MemberChat,       // the member's (a player's: the seat's) chat bucket was empty (rate_limited)
+  SpectatorChat,    // the room's spectators' chat bucket was empty (rate_limited)
+  RoomSpectators,   // the address already has its spectators in the room (too_many_spectators)
+};
+inline constexpr std::size_t kLimitedCount = 5;
 
 }  // namespace bc::server

@@ -104,6 +104,24 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
           "code=\"" + std::string(error_code_name(static_cast<ErrorCode>(i))) + "\"",
           refusals_[i].load(std::memory_order_relaxed));
   }
+  header(out, "bc_limited_total", "counter",
+         "Requests refused by a per-address or per-room limit, by limit.");
+  constexpr std::array<std::string_view, kLimitedCount> kLimited{
+      "address_messages", "address_joins", "member_chat", "spectator_chat", "room_spectators"};
+  for (std::size_t i = 0; i < kLimitedCount; ++i) {
+    value(out, "bc_limited_total", "limit=\"" + std::string(kLimited[i]) + "\"",
+          limited_[i].load(std::memory_order_relaxed));
+  }
+  header(
+      out, "bc_messages_shed_total", "counter",
+      "Messages not sent to congested connections: states replaced by a newer one, chats dropped.");
+  value(out, "bc_messages_shed_total", "kind=\"state\"", shed_[0].load(std::memory_order_relaxed));
+  value(out, "bc_messages_shed_total", "kind=\"chat\"", shed_[1].load(std::memory_order_relaxed));
+  counter(
+      out, "bc_spectator_updates_coalesced_total",
+      "Spectator joins and leaves whose state went to the joiner alone; the count follows within "
+      "spectators_update.",
+      spectator_updates_coalesced);
   counter(out, "bc_http_requests_total", "HTTP requests answered.", http_requests);
   counter(out, "bc_slow_clients_dropped_total", "Connections dropped for a full send queue.",
           slow_clients_dropped);

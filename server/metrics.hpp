@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "server/limits.hpp"
 #include "server/protocol.hpp"
 
 namespace bc::server {
@@ -27,6 +28,10 @@ class Histogram {
   std::atomic<std::uint64_t> count_{0};
   std::atomic<std::uint64_t> sum_ns_{0};
 };
+
+// Messages not sent to a congested connection (its queue past send_queue_coalesce): states
+// replaced by a newer one, chats dropped.
+enum class Shed : std::uint8_t { State, Chat };
 
 struct RoomCounts {
   std::array<std::uint64_t, 3> by_status{};  // waiting, playing, finished
@@ -70,6 +75,21 @@ class Metrics {
       http_responses[status / 100 - 1].fetch_add(1, std::memory_order_relaxed);
   }
 
+  void limited(Limited l) {
+    limited_[static_cast<std::size_t>(l)].fetch_add(1, std::memory_order_relaxed);
+  }
+  std::uint64_t limited(Limited l) const {
+    return limited_[static_cast<std::size_t>(l)].load(std::memory_order_relaxed);
+  }
+  void shed(Shed s, std::uint64_t n = 1) {
+    shed_[static_cast<std::size_t>(s)].fetch_add(n, std::memory_order_relaxed);
+  }
+  std::uint64_t shed(Shed s) const {
+    return shed_[static_cast<std::size_t>(s)].load(std::memory_order_relaxed);
+  }
+  // A spectator's join or leave whose state went to the joiner alone (the count follows later).
+  std::atomic<std::uint64_t> spectator_updates_coalesced{0};
+
   void refused(ErrorCode c) {
     refusals_[static_cast<std::size_t>(c)].fetch_add(1, std::memory_order_relaxed);
   }
@@ -80,6 +100,8 @@ class Metrics {
 
  private:
   std::array<std::atomic<std::uint64_t>, kErrorCodeCount> refusals_{};
+  std::array<std::atomic<std::uint64_t>, kLimitedCount> limited_{};
+  std::array<std::atomic<std::uint64_t>, 2> shed_{};
 };
 
 }  // namespace bc::server

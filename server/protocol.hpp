@@ -46,15 +46,17 @@ enum class ErrorCode : std::uint8_t {
   RateLimited,     // too many messages; this one was dropped
   TooLarge,        // a message or a chat text over its limit
   // Extensions (docs/PROTOCOL.md says when each is sent).
-  NotStarted,    // resign / draw / act while a seat is still empty
-  NoDrawOffer,   // answer_draw without an offer from the opponent
-  GameNotOver,   // rematch while the game is still on
-  ServerFull,    // create when the server holds its maximum of rooms
-  ServerError,   // the server could not store an accepted request (docs/PERSISTENCE.md)
-  TooManyRooms,  // create when the sender's address already holds its maximum of rooms
+  NotStarted,         // resign / draw / act while a seat is still empty
+  NoDrawOffer,        // answer_draw without an offer from the opponent
+  GameNotOver,        // rematch while the game is still on
+  ServerFull,         // create when the server holds its maximum of rooms
+  ServerError,        // the server could not store an accepted request (docs/PERSISTENCE.md)
+  TooManyRooms,       // create when the sender's address already holds its maximum of rooms
+  TooManySpectators,  // join as spectator when the sender's address already has its spectators
+                      // there
 };
 inline constexpr std::size_t kErrorCodeCount =
-    static_cast<std::size_t>(ErrorCode::TooManyRooms) + 1;
+    static_cast<std::size_t>(ErrorCode::TooManySpectators) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {

@@ -90,8 +90,44 @@ const std::shared_ptr<const std::string>& Outgoing::text_for(MemberId m) const {
   return text;
 }
 
+int Room::spectator_count() const {
+  return static_cast<int>(std::count_if(members_.begin(), members_.end(),
+                                        [](const auto& kv) { return !kv.second.side; }));
+}
+
+void Room::add_membership_state(Outcome& o) {
+  const int was = spectators_shown_;
+  std::string text = state_text();  // with the count of the last state
+  if (last_state_ && text == *last_state_) {
+    // Nothing but the spectator count changed: those who hold the last state keep it, so a flood
+    // of spectators joining and leaving sends the players nothing (the count follows later).
+    auto shared = last_state_;
+    for (auto& [m, member] : members_) {
+      if (member.current) continue;
+      o.messages.push_back(Outgoing{m, shared, false});
+      member.current = true;
+    }
+    o.state_coalesced = true;
+    return;
+  }
+  spectators_shown_ = spectator_count();  // a state goes to everyone anyway: with the count
+  if (spectators_shown_ != was) text = state_text();
+  add_state(o, std::move(text));
+}
+
+Outcome Room::refresh_spectators() {
+  Outcome o;
+  if (spectators_stale()) add_state(o);
+  return o;
+}
+
 void Room::add_state(Outcome& o) {
-  Outgoing out = everyone(state_text());
+  spectators_shown_ = spectator_count();
+  add_state(o, state_text());
+}
+
+void Room::add_state(Outcome& o, std::string text) {
+  Outgoing out = everyone(std::move(text));
   if (compact_.empty()) {
     last_split_.reset();  // nobody takes deltas: no text is read for them
   } else {
@@ -138,8 +174,7 @@ std::string Room::state_text() const {
   for (Side s : {Side::First, Side::Second}) {
     if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
   }
-  v.spectators = static_cast<int>(std::count_if(members_.begin(), members_.end(),
-                                                [](const auto& kv) { return !kv.second.side; }));
+  v.spectators = spectators_shown_;  // coalesced: refresh_spectators() brings it up to date
   v.moves = match_.moves();
   v.game_number = game_number();
   v.draw_offer = match_.draw_offer();
@@ -188,8 +223,7 @@ RoomSummary Room::summary() const {
       s.seats[at(side)] = player_view(*seat);
     }
   }
-  s.spectators = static_cast<int>(std::count_if(members_.begin(), members_.end(),
-                                                [](const auto& kv) { return !kv.second.side; }));
+  s.spectators = spectator_count();
   s.version = version();
   s.game_number = game_number();
   return s;
@@ -218,11 +252,11 @@ std::vector<MemberId> Room::member_ids() const {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-Outcome Room::handle(MemberId m, const ClientMessage& msg) {
+Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view address) {
   const std::string_view type = message_type(msg.body);
   if (const auto* j = std::get_if<JoinMsg>(&msg.body)) {
     set_compact(m, j->compact);
-    return handle_join(m, msg.id, *j);
+    return handle_join(m, msg.id, *j, address);
   }
   if (std::holds_alternative<CreateMsg>(msg.body)) {
     return refuse(m, msg.id, type, ErrorCode::BadMessage,
@@ -402,11 +436,40 @@ Outcome Room::handle_chat(MemberId m, const RequestId& id, const ChatMsg& c) {
         m, id, "chat", ErrorCode::TooLarge,
         "chat messages are limited to " + std::to_string(limits_.chat_max_chars) + " characters");
   }
+  if (auto limit = chat_limited(m)) {
+    Outcome o =
+        refuse(m, id, "chat", ErrorCode::RateLimited,
+               *limit == Limited::SpectatorChat
+                   ? "the spectators of this room are chatting too fast: together at most " +
+                         std::to_string(static_cast<int>(limits_.spectator_chat_per_second)) +
+                         " messages a second; this one was not sent, try again in a moment"
+                   : "you are chatting too fast: at most " +
+                         std::to_string(static_cast<int>(limits_.chat_per_second)) +
+                         " message a second (a few more in a burst); this one was not sent");
+    o.limited = limit;
+    return o;
+  }
   const Member& who = members_.at(m);
   Outcome o;
   add_ok(o, m, id, "chat");
   o.messages.push_back(everyone(chat_json(who.name, seat_label(who.side), text)));
   return o;
+}
+
+std::optional<Limited> Room::chat_limited(MemberId m) {
+  Member& who = members_.at(m);
+  if (limits_.chat_per_second > 0) {
+    auto& own = who.side && seats_[at(*who.side)] ? seats_[at(*who.side)]->chat : who.chat;
+    if (!own) own.emplace(limits_.chat_per_second, limits_.chat_burst);
+    if (!own->take()) return Limited::MemberChat;
+  }
+  // The players' chat never takes from this: spectators together cannot crowd them out.
+  if (!who.side && limits_.spectator_chat_per_second > 0) {
+    if (!spectator_chat_)
+      spectator_chat_.emplace(limits_.spectator_chat_per_second, limits_.spectator_chat_burst);
+    if (!spectator_chat_->take()) return Limited::SpectatorChat;
+  }
+  return std::nullopt;
 }
 
 }  // namespace bc::server

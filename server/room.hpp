@@ -17,6 +17,7 @@
 #include "server/limits.hpp"
 #include "server/match.hpp"
 #include "server/protocol.hpp"
+#include "server/rate_limit.hpp"
 #include "server/wire_delta.hpp"
 
 namespace bc::server {
@@ -57,6 +58,10 @@ struct Outcome {
   bool action_accepted = false;      // an `act` was applied
   bool finished = false;             // the game ended with this request
   Membership sender = Membership::Unchanged;
+  std::optional<Limited> limited;  // the refusal was a per-address or per-room limit
+  // A spectator's join or leave: only the sender got the state; the count follows (Room's
+  // spectators_stale, RoomHost's timer).
+  bool state_coalesced = false;
 };
 
 // 128 random bits as 32 hex digits, from the operating system's CSPRNG.
@@ -70,7 +75,8 @@ class Room {
        std::uint64_t seed = std::random_device{}());
 
   // The creator takes a seat (or watches) in the room just made for them.
-  Outcome seat_creator(MemberId m, std::string_view name, SeatChoice seat, const RequestId& id);
+  Outcome seat_creator(MemberId m, std::string_view name, SeatChoice seat, const RequestId& id,
+                       std::string_view address = {});
   // The computer takes the empty seat, or both when the creator watches (create's `opponent`).
   Outcome seat_computers(const Opponent& opponent);
 
@@ -84,13 +90,18 @@ class Room {
   std::optional<ComputerTurn> computer_to_move() const;
   // Plays one action for a computer seat, through the same checks as a player's `act`.
   Outcome act_for_computer(Side side, const Action& action);
-  // Every request after create: join, act, resign, draws, rematch, chat, leave, sync.
-  Outcome handle(MemberId m, const ClientMessage& msg);
+  // Every request after create: join, act, resign, draws, rematch, chat, leave, sync. `address`:
+  // the sender's, for the spectators per address of a join ("": not known, not limited).
+  Outcome handle(MemberId m, const ClientMessage& msg, std::string_view address = {});
   // Member m (now or once it joins) takes states in the compact form (create's or join's
   // `compact`): a `delta` whenever it holds the state before. Full changes nothing.
   void set_compact(MemberId m, StateForm form);
   // A `state` for every member: the compact ones that hold the last one get its delta.
   void add_state(Outcome& o);
+  // The `spectators` of the last state differs from the room's: a spectator joined or left since
+  // (their states were coalesced). refresh_spectators() sends everyone the state with the count.
+  bool spectators_stale() const { return spectators_shown_ != spectator_count(); }
+  Outcome refresh_spectators();
   // The connection is gone: a player's seat stays theirs, shown as disconnected.
   Outcome disconnect(MemberId m);
   // The room is being retired: everyone gets a notice and is detached.
@@ -140,16 +151,21 @@ class Room {
                              // until its holder presents it again); never stored or logged
     std::optional<MemberId> conn;  // the live connection holding the seat, if any
     std::optional<int> ai;         // a computer seat's level (stored as the token hash "ai:L")
+    std::optional<TokenBucket> chat = std::nullopt;  // the seat's chat budget (made at its first
+                                                     // chat): a player keeps it across reconnects
   };
   static PlayerView player_view(const Seat& seat);
   struct Member {
     std::string name;
     std::optional<Side> side;  // nullopt: a spectator
     bool current = false;      // it was sent the room's last state (last_state_)
+    std::string address;       // the client's ("": not known)
+    std::optional<TokenBucket> chat = std::nullopt;  // a spectator's, made at its first chat
   };
 
-  Outcome handle_join(MemberId m, const RequestId& id, const JoinMsg& j);
-  Outcome rejoin(MemberId m, const RequestId& id, const std::string& token);
+  Outcome handle_join(MemberId m, const RequestId& id, const JoinMsg& j, std::string_view address);
+  Outcome rejoin(MemberId m, const RequestId& id, const std::string& token,
+                 std::string_view address);
   Outcome handle_act(MemberId m, const RequestId& id, const ActMsg& a);
   Outcome handle_resign(MemberId m, const RequestId& id);
   Outcome handle_offer_draw(MemberId m, const RequestId& id);
@@ -159,7 +175,15 @@ class Room {
   Outcome handle_leave(MemberId m, const RequestId& id);
 
   // Seats member m on side s (a fresh token) or as a spectator; replies joined + state.
-  Outcome take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id);
+  Outcome take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id,
+                    std::string_view address);
+  // A state after a join or leave: when only the spectator count changed, it goes to the members
+  // that lack the last state (the joiner), and the count follows within spectators_update.
+  void add_membership_state(Outcome& o);
+  void add_state(Outcome& o, std::string text);  // text: state_text() as of now
+  // The chat budgets of member m: its own (a player's seat's), then the spectators' shared one.
+  std::optional<Limited> chat_limited(MemberId m);
+  int spectator_count() const;
   // Drops m's membership; a seat keeps its token (free_seat: clears it too).
   void remove_member(MemberId m, bool free_seat, Durable* durable = nullptr);
   // A check that only players pass, and that the game is on: not_a_player / game_over /
@@ -195,6 +219,8 @@ class Room {
   std::set<MemberId> short_;                       // those of them that take short actions
   std::shared_ptr<const std::string> last_state_;  // the last state sent to every member
   std::optional<SplitState> last_split_;           // the same, read for deltas (compact_ only)
+  int spectators_shown_ = 0;                       // `spectators` in the room's states
+  std::optional<TokenBucket> spectator_chat_;      // all spectators' chat together
 };
 
 }  // namespace bc::server

@@ -40,7 +40,7 @@ void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatCho
   net::post(strand_, [self = shared_from_this(), peer = std::move(peer), name = std::move(name),
                       seat, id = std::move(id), opponent, compact] {
     self->room_.set_compact(peer->member_id(), compact);
-    Outcome o = self->room_.seat_creator(peer->member_id(), name, seat, id);
+    Outcome o = self->room_.seat_creator(peer->member_id(), name, seat, id, peer->address());
     if (opponent) {
       Outcome c = self->room_.seat_computers(*opponent);
       for (auto& m : c.messages) o.messages.push_back(std::move(m));
@@ -78,7 +78,7 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
               m, std::make_shared<const std::string>(error_json(msg.id, e, message_type(msg.body))),
               false});
         } else {
-          o = self->room_.handle(m, msg);
+          o = self->room_.handle(m, msg, peer->address());
         }
         self->complete(
             std::move(o), peer,
@@ -277,6 +277,9 @@ void RoomHost::roll_back() {
 
 void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool answers) {
   if (o.refused) metrics_.refused(*o.refused);
+  if (o.limited) metrics_.limited(*o.limited);
+  if (o.state_coalesced)
+    metrics_.spectator_updates_coalesced.fetch_add(1, std::memory_order_relaxed);
   if (sender) {
     const MemberId m = sender->member_id();
     if (o.sender == Membership::Joined) peers_[m] = sender;
@@ -329,7 +332,8 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
     if (!out.to) {
       for (auto it = peers_.begin(); it != peers_.end();) {
         if (auto p = it->second.lock()) {
-          batch_of(p).texts.push_back(out.text_for(it->first));
+          const auto& text = out.text_for(it->first);
+          batch_of(p).texts.emplace_back(text, text == out.text ? nullptr : out.text);
           ++it;
         } else {
           it = peers_.erase(it);
@@ -350,6 +354,20 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
   if (sender && answers) batch_of(sender).handled = true;
   for (auto& b : batches) flush(b);
   maybe_start_computer();
+  maybe_refresh_spectators();
+}
+
+void RoomHost::maybe_refresh_spectators() {
+  if (spectators_timer_ || retired_ || !room_.spectators_stale()) return;
+  // One state with the new count per spectators_update, however many joined or left meanwhile.
+  spectators_timer_ = true;
+  auto timer = std::make_shared<net::steady_timer>(strand_, limits_.spectators_update);
+  timer->async_wait([self = shared_from_this(), timer](boost::system::error_code) {
+    self->spectators_timer_ = false;
+    if (self->retired_) return;
+    Outcome o = self->room_.refresh_spectators();
+    if (!o.messages.empty()) self->complete(std::move(o), nullptr, {});
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -36,11 +36,20 @@ class RoomHost;
 class Peer {
  public:
   using Text = std::shared_ptr<const std::string>;
+  // One message. `full`: when `text` is a delta, the full state it stands for, which a congested
+  // connection sends instead after dropping the state or delta this one applies to.
+  struct Message {
+    Message(Text t, Text f = nullptr) : text(std::move(t)), full(std::move(f)) {}  // NOLINT
+    Text text;
+    Text full;
+  };
   // Most deliveries carry one or two messages (an answer and the new state): no allocation.
-  using Texts = boost::container::small_vector<Text, 2>;
+  using Texts = boost::container::small_vector<Message, 2>;
 
   virtual ~Peer() = default;
   virtual MemberId member_id() const = 0;
+  // The client's address, for the per-address limits of rooms ("": not known, not limited).
+  virtual std::string_view address() const { return {}; }
   // `texts` in order, in one hand-off to the peer's strand; `request_handled`: the request it
   // sent to the room was answered or refused (it may send the next).
   virtual void deliver(Texts texts, bool request_handled) = 0;
@@ -130,6 +139,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void play_computer_turn(const Room::ComputerTurn& turn, const std::vector<Action>& actions);
   // The pool did not run the search: start it again now (if someone is here) or a bit later.
   void computer_dropped(ComputerDrop why);
+  // The spectator count changed without a state to everyone: one follows after spectators_update.
+  void maybe_refresh_spectators();
 
   std::string id_;
   std::string address_;
@@ -139,7 +150,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   Metrics& metrics_;
   std::unordered_map<MemberId, std::weak_ptr<Peer>> peers_;
   bool retired_ = false;
-  bool computer_busy_ = false;  // a search or a computer turn is under way
+  bool computer_busy_ = false;     // a search or a computer turn is under way
+  bool spectators_timer_ = false;  // a refresh_spectators() is due
   std::shared_ptr<std::atomic<bool>> computer_stop_ = std::make_shared<std::atomic<bool>>(false);
   store::Store* store_ = nullptr;
   ComputerPool* computers_ = nullptr;

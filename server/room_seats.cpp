@@ -101,15 +101,15 @@ void Room::adopt_members(const Room& old) {
         side = member.side;
       }
     }
-    members_[m] = Member{member.name, side};
+    members_[m] = Member{member.name, side, false, member.address, std::nullopt};
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Membership
 
-Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side,
-                        const RequestId& id) {
+Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id,
+                        std::string_view address) {
   Outcome o;
   name = clean_name(name, limits_.name_max_chars);
   std::optional<std::string> token;
@@ -120,10 +120,10 @@ Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side,
     o.durable.seats[at(*side)] = true;
     o.durable.game = true;  // the game row keeps the players' names
   }
-  members_[m] = Member{std::move(name), side};
+  members_[m] = Member{std::move(name), side, false, std::string(address), std::nullopt};
   o.sender = Membership::Joined;
   o.messages.push_back(to(m, joined_json(id, id_, seat_label(side), token)));
-  add_state(o);
+  add_membership_state(o);
   return o;
 }
 
@@ -145,7 +145,7 @@ void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
 }
 
 Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
-                           const RequestId& id) {
+                           const RequestId& id, std::string_view address) {
   std::optional<Side> side;
   switch (choice.kind) {
     case SeatKind::Side:
@@ -158,7 +158,7 @@ Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
     case SeatKind::Spectator:
       break;
   }
-  Outcome o = take_seat(m, std::string(name), side, id);
+  Outcome o = take_seat(m, std::string(name), side, id, address);
   o.durable.room = true;
   o.durable.game = true;
   return o;
@@ -166,7 +166,8 @@ Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
 
 // A token presented with `join`: the seat it holds is taken back by this connection (a reload, a
 // second tab); the connection that held it is told why and detached.
-Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token) {
+Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token,
+                     std::string_view address) {
   const VariantId v = match_.variant();
   std::optional<Side> found;
   const std::string presented = store::sha256_hex(token);
@@ -194,20 +195,22 @@ Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token) 
   if (is_member(m) && seat_of(m) != found) remove_member(m, false);
   seat.conn = m;
   seat.token = token;
-  members_[m] = Member{seat.name, found};
+  members_[m] = Member{seat.name, found, false, std::string(address), std::nullopt};
   o.sender = Membership::Joined;
   o.messages.push_back(to(m, joined_json(id, id_, side_name(v, *found), seat.token)));
-  add_state(o);
+  // Taking a seat over from a live connection changes nothing the others see: no state for them.
+  add_membership_state(o);
   return o;
 }
 
-Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
+Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j,
+                          std::string_view address) {
   if (upper(j.room) != id_) {
     return refuse(m, id, "join", ErrorCode::UnknownRoom, "there is no room '" + j.room + "'");
   }
   const VariantId v = match_.variant();
 
-  if (j.token) return rejoin(m, id, *j.token);
+  if (j.token) return rejoin(m, id, *j.token, address);
 
   auto choice = resolve_seat(v, j.seat, false);
   if (auto* e = std::get_if<Error>(&choice)) return refuse(m, id, "join", e->code, e->message);
@@ -221,7 +224,7 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
           Outcome o;
           o.sender = Membership::Joined;
           o.messages.push_back(to(m, joined_json(id, id_, side_name(v, c.side), s.token)));
-          add_state(o);
+          add_membership_state(o);
           return o;
         }
         return refuse(m, id, "join", ErrorCode::SeatTaken,
@@ -242,10 +245,24 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j) {
     case SeatKind::Spectator:
       break;
   }
+  if (!side && limits_.spectators_per_room_per_address > 0 && !address.empty()) {
+    // Room codes are public: one address must not fill a room with watchers.
+    const auto mine = static_cast<std::size_t>(
+        std::count_if(members_.begin(), members_.end(), [&](const auto& kv) {
+          return kv.first != m && !kv.second.side && kv.second.address == address;
+        }));
+    if (mine >= limits_.spectators_per_room_per_address) {
+      Outcome o = refuse(m, id, "join", ErrorCode::TooManySpectators,
+                         "your address already has " + std::to_string(mine) +
+                             " connections watching room " + id_ + "; close one to watch here");
+      o.limited = Limited::RoomSpectators;
+      return o;
+    }
+  }
   // Moving within the room: the old seat is given up only if the game has not started.
   Durable freed;
   if (is_member(m)) remove_member(m, !match_.started(), &freed);
-  Outcome o = take_seat(m, j.name, side, id);
+  Outcome o = take_seat(m, j.name, side, id, address);
   for (std::size_t i = 0; i < 2; ++i) o.durable.seats[i] = o.durable.seats[i] || freed.seats[i];
   o.durable.game = o.durable.game || freed.game;
   return o;
@@ -259,7 +276,7 @@ Outcome Room::handle_leave(MemberId m, const RequestId& id) {
   compact_.erase(m);
   short_.erase(m);
   o.sender = Membership::Left;
-  add_state(o);
+  add_membership_state(o);
   return o;
 }
 
@@ -270,7 +287,7 @@ Outcome Room::disconnect(MemberId m) {
   if (!is_member(m)) return o;
   remove_member(m, false);
   o.sender = Membership::Left;
-  add_state(o);
+  add_membership_state(o);
   return o;
 }
 

@@ -33,6 +33,7 @@ SharedState::SharedState(net::io_context& ioc, ServerConfig cfg)
       registry(ioc, limits, metrics),
       records(limits),
       api_rates(limits.api_rate_per_second, limits.api_burst),
+      address_limits(limits),
       welcome(std::make_shared<const std::string>(welcome_json(limits))) {
   std::error_code ec;
   web_root = std::filesystem::weakly_canonical(std::filesystem::absolute(config.web_root, ec), ec);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "bc/store.hpp"
+#include "server/address_limits.hpp"
 #include "server/metrics.hpp"
 #include "server/rate_limit.hpp"
 #include "server/records.hpp"
@@ -46,8 +47,10 @@ struct SharedState {
   const Limits& limits;
   Metrics metrics;
   Registry registry;
-  RecordWorks records;             // /api/games/...: store reads and replays, off the I/O threads
-  AddressBuckets api_rates;        // /api/ requests per client address
+  RecordWorks records;       // /api/games/...: store reads and replays, off the I/O threads
+  AddressBuckets api_rates;  // /api/ requests per client address
+  AddressLimiter
+      address_limits;  // messages and joins of each address, all its connections together
   store::Store* store = nullptr;   // owned by the Server; set before listening
   std::filesystem::path web_root;  // canonical
   std::shared_ptr<const std::string> welcome;

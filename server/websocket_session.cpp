@@ -11,6 +11,12 @@ namespace bc::server {
 
 namespace {
 
+// What a queued message is, from its first bytes (every server message starts with its type).
+template <std::size_t N>
+bool starts_with(const std::string& s, const char (&prefix)[N]) {
+  return std::string_view(s).starts_with(std::string_view(prefix, N - 1));
+}
+
 std::string loggable(std::string_view text) {
   constexpr std::size_t kMax = 40;
   std::string out;
@@ -104,16 +110,26 @@ void WebSocketSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   }
   state_->metrics.messages_received.fetch_add(1, std::memory_order_relaxed);
   const auto now = Clock::now();
-  if (!bucket_.take(now)) {
+  const bool own = bucket_.take(now);
+  // The address's budget is taken only by messages the connection's own lets through, and a
+  // refusal by either counts as this connection's strike: the flooding connections get closed.
+  const bool shared =
+      own && state_->address_limits.take(address(), AddressLimiter::Kind::Message, now);
+  if (!own || !shared) {
+    if (!shared) state_->metrics.limited(Limited::AddressMessages);
     if (flooding(now)) {
       state_->metrics.flooders_closed.fetch_add(1, std::memory_order_relaxed);
       spdlog::info("ws #{}: closed with 1008 for flooding", id_);
       return close_with(websocket::close_code::policy_error, "too many messages");
     }
+    const auto& l = state_->limits;
     refuse({}, ErrorCode::RateLimited,
-           "too many messages: at most " +
-               std::to_string(static_cast<int>(state_->limits.rate_per_second)) +
-               " a second; this one was dropped",
+           own ? "too many messages from your address: at most " +
+                     std::to_string(static_cast<int>(l.address_rate_per_second)) +
+                     " a second from all its connections together; this one was dropped"
+               : "too many messages: at most " +
+                     std::to_string(static_cast<int>(l.rate_per_second)) +
+                     " a second; this one was dropped",
            "");
   } else if (!ws_.got_text()) {
     refuse({}, ErrorCode::BadMessage, "send JSON in text frames, not binary ones", "");
@@ -145,6 +161,17 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     if (auto* c = std::get_if<CreateMsg>(&request.body))
       c->compact = std::max(c->compact, compact_);
     if (auto* j = std::get_if<JoinMsg>(&request.body)) j->compact = std::max(j->compact, compact_);
+  }
+  if (std::holds_alternative<JoinMsg>(request.body) &&
+      !state_->address_limits.take(address(), AddressLimiter::Kind::Join, received)) {
+    // Every join is answered with a state and (re)seats someone: a join flood from fresh
+    // connections must not reach the room.
+    state_->metrics.limited(Limited::AddressJoins);
+    return refuse(request.id, ErrorCode::RateLimited,
+                  "too many joins from your address: at most " +
+                      std::to_string(state_->limits.joins_per_address_per_minute) +
+                      " a minute; try again in a few seconds",
+                  "join");
   }
   static const std::string kNoAddress;
   auto routed = route_request(state_->registry, state_->limits,
@@ -183,7 +210,7 @@ template <class Stream>
 void WebSocketSession<Stream>::deliver(Texts texts, bool request_handled) {
   net::post(ws_.get_executor(),
             [self = shared_from_this(), texts = std::move(texts), request_handled]() mutable {
-              for (auto& t : texts) self->send(std::move(t));
+              for (auto& t : texts) self->send(std::move(t.text), std::move(t.full));
               if (request_handled) {
                 if (self->inflight_ > 0) --self->inflight_;
                 self->maybe_read();
@@ -230,10 +257,61 @@ void WebSocketSession<Stream>::shutdown() {
 // Writing: a bounded queue, one write in flight.
 
 template <class Stream>
-void WebSocketSession<Stream>::send(std::shared_ptr<const std::string> text) {
+typename WebSocketSession<Stream>::Kind WebSocketSession<Stream>::kind_of(const std::string& text) {
+  if (starts_with(text, R"({"type":"state")")) return Kind::State;
+  if (starts_with(text, R"({"type":"delta")")) return Kind::Delta;
+  if (starts_with(text, R"({"type":"chat")")) return Kind::Chat;
+  return Kind::Other;
+}
+
+template <class Stream>
+bool WebSocketSession<Stream>::congested() const {
+  const auto& l = state_->limits;
+  return queue_.size() > l.send_queue_coalesce || queued_bytes_ > l.send_queue_coalesce_bytes;
+}
+
+template <class Stream>
+std::size_t WebSocketSession<Stream>::drop_queued_states() {
+  std::size_t dropped = 0;
+  // The front is being written: it stays.
+  for (auto it = queue_.begin() + (queue_.empty() ? 0 : 1); it != queue_.end();) {
+    if (it->kind == Kind::State || it->kind == Kind::Delta) {
+      queued_bytes_ -= it->text->size();
+      it = queue_.erase(it);
+      ++dropped;
+    } else {
+      ++it;
+    }
+  }
+  return dropped;
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::send(std::shared_ptr<const std::string> text,
+                                    std::shared_ptr<const std::string> full) {
   if (!open_ || close_when_drained_) return;
   const auto now = Clock::now();
   const auto& l = state_->limits;
+  Kind kind = kind_of(*text);
+  if (kind != Kind::Other && congested()) {
+    // A client slower than its room's broadcasts (a slow link, a flood of spectators) is sent
+    // fewer of them instead of being cut off: chat is dropped, and the newest state replaces the
+    // queued ones (it holds all they said). A delta applies only to the state before it, so once
+    // one is dropped the next goes out in full.
+    if (kind == Kind::Chat) {
+      state_->metrics.shed(Shed::Chat);
+      return;
+    }
+    if (kind == Kind::State || full) {
+      if (const std::size_t dropped = drop_queued_states(); dropped > 0) {
+        state_->metrics.shed(Shed::State, dropped);
+        if (kind == Kind::Delta) {
+          text = std::move(full);
+          kind = Kind::State;
+        }
+      }
+    }
+  }
   if (!queue_.empty() &&
       (queue_.size() >= l.send_queue_max || queued_bytes_ + text->size() > l.send_queue_max_bytes ||
        now - queue_.front().since > l.send_stall_timeout)) {
@@ -246,7 +324,7 @@ void WebSocketSession<Stream>::send(std::shared_ptr<const std::string> text) {
     return;
   }
   queued_bytes_ += text->size();
-  queue_.push_back(Queued{std::move(text), now});
+  queue_.push_back(Queued{std::move(text), now, kind});
   if (queue_.size() == 1) do_write();
 }
 

@@ -36,6 +36,9 @@ class WebSocketSession final : public WebSocketPeer,
 
   // Peer (called from room strands; each posts to this session's strand)
   MemberId member_id() const override { return id_; }
+  std::string_view address() const override {
+    return slot_ ? slot_->address() : std::string_view();
+  }
   void deliver(Texts texts, bool request_handled) override;
   void join_answered(std::shared_ptr<RoomHost> room) override;
   void detached(const RoomHost* room) override;
@@ -50,7 +53,11 @@ class WebSocketSession final : public WebSocketPeer,
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_message(std::string_view text);
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
-  void send(std::shared_ptr<const std::string> text);
+  // `full`: when `text` is a delta, its full state (Peer::Message).
+  void send(std::shared_ptr<const std::string> text,
+            std::shared_ptr<const std::string> full = nullptr);
+  bool congested() const;            // past send_queue_coalesce
+  std::size_t drop_queued_states();  // the queued states and deltas but the one being written
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
   void close_with(websocket::close_code code, std::string_view reason);
@@ -62,9 +69,13 @@ class WebSocketSession final : public WebSocketPeer,
   std::shared_ptr<SharedState> state_;
   AddressTicket slot_;  // the connection's place in its address's count; its address makes rooms
   const MemberId id_;
+  // Broadcasts a congested connection may be sent fewer of; anything else is always sent.
+  enum class Kind : std::uint8_t { Other, State, Delta, Chat };
+  static Kind kind_of(const std::string& text);
   struct Queued {
     std::shared_ptr<const std::string> text;
     Clock::time_point since;
+    Kind kind = Kind::Other;
   };
   std::deque<Queued> queue_;
   std::size_t queued_bytes_ = 0;

@@ -12,11 +12,11 @@ namespace bc::server {
 namespace {
 
 constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
-    "bad_message",   "unknown_type",  "unknown_room",  "unknown_variant", "bad_options",
-    "bad_position",  "seat_taken",    "not_a_player",  "not_your_turn",   "illegal_action",
-    "stale_version", "game_over",     "bad_token",     "rate_limited",    "too_large",
-    "not_started",   "no_draw_offer", "game_not_over", "server_full",     "server_error",
-    "too_many_rooms"};
+    "bad_message",    "unknown_type",       "unknown_room",  "unknown_variant", "bad_options",
+    "bad_position",   "seat_taken",         "not_a_player",  "not_your_turn",   "illegal_action",
+    "stale_version",  "game_over",          "bad_token",     "rate_limited",    "too_large",
+    "not_started",    "no_draw_offer",      "game_not_over", "server_full",     "server_error",
+    "too_many_rooms", "too_many_spectators"};
 
 // Reads the fields of one request, remembering the first problem.
 class Fields {

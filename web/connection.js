@@ -198,6 +198,22 @@ function onError(msg) {
       sendJoin();
       return;
     }
+    if (msg.code === 'too_many_spectators') {
+      // This address already watches the room from many tabs: nothing to retry.
+      app.joinReq = null;
+      leaveToStart();
+      history.replaceState({}, '', '/');
+      toast(text, 'error', 6000);
+      return;
+    }
+    if (msg.code === 'rate_limited') {
+      // Too many joins from this address (reloads, reconnects): the server takes one again in a
+      // few seconds; try once more then, if we still want this room.
+      toast(text, 'info');
+      const again = app.joinReq;
+      setTimeout(() => { if (again && app.joinReq === again) sendJoin(); }, 5000);
+      return;
+    }
     if (msg.code === 'seat_taken' && req.seat !== 'spectator') {
       app.token = null;
       app.joinReq = { room: req.room, seat: 'spectator', name: req.name, token: null };

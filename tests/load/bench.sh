@@ -62,6 +62,9 @@ unlimited=()
 if "$server_bin" serve --help | grep -q -- --max-rooms-per-address; then
   unlimited=(--max-connections-per-address 0 --max-rooms-per-address 0)
 fi
+if "$server_bin" serve --help | grep -q -- --max-messages-per-address; then
+  unlimited+=(--max-messages-per-address 0 --max-joins-per-address 0 --max-spectators-per-address 0)
+fi
 
 # start_server memory|disk|echo [BIN]: starts a fresh server (BIN: another build of it); sets $pid
 # and $port.

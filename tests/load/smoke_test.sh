@@ -30,7 +30,12 @@ start() {
 }
 
 if "$server_bin" serve --help | grep -q -- --memory; then store=(--memory); else store=(--data-dir "$work/data"); fi
-start server "$server_bin" serve --host 127.0.0.1 --port 0 "${store[@]}" --log-level warn --threads 1
+# Every game's connections come from 127.0.0.1: the per-address message and join budgets are off.
+unlimited=()
+if "$server_bin" serve --help | grep -q -- --max-messages-per-address; then
+  unlimited=(--max-messages-per-address 0 --max-joins-per-address 0)
+fi
+start server "$server_bin" serve --host 127.0.0.1 --port 0 "${store[@]}" "${unlimited[@]}" --log-level warn --threads 1
 server_pid=${pids[-1]}
 "$load_bin" --port "$port" --games 5 --spectators 1 --duration 3 --seed 7 --check-scan \
   --server-pid "$server_pid" --json >"$work/load.json" || { cat "$work/load.json"; echo "smoke: bc_loadtest failed" >&2; exit 1; }

@@ -20,7 +20,7 @@ class FakePeer : public Peer {
   MemberId member_id() const override { return id_; }
   void deliver(Texts texts, bool) override {
     std::lock_guard lock(mu);
-    for (const auto& t : texts) got.push_back(json::parse(*t));
+    for (const auto& t : texts) got.push_back(json::parse(*t.text));
   }
   void join_answered(std::shared_ptr<RoomHost> r) override {
     std::lock_guard lock(mu);

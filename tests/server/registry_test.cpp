@@ -6,6 +6,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "server/lobby.hpp"
 
@@ -19,7 +20,7 @@ class FakePeer : public Peer {
   explicit FakePeer(MemberId id) : id_(id) {}
   MemberId member_id() const override { return id_; }
   void deliver(Texts texts, bool request_handled) override {
-    for (const auto& t : texts) got.push_back(json::parse(*t));
+    for (const auto& t : texts) got.push_back(json::parse(*t.text));
     if (request_handled) ++handled_count;
   }
   void join_answered(std::shared_ptr<RoomHost> r) override {
@@ -132,6 +133,7 @@ TEST_F(RegistryTest, HostDeliversToMembersAndCountsRefusals) {
 TEST_F(RegistryTest, EveryMemberOfACrowdedRoomGetsEachMessageOnceAndInOrder) {
   // Past eight members the host finds each one's batch by an index: all must still get every
   // message once, in order, and the sender its "handled".
+  limits_.spectators_update = std::chrono::milliseconds(1);
   Registry reg(ioc_, limits_, metrics_);
   auto host = reg.create(bomb_setup());
   auto a = std::make_shared<FakePeer>(1);
@@ -145,6 +147,10 @@ TEST_F(RegistryTest, EveryMemberOfACrowdedRoomGetsEachMessageOnceAndInOrder) {
                   Clock::now());
   }
   poll();
+  // The spectators' joins sent the others no state; the count follows (spectators_update).
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  poll();
+  EXPECT_EQ(metrics_.spectator_updates_coalesced.load(), 19u);
   for (int i = 0; i < 3; ++i) {
     host->request(a, msg({{"type", "chat"}, {"text", "hello " + std::to_string(i)}}), Clock::now());
   }

@@ -41,7 +41,7 @@ class RoomTest : public ::testing::Test {
   // The creator (A) takes `seat`; returns its `joined`.
   json create(const std::string& seat = "fire",
               const json& create = {{"type", "create"}, {"variant", "bomb"}}) {
-    make(create);
+    make(create, limits_);
     auto choice = std::get<SeatChoice>(resolve_seat(room_->game().variant(), seat, true));
     deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{std::string("c1")}));
     return last_of(A, "joined");
@@ -54,7 +54,7 @@ class RoomTest : public ::testing::Test {
     clear();
   }
 
-  Outcome send(MemberId m, const json& msg) {
+  Outcome send(MemberId m, const json& msg, std::string_view address = {}) {
     auto parsed = parse_client_message(msg.dump());
     if (auto* e = std::get_if<ParseError>(&parsed)) {
       Outcome o;
@@ -64,7 +64,7 @@ class RoomTest : public ::testing::Test {
       deliver(m, o);
       return o;
     }
-    Outcome o = room_->handle(m, std::get<ClientMessage>(parsed));
+    Outcome o = room_->handle(m, std::get<ClientMessage>(parsed), address);
     deliver(m, o);
     return o;
   }
@@ -113,6 +113,7 @@ class RoomTest : public ::testing::Test {
   }
 
   std::unique_ptr<Room> room_;
+  Limits limits_;  // for create()
   int tokens_ = 0;
   std::set<MemberId> members_;
   std::map<MemberId, std::vector<json>> inbox_;
@@ -190,6 +191,8 @@ TEST_F(RoomTest, Join_AnyTakesTheFreeSideElseSpectates) {
   send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}});
   EXPECT_EQ(last_of(C, "joined")["seat"], "spectator");
   EXPECT_TRUE(last_of(C, "joined")["token"].is_null());
+  EXPECT_EQ(room_->summary().spectators, 1);
+  deliver(0, room_->refresh_spectators());  // states carry the count a moment later
   EXPECT_EQ(state()["spectators"], 1);
 }
 
@@ -253,7 +256,8 @@ TEST_F(RoomTest, Resume_SecondLiveConnectionReplacesTheFirst) {
   EXPECT_FALSE(room_->is_member(A));
   EXPECT_EQ(room_->seat_of(C), Side::First);
   EXPECT_TRUE(of(A, "state").empty()) << "the replaced connection is detached before the state";
-  EXPECT_EQ(last_of(B, "state")["players"]["fire"]["connected"], true);
+  EXPECT_EQ(last_of(C, "state")["players"]["fire"]["connected"], true);
+  EXPECT_TRUE(of(B, "state").empty()) << "the seat stayed connected: nothing new for the others";
   // The old connection is no longer in the room.
   EXPECT_EQ(send(A, {{"type", "resign"}}).refused, ErrorCode::UnknownRoom);
 }
@@ -817,6 +821,124 @@ TEST(RoomProtocol, Computer_OpponentLevelsAreChecked) {
   ASSERT_TRUE(create.opponent);
   EXPECT_EQ(create.opponent->ai, 8);
   EXPECT_EQ(create.opponent->ai2, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floods (issue 13.3): what spectators joining, leaving and chatting cost the players
+
+json spectate(const std::string& name = "Watcher") {
+  return {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}, {"name", name}};
+}
+
+TEST_F(RoomTest, Spectators_JoinsAndLeavesSendThePlayersNothingAndTheCountFollows) {
+  two_players();
+  for (MemberId m : {C, D}) {
+    send(m, spectate());
+    EXPECT_EQ(of(m, "state").size(), 1u) << "the joiner gets the state at once";
+  }
+  send(C, {{"type", "leave"}});
+  EXPECT_TRUE(of(A, "state").empty()) << "a spectator's join or leave is no state for the players";
+  EXPECT_TRUE(of(B, "state").empty());
+  EXPECT_EQ(state()["spectators"], 0) << "the count of the last state, until it is refreshed";
+  EXPECT_EQ(room_->summary().spectators, 1) << "the lobby sees the live count";
+  ASSERT_TRUE(room_->spectators_stale());
+
+  Outcome o = room_->refresh_spectators();
+  deliver(0, o);
+  ASSERT_EQ(of(A, "state").size(), 1u);
+  EXPECT_EQ(last_of(A, "state")["spectators"], 1);
+  EXPECT_EQ(last_of(D, "state")["spectators"], 1);
+  EXPECT_FALSE(room_->spectators_stale());
+  EXPECT_TRUE(room_->refresh_spectators().messages.empty()) << "nothing new: nothing sent";
+
+  // A join and a leave that cancel out need no refresh; a move carries any new count at once.
+  send(C, spectate());
+  send(C, {{"type", "leave"}});
+  EXPECT_FALSE(room_->spectators_stale());
+  send(C, spectate());
+  clear();
+  play_first();
+  EXPECT_EQ(last_of(A, "state")["spectators"], 2);
+  EXPECT_FALSE(room_->spectators_stale());
+}
+
+TEST_F(RoomTest, Spectators_CompactMembersGetTheCountAsADelta) {
+  two_players();
+  room_->set_compact(A, StateForm::Delta);
+  play_first();  // from here on the room keeps its states for deltas, and A holds the last one
+  clear();
+  send(C, spectate());
+  Outcome o = room_->refresh_spectators();
+  ASSERT_EQ(o.messages.size(), 1u);
+  const json delta = json::parse(*o.messages[0].text_for(A));
+  EXPECT_EQ(delta["type"], "delta");
+  EXPECT_EQ(delta["set"], json({{"spectators", 1}})) << delta.dump();
+}
+
+TEST_F(RoomTest, Rejoin_TakingOverAConnectedSeatSendsTheOthersNothing) {
+  const std::string token = create("fire")["token"];
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}});
+  clear();
+  constexpr MemberId kFresh = 10;
+  for (MemberId m = kFresh; m < kFresh + 5; ++m) {
+    Outcome o = send(m, {{"type", "join"}, {"room", "K7QF2M"}, {"token", token}});
+    EXPECT_EQ(last_of(m, "joined")["seat"], "fire");
+    EXPECT_EQ(of(m, "state").size(), 1u);
+  }
+  EXPECT_TRUE(of(B, "state").empty()) << "the seat was connected before and after";
+  EXPECT_EQ(room_->seat_of(kFresh + 4), Side::First);
+}
+
+TEST_F(RoomTest, Spectators_OneAddressMayWatchARoomOnlySoManyTimes) {
+  limits_.spectators_per_room_per_address = 2;
+  two_players();
+  EXPECT_FALSE(send(C, spectate(), "10.0.0.9").refused);
+  EXPECT_FALSE(send(D, spectate(), "10.0.0.9").refused);
+  Outcome o = send(5, spectate(), "10.0.0.9");
+  EXPECT_EQ(o.refused, ErrorCode::TooManySpectators);
+  EXPECT_EQ(o.limited, Limited::RoomSpectators);
+  EXPECT_FALSE(room_->is_member(5)) << "a refusal changes nothing";
+  EXPECT_FALSE(send(6, spectate(), "10.0.0.10").refused) << "other addresses are not affected";
+  send(C, {{"type", "leave"}});
+  EXPECT_FALSE(send(5, spectate(), "10.0.0.9").refused) << "a place was given back";
+}
+
+TEST_F(RoomTest, Chat_SpectatorsShareOneBudgetAndThePlayersKeepTheirs) {
+  limits_.spectator_chat_per_second = 0.001;
+  limits_.spectator_chat_burst = 3;
+  two_players();
+  constexpr MemberId kFirst = 10;
+  for (MemberId m = kFirst; m < kFirst + 6; ++m) send(m, spectate());
+  clear();
+  int sent = 0;
+  for (MemberId m = kFirst; m < kFirst + 6; ++m) {
+    Outcome o = send(m, {{"type", "chat"}, {"text", "spam"}});
+    if (!o.refused) {
+      ++sent;
+    } else {
+      EXPECT_EQ(o.refused, ErrorCode::RateLimited);
+      EXPECT_EQ(o.limited, Limited::SpectatorChat);
+      EXPECT_EQ(o.messages.size(), 1u) << "the refusal goes to the sender alone";
+    }
+  }
+  EXPECT_EQ(sent, 3) << "fresh spectators together get the room's budget, not one each";
+  EXPECT_EQ(of(A, "chat").size(), 3u);
+  EXPECT_FALSE(send(A, {{"type", "chat"}, {"text", "players still talk"}}).refused);
+  EXPECT_FALSE(send(B, {{"type", "chat"}, {"text", "yes"}}).refused);
+}
+
+TEST_F(RoomTest, Chat_EachMemberHasABudgetAndAPlayerKeepsItAcrossReconnects) {
+  limits_.chat_per_second = 0.001;
+  limits_.chat_burst = 2;
+  const std::string token = create("fire")["token"];
+  EXPECT_FALSE(send(A, {{"type", "chat"}, {"text", "1"}}).refused);
+  EXPECT_FALSE(send(A, {{"type", "chat"}, {"text", "2"}}).refused);
+  Outcome o = send(A, {{"type", "chat"}, {"text", "3"}});
+  EXPECT_EQ(o.refused, ErrorCode::RateLimited);
+  EXPECT_EQ(o.limited, Limited::MemberChat);
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"token", token}});
+  EXPECT_EQ(send(B, {{"type", "chat"}, {"text", "4"}}).refused, ErrorCode::RateLimited)
+      << "the budget is the seat's";
 }
 
 }  // namespace

@@ -609,17 +609,19 @@ TEST_F(ServerTest, AClientThatDoesNotReadIsDropped) {
   l.send_queue_max_bytes = 512 * 1024;
   l.rate_per_second = 1e9;  // the sleeper must not be rate limited here
   l.rate_burst = 1e9;
+  l.address_rate_per_second = 0;
   restart(l);
   auto player = connect();
   const std::string room = create(*player)["room"];
-  // The sleeper never reads. It asks for the state again and again: the kernel buffers fill, then
-  // the server's queue for it, and the server drops it instead of growing.
+  // The sleeper never reads. It sends requests that each get an answer (states would replace each
+  // other in a congested queue; errors are all sent): the kernel buffers fill, then the server's
+  // queue for it, and the server drops it instead of growing.
   WsClient sleeper(port_, "/ws", false);
   sleeper.send({{"type", "join"}, {"room", room}, {"seat", "spectator"}});
   bool dropped = false;
   const auto give_up = std::chrono::steady_clock::now() + 60s;
   while (!dropped && std::chrono::steady_clock::now() < give_up) {
-    for (int k = 0; k < 200; ++k) sleeper.send({{"type", "sync"}});
+    for (int k = 0; k < 200; ++k) sleeper.send({{"type", "dance"}, {"pad", std::string(300, 'x')}});
     std::this_thread::sleep_for(50ms);
     dropped = http_get(port_, "/metrics").body.find("bc_slow_clients_dropped_total 1") !=
               std::string::npos;
@@ -639,9 +641,196 @@ TEST_F(ServerTest, AClientThatDoesNotReadIsDropped) {
       << "the sleeper's connection is gone";
 }
 
+// ---------------------------------------------------------------------------------------------
+// Floods from one address (issue 13.3): the players get a bounded share, the flooder is refused or
+// closed, and the game goes on.
+
+// A counter or gauge of /metrics (the whole line's name with its labels); -1 if absent.
+double metric(std::uint16_t port, const std::string& name) {
+  const std::string body = http_get(port, "/metrics", "GET", "127.0.0.9").body;
+  const auto at = body.find("\n" + name + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(body.substr(at + name.size() + 2));
+}
+
+// The answer to a join: "joined" or the error's code.
+std::string join_answer(WsClient& c) {
+  for (int i = 0; i < 20; ++i) {
+    auto m = c.recv();
+    if (!m) break;
+    if ((*m)["type"] == "joined") return "joined";
+    if ((*m)["type"] == "error") return (*m)["code"];
+  }
+  return "nothing";
+}
+
+std::size_t count_type(const std::vector<json>& msgs, const std::string& type) {
+  return static_cast<std::size_t>(
+      std::count_if(msgs.begin(), msgs.end(), [&](const json& m) { return m["type"] == type; }));
+}
+
+TEST_F(ServerTest, Flood_SpectatorChatFromOneAddress_PlayersGetABoundedShareAndFloodersAreClosed) {
+  WsClient a(port_, "/ws", true, "", "127.0.0.2");
+  a.expect("welcome");
+  const std::string room = create(a, "kaboom", "x")["room"];
+  WsClient b(port_, "/ws", true, "", "127.0.0.3");
+  b.expect("welcome");
+  join(b, room, "o");
+  // The flooder opens 20 spectators from 127.0.0.1: 16 are let in.
+  std::vector<std::unique_ptr<WsClient>> flood;
+  int too_many = 0;
+  for (int i = 0; i < 20; ++i) {
+    auto c = connect();
+    c->send({{"type", "join"}, {"room", room}, {"seat", "spectator"}, {"name", "spam"}});
+    const std::string got = join_answer(*c);
+    if (got == "joined") flood.push_back(std::move(c));
+    too_many += got == "too_many_spectators" ? 1 : 0;
+  }
+  EXPECT_EQ(flood.size(), Limits{}.spectators_per_room_per_address);
+  EXPECT_EQ(too_many, 4);
+  a.drain(1500ms);  // the spectator count arrives
+  b.drain(50ms);
+
+  const auto started = std::chrono::steady_clock::now();
+  for (int round = 0; round < 150; ++round) {
+    for (auto& c : flood) {
+      if (!c->closed()) c->send({{"type", "chat"}, {"text", "spam spam spam"}});
+    }
+  }
+  std::vector<json> got = a.drain(1000ms);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const auto chats = count_type(got, "chat");
+  // The spectators' budget: a burst of 10, then 3 a second (of 2,400 chats sent).
+  EXPECT_LE(static_cast<double>(chats), 10 + 3 * seconds + 2) << seconds << " s";
+  EXPECT_GT(chats, 0u);
+  std::size_t closed = 0;
+  for (auto& c : flood) closed += c->wait_closed(2s) == 1008 ? 1 : 0;
+  EXPECT_GE(closed, flood.size() / 2) << "the flooding connections are closed with 1008";
+  EXPECT_GT(metric(port_, "bc_limited_total{limit=\"spectator_chat\"}"), 0);
+  EXPECT_GT(metric(port_, "bc_flooders_closed_total"), 0);
+
+  // The players were not touched: their game goes on.
+  EXPECT_FALSE(a.closed());
+  EXPECT_FALSE(b.closed());
+  a.send({{"type", "sync"}});
+  json st = a.expect("state");
+  a.send({{"type", "act"}, {"action", st["legal"][0]}, {"version", st["version"]}});
+  EXPECT_EQ(state_at(b, st["version"].get<int>() + 1)["turn"], "o");
+  a.send({{"type", "chat"}, {"text", "still playing"}, {"id", 1}});
+  EXPECT_EQ(a.expect("ok")["id"], 1);
+}
+
+TEST_F(ServerTest, Flood_JoinsFromFreshConnections_AreLimitedPerAddressAndSendThePlayersNoStates) {
+  WsClient a(port_, "/ws", true, "", "127.0.0.2");
+  a.expect("welcome");
+  const json ja = create(a, "kaboom", "x");
+  const std::string room = ja["room"];
+  WsClient b(port_, "/ws", true, "", "127.0.0.3");
+  b.expect("welcome");
+  join(b, room, "o");
+  a.drain(100ms);
+
+  // Spectators join and leave, each on a fresh connection (the per-connection limit never bites).
+  const auto started = std::chrono::steady_clock::now();
+  int joined = 0, limited = 0;
+  for (int i = 0; i < 80; ++i) {
+    WsClient c(port_);
+    c.expect("welcome");
+    c.send({{"type", "join"}, {"room", room}, {"seat", "spectator"}});
+    const std::string got = join_answer(c);
+    joined += got == "joined" ? 1 : 0;
+    limited += got == "rate_limited" ? 1 : 0;
+  }
+  const std::vector<json> got = a.drain(1500ms);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // The budget: a burst of 60, then one a second.
+  EXPECT_GE(joined, 60);
+  EXPECT_LE(joined, 60 + seconds + 1);
+  EXPECT_EQ(limited, 80 - joined);
+  EXPECT_EQ(metric(port_, "bc_limited_total{limit=\"address_joins\"}"), limited);
+  // One state a second at most carries the count (160 joins and leaves before: 160 states).
+  EXPECT_LE(static_cast<double>(count_type(got, "state")), seconds + 1) << seconds << " s";
+  a.send({{"type", "sync"}});
+  EXPECT_EQ(a.expect("state")["spectators"], 0) << "the count is right in the end";
+
+  // A re-join with the seat's token from fresh connections: the opponent sees nothing of it.
+  WsClient again(port_, "/ws", true, "", "127.0.0.2");
+  again.expect("welcome");
+  join(again, room, "x", {{"token", ja["token"]}});
+  EXPECT_EQ(a.expect("notice")["code"], "replaced");
+  EXPECT_EQ(count_type(b.drain(300ms), "state"), 0u);
+}
+
+TEST_F(ServerTest, Flood_ASlowPlayerIsSentTheNewestStateInsteadOfBeingCutOff) {
+  Limits l;
+  l.send_queue_max_bytes = 256 * 1024;  // the cut-off that dropped slow players before
+  l.send_queue_coalesce = 8;
+  l.send_queue_coalesce_bytes = 16 * 1024;
+  // A flood no per-address or chat limit thins: only the send queue stands between it and
+  // the slow player.
+  l.rate_per_second = 1e9;
+  l.rate_burst = 1e9;
+  l.address_rate_per_second = 0;
+  l.chat_per_second = 0;
+  l.spectator_chat_per_second = 0;
+  restart(l);
+  WsClient b(port_, "/ws", true, "", "127.0.0.3");
+  b.expect("welcome");
+  const std::string room = create(b, "kaboom", "x")["room"];
+  // The slow player asks for deltas and reads nothing until the end (a small receive window).
+  WsClient slow(port_, "/ws?compact=1", false, "", "127.0.0.2");
+  slow.send({{"type", "join"}, {"room", room}, {"seat", "o"}, {"name", "Slow"}});
+  auto flooder = connect();
+  join(*flooder, room, "spectator");
+  json st = state_at(b, 0);
+  const std::string text(450, 'z');
+  // About 1 MB: the kernel's buffers for the slow player fill, then its queue at the server.
+  for (int i = 0; i < 2000; ++i) flooder->send({{"type", "chat"}, {"text", text}});
+  for (int turn = 0; turn < 6; ++turn) {
+    for (int i = 0; i < 100; ++i) flooder->send({{"type", "chat"}, {"text", text}});
+    if (turn % 2 == 0) {  // x (b) plays what its state offers
+      if (turn > 0) st = state_at(b, turn);
+      b.send({{"type", "act"}, {"action", st["legal"][0]}, {"version", turn}});
+    } else {  // o (slow) drops into a column blind: kaboom columns take several pieces
+      slow.send({{"type", "act"},
+                 {"action", {{"kind", "drop"}, {"column", turn}, {"piece", "normal"}}},
+                 {"version", turn}});
+    }
+  }
+  const json last = state_at(b, 6);
+  EXPECT_EQ(metric(port_, "bc_slow_clients_dropped_total"), 0);
+  EXPECT_GT(metric(port_, "bc_messages_shed_total{kind=\"chat\"}"), 0);
+
+  // The slow link catches up: what arrives rebuilds the newest state.
+  slow.start_reading();
+  std::string held;
+  std::size_t states = 0, deltas = 0, others = 0;
+  while (auto m = slow.recv(1000ms)) {
+    ++others;
+    if ((*m)["type"] == "state") {
+      held = m->dump();
+      ++states;
+    } else if ((*m)["type"] == "delta") {
+      auto next = server::apply_state_delta(held, m->dump());
+      ASSERT_TRUE(next) << "a delta must apply to the state before it: " << *m;
+      held = *next;
+      ++deltas;
+    }
+  }
+  EXPECT_FALSE(slow.closed());
+  ASSERT_FALSE(held.empty());
+  EXPECT_EQ(json::parse(held), last);
+  EXPECT_GT(metric(port_, "bc_messages_shed_total{kind=\"state\"}"), 0)
+      << "states: " << states << ", deltas: " << deltas << ", all: " << others;
+}
+
 TEST_F(ServerTest, ManyRoomsAtOnce) {
   Limits l;
   l.max_rooms_per_address = 0;  // every room here comes from 127.0.0.1
+  l.address_rate_per_second = 0;
+  l.joins_per_address_per_minute = 0;
   restart(l);
   constexpr int kRooms = 50;
   std::vector<std::unique_ptr<WsClient>> as, bs;

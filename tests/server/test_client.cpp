@@ -201,6 +201,12 @@ bool WsClient::closed() const {
   return impl_->closed;
 }
 
+void WsClient::start_reading() {
+  if (impl_->reading || impl_->closed) return;
+  impl_->reading = true;
+  impl_->start_read();
+}
+
 void WsClient::close() {
   if (impl_->closed) return;
   bool done = false;

@@ -45,6 +45,8 @@ class WsClient {
   std::optional<int> wait_closed(std::chrono::milliseconds timeout = kWait);
   bool closed() const;
   void close();
+  // A client made with read = false starts reading now (a slow link that catches up).
+  void start_reading();
 
  private:
   struct Impl;
