@@ -22,13 +22,18 @@ AddressLimiter::AddressLimiter(const Limits& limits)
       join_rate_(static_cast<double>(limits.joins_per_address_per_minute) / 60.0),
       join_burst_(
           static_cast<double>(std::max<std::size_t>(1, limits.joins_per_address_per_minute))),
-      idle_(std::max(refill_time(message_rate_, message_burst_),
-                     refill_time(join_rate_, join_burst_)) +
+      api_rate_(limits.api_rate_per_second),
+      api_burst_(std::max(1.0, limits.api_burst)),
+      idle_(std::max({refill_time(message_rate_, message_burst_),
+                      refill_time(join_rate_, join_burst_), refill_time(api_rate_, api_burst_)}) +
             std::chrono::seconds(1)),
       next_prune_(Clock::now() + kPruneEvery) {}
 
 bool AddressLimiter::take(std::string_view address, Kind kind, Clock::time_point now) {
-  const bool limited = kind == Kind::Message ? message_rate_ > 0 : join_rate_ > 0;
+  const double rate = kind == Kind::Message ? message_rate_
+                      : kind == Kind::Join  ? join_rate_
+                                            : api_rate_;
+  const bool limited = rate > 0;
   if (!limited || address.empty()) return true;
   std::lock_guard lock(mu_);
   if (now >= next_prune_) prune(now);
@@ -36,11 +41,15 @@ bool AddressLimiter::take(std::string_view address, Kind kind, Clock::time_point
   if (it == entries_.end()) {
     it = entries_
              .emplace(std::string(address), Entry{TokenBucket(message_rate_, message_burst_, now),
-                                                  TokenBucket(join_rate_, join_burst_, now), now})
+                                                  TokenBucket(join_rate_, join_burst_, now),
+                                                  TokenBucket(api_rate_, api_burst_, now), now})
              .first;
   }
   it->second.last = now;
-  return kind == Kind::Message ? it->second.messages.take(now) : it->second.joins.take(now);
+  auto& bucket = kind == Kind::Message ? it->second.messages
+                 : kind == Kind::Join  ? it->second.joins
+                                       : it->second.api;
+  return bucket.take(now);
 }
 
 std::size_t AddressLimiter::size() const {

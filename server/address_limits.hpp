@@ -18,7 +18,8 @@ namespace bc::server {
 class AddressLimiter {
  public:
   using Clock = TokenBucket::Clock;
-  enum class Kind : std::uint8_t { Message, Join };
+  // Message: WebSocket messages; Join: joins; Api: HTTP /api/ requests.
+  enum class Kind : std::uint8_t { Message, Join, Api };
 
   explicit AddressLimiter(const Limits& limits);
 
@@ -32,6 +33,7 @@ class AddressLimiter {
   struct Entry {
     TokenBucket messages;
     TokenBucket joins;
+    TokenBucket api;
     Clock::time_point last;
   };
   void prune(Clock::time_point now);  // under mu_
@@ -40,6 +42,8 @@ class AddressLimiter {
   const double message_burst_;
   const double join_rate_;  // per second
   const double join_burst_;
+  const double api_rate_;
+  const double api_burst_;
   // An entry idle this long has refilled both its buckets: dropping it changes nothing.
   const Clock::duration idle_;
   mutable std::mutex mu_;

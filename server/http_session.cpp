@@ -249,7 +249,7 @@ void HttpSession::handle(Request req) {
     return send(std::move(res));
   }
   // Every /api/ request of one address draws on one bucket, however many connections it opens.
-  if (is_api && !state_->api_rates.take(address())) {
+  if (is_api && !state_->address_limits.take(address(), AddressLimiter::Kind::Api)) {
     state_->metrics.api_rate_limited.fetch_add(1, std::memory_order_relaxed);
     return send(try_later(req, http::status::too_many_requests, "rate_limited",
                           "too many requests from your address; try again in a second"));

@@ -32,7 +32,6 @@ SharedState::SharedState(net::io_context& ioc, ServerConfig cfg)
       limits(config.limits),
       registry(ioc, limits, metrics),
       records(limits),
-      api_rates(limits.api_rate_per_second, limits.api_burst),
       address_limits(limits),
       welcome(std::make_shared<const std::string>(welcome_json(limits))) {
   std::error_code ec;

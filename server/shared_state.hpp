@@ -12,7 +12,6 @@
 #include "bc/store.hpp"
 #include "server/address_limits.hpp"
 #include "server/metrics.hpp"
-#include "server/rate_limit.hpp"
 #include "server/records.hpp"
 #include "server/registry.hpp"
 #include "server/server.hpp"
@@ -47,10 +46,9 @@ struct SharedState {
   const Limits& limits;
   Metrics metrics;
   Registry registry;
-  RecordWorks records;       // /api/games/...: store reads and replays, off the I/O threads
-  AddressBuckets api_rates;  // /api/ requests per client address
-  AddressLimiter
-      address_limits;  // messages and joins of each address, all its connections together
+  RecordWorks records;  // /api/games/...: store reads and replays, off the I/O threads
+  // Messages, joins and /api/ requests of each address, all its connections together.
+  AddressLimiter address_limits;
   store::Store* store = nullptr;   // owned by the Server; set before listening
   std::filesystem::path web_root;  // canonical
   std::shared_ptr<const std::string> welcome;

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <thread>
 
-#include "server/rate_limit.hpp"
+#include "server/address_limits.hpp"
 
 using namespace bc::server;
 
@@ -80,22 +80,18 @@ TEST(RecordWorks, TheCacheKeepsTheMostRecentlyUsedWithinItsBytes) {
   EXPECT_EQ(works.cached("a"), works.cached("a")) << "readers share one text";
 }
 
-TEST(AddressBuckets, ConnectionsOfOneAddressShareItsBucket) {
-  using Clock = AddressBuckets::Clock;
-  AddressBuckets buckets(1, 3);
+TEST(AddressLimiter, ApiRequestsOfOneAddressShareABucketOfTheirOwn) {
+  using Clock = AddressLimiter::Clock;
+  Limits l;
+  l.api_rate_per_second = 1;
+  l.api_burst = 3;
+  AddressLimiter limiter(l);
   const auto t = Clock::now();
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(buckets.take("10.0.0.1", t));
-  EXPECT_FALSE(buckets.take("10.0.0.1", t));
-  EXPECT_TRUE(buckets.take("10.0.0.2", t)) << "another address has a bucket of its own";
-  EXPECT_TRUE(buckets.take("10.0.0.1", t + std::chrono::seconds(1)));
-}
-
-TEST(AddressBuckets, IdleAddressesAreForgotten) {
-  using Clock = AddressBuckets::Clock;
-  AddressBuckets buckets(10, 2);
-  const auto t = Clock::now();
-  for (int i = 0; i < 1024; ++i) buckets.take("10.1." + std::to_string(i), t);
-  EXPECT_EQ(buckets.size(), 1024u);
-  buckets.take("10.2.0.0", t + std::chrono::seconds(1));  // all of them are full again
-  EXPECT_EQ(buckets.size(), 1u);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Api, t));
+  EXPECT_FALSE(limiter.take("10.0.0.1", AddressLimiter::Kind::Api, t));
+  EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Message, t))
+      << "WebSocket messages have a budget of their own";
+  EXPECT_TRUE(limiter.take("10.0.0.2", AddressLimiter::Kind::Api, t))
+      << "another address has a bucket of its own";
+  EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Api, t + std::chrono::seconds(1)));
 }
