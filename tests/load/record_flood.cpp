@@ -7,9 +7,9 @@
 // times out.
 //
 //   bc_record_flood --port P --pid PID [--turns 1000] [--unread 24] [--hold-ms 3000]
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <netinet/in.h>
 
 #include <algorithm>
 #include <chrono>
@@ -61,11 +61,16 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string_view a = argv[i];
     const int v = std::atoi(argv[i + 1]);
-    if (a == "--port") port = static_cast<std::uint16_t>(v);
-    else if (a == "--pid") pid = v;
-    else if (a == "--turns") turns = v;
-    else if (a == "--unread") unread_n = v;
-    else if (a == "--hold-ms") hold_ms = v;
+    if (a == "--port")
+      port = static_cast<std::uint16_t>(v);
+    else if (a == "--pid")
+      pid = v;
+    else if (a == "--turns")
+      turns = v;
+    else if (a == "--unread")
+      unread_n = v;
+    else if (a == "--hold-ms")
+      hold_ms = v;
   }
   if (port == 0) {
     std::fprintf(stderr, "usage: bc_record_flood --port P --pid PID [--turns N] [--unread N]\n");
@@ -77,8 +82,12 @@ int main(int argc, char** argv) {
                          {"turn", "black"}};
   Side black{std::make_unique<WsClient>(port), "black", ""};
   black.c->expect("welcome");
-  black.c->send({{"type", "create"}, {"variant", "classic"}, {"seat", "black"}, {"name", "A"},
-                 {"options", {{"draw_turns", 0}}}, {"position", position}});
+  black.c->send({{"type", "create"},
+                 {"variant", "classic"},
+                 {"seat", "black"},
+                 {"name", "A"},
+                 {"options", {{"draw_turns", 0}}},
+                 {"position", position}});
   json j = black.c->expect("joined");
   const std::string room = j["room"];
   black.token = j["token"];
@@ -150,7 +159,8 @@ int main(int argc, char** argv) {
   const auto hold_end = Clock::now() + std::chrono::milliseconds(hold_ms);
   for (int v = 0; Clock::now() < hold_end && o["status"] == "playing"; ++v) {
     const auto sent = Clock::now();
-    (o["turn"] == "fire" ? c : d).send({{"type", "act"}, {"action", o["legal"][0]}, {"version", v}});
+    (o["turn"] == "fire" ? c : d)
+        .send({{"type", "act"}, {"action", o["legal"][0]}, {"version", v}});
     do {
       o = c.expect("state", 10s);
     } while (o["version"] != v + 1);
