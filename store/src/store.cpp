@@ -2,15 +2,7 @@
 // transaction (WAL, synchronous=FULL: durable across power loss), then runs their callbacks.
 #include "bc/store.hpp"
 
-#include <sqlite3.h>
-
-#include <atomic>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
-#include <unordered_map>
-#include <utility>
+#include "impl.hpp"
 
 namespace bc::store {
 namespace {
@@ -50,355 +42,18 @@ CREATE TABLE IF NOT EXISTS actions(
 CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
 )sql";
 
-// Statements the writer runs for every batch, prepared once for the connection's life: parsing
-// their SQL each time cost as much as running them (perf, closed-loop load). Used under db_mutex.
-class StmtCache {
- public:
-  ~StmtCache() { clear(); }
-  // The statement for `sql` (a string literal: keyed by its address); null if it does not prepare.
-  sqlite3_stmt* get(sqlite3* db, const char* sql) {
-    sqlite3_stmt*& s = stmts_[sql];
-    if (s == nullptr) sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr);
-    return s;
-  }
-  // Before the connection closes: it cannot close with statements still open.
-  void clear() {
-    for (auto& [sql, s] : stmts_) sqlite3_finalize(s);
-    stmts_.clear();
-  }
-
- private:
-  std::unordered_map<const char*, sqlite3_stmt*> stmts_;
-};
-
-// A prepared statement that finalizes itself, or a cached one that it resets when done.
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) { sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
-  Stmt(StmtCache& cache, sqlite3* db, const char* sql) : stmt_(cache.get(db, sql)), cached_(true) {}
-  ~Stmt() {
-    if (!cached_) {
-      sqlite3_finalize(stmt_);
-    } else if (stmt_ != nullptr) {
-      sqlite3_reset(stmt_);
-      sqlite3_clear_bindings(stmt_);
-    }
-  }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-
-  bool ok() const { return stmt_ != nullptr; }
-  Stmt& bind(int i, std::string_view s) {
-    // Static: every bound string outlives the statement's step (reset follows in the destructor).
-    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_STATIC);
-    return *this;
-  }
-  Stmt& bind(int i, std::int64_t v) {
-    sqlite3_bind_int64(stmt_, i, v);
-    return *this;
-  }
-  Stmt& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
-  // SQLITE_ROW, SQLITE_DONE or an error code.
-  int step() { return stmt_ == nullptr ? SQLITE_ERROR : sqlite3_step(stmt_); }
-  bool run() { return step() == SQLITE_DONE; }
-  std::string text(int col) const {
-    const auto* p = sqlite3_column_text(stmt_, col);
-    return p == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(p));
-  }
-  std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
-  int int32(int col) const { return sqlite3_column_int(stmt_, col); }
-
- private:
-  sqlite3_stmt* stmt_ = nullptr;
-  bool cached_ = false;
-};
-
-bool exec(sqlite3* db, const char* sql, std::string* error = nullptr) {
-  char* msg = nullptr;
-  const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &msg);
-  if (rc != SQLITE_OK && error != nullptr) *error = msg != nullptr ? msg : sqlite3_errstr(rc);
-  sqlite3_free(msg);
-  return rc == SQLITE_OK;
-}
-
-RoomRow read_room(const Stmt& s) {
-  return {s.text(0), s.text(1), s.int64(2), s.int32(3), s.int32(4) != 0};
-}
-
-}  // namespace
-
-struct Store::Impl {
-  std::string path;
-  sqlite3* db = nullptr;
-  std::mutex db_mutex;  // the writer's connection: held for a batch (and by readers in memory)
-  StmtCache cache;      // the writer's statements
-
-  // Readers have connections of their own: in WAL mode a read never waits for a commit, and a
-  // commit never waits for a read. Idle ones are kept for the next read; an in-memory database
-  // is one connection only, so there readers share the writer's, under db_mutex.
-  static constexpr std::size_t kIdleReadersMax = 4;
-  std::mutex readers_mutex;
-  std::vector<sqlite3*> idle_readers;
-  std::atomic<std::uint64_t> reader_connections{0};
-
-  std::mutex queue_mutex;
-  std::condition_variable queue_cv;
-  std::condition_variable idle_cv;
-  std::deque<std::pair<std::vector<Write>, Done>> queue;
-  bool stopping = false;
-  bool busy = false;
-  bool inline_writes = false;  // an in-memory database: submit() writes on the caller's thread
-  Stats stats;
-  std::thread writer;
-
-  ~Impl() {
-    {
-      std::lock_guard lock(queue_mutex);
-      stopping = true;
-    }
-    queue_cv.notify_all();
-    if (writer.joinable()) writer.join();
-    cache.clear();
-    for (sqlite3* r : idle_readers) sqlite3_close(r);
-    if (db != nullptr) sqlite3_close(db);
-  }
-
-  // A connection to read on; give it back with release_reader. Null for an in-memory database
-  // (or if a reader cannot be opened): then read on `db` under db_mutex.
-  sqlite3* acquire_reader() {
-    if (inline_writes) return nullptr;
-    {
-      std::lock_guard lock(readers_mutex);
-      if (!idle_readers.empty()) {
-        sqlite3* r = idle_readers.back();
-        idle_readers.pop_back();
-        return r;
-      }
-    }
-    sqlite3* r = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &r, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) !=
-        SQLITE_OK) {
-      sqlite3_close(r);
-      return nullptr;
-    }
-    sqlite3_busy_timeout(r, 5000);
-    reader_connections.fetch_add(1, std::memory_order_relaxed);
-    return r;
-  }
-  void release_reader(sqlite3* r) {
-    if (r == nullptr) return;
-    {
-      std::lock_guard lock(readers_mutex);
-      if (idle_readers.size() < kIdleReadersMax) {
-        idle_readers.push_back(r);
-        return;
-      }
-    }
-    sqlite3_close(r);
-  }
-
-  bool apply(const Write& w) {
-    if (const auto* r = std::get_if<PutRoom>(&w)) {
-      return Stmt(cache, db,
-                  "INSERT INTO rooms(id, setup, created_ms, game_no, retired) VALUES(?,?,?,?,?) "
-                  "ON CONFLICT(id) DO UPDATE SET setup=excluded.setup, game_no=excluded.game_no, "
-                  "retired=excluded.retired")
-          .bind(1, r->row.id)
-          .bind(2, r->row.setup)
-          .bind(3, r->row.created_ms)
-          .bind(4, r->row.game_no)
-          .bind(5, r->row.retired ? 1 : 0)
-          .run();
-    }
-    if (const auto* s = std::get_if<PutSeat>(&w)) {
-      return Stmt(cache, db,
-                  "INSERT OR REPLACE INTO seats(room, side, name, token_hash) VALUES(?,?,?,?)")
-          .bind(1, s->row.room)
-          .bind(2, s->row.side)
-          .bind(3, s->row.name)
-          .bind(4, s->row.token_hash)
-          .run();
-    }
-    if (const auto* f = std::get_if<FreeSeat>(&w)) {
-      return Stmt(cache, db, "DELETE FROM seats WHERE room=? AND side=?")
-          .bind(1, f->room)
-          .bind(2, f->side)
-          .run();
-    }
-    if (const auto* g = std::get_if<PutGame>(&w)) {
-      return Stmt(cache, db,
-                  "INSERT OR REPLACE INTO games(room, game_no, result, started_ms, ended_ms, "
-                  "players) "
-                  "VALUES(?,?,?,?,?,?)")
-                 .bind(1, g->row.room)
-                 .bind(2, g->row.game_no)
-                 .bind(3, g->row.result)
-                 .bind(4, g->row.started_ms)
-                 .bind(5, g->row.ended_ms)
-                 .bind(6, g->row.players)
-                 .run() &&
-             Stmt(cache, db, "UPDATE rooms SET game_no=max(game_no, ?) WHERE id=?")
-                 .bind(1, g->row.game_no)
-                 .bind(2, g->row.room)
-                 .run();
-    }
-    if (const auto* a = std::get_if<AppendAction>(&w)) {
-      return Stmt(cache, db,
-                  "INSERT INTO actions(room, game_no, version, side, action, at_ms) "
-                  "VALUES(?,?,?,?,?,?)")
-          .bind(1, a->row.room)
-          .bind(2, a->row.game_no)
-          .bind(3, a->row.version)
-          .bind(4, a->row.side)
-          .bind(5, a->row.action)
-          .bind(6, a->row.at_ms)
-          .run();
-    }
-    const auto& r = std::get<RetireRoom>(w);
-    return Stmt(cache, db, "UPDATE rooms SET retired=1 WHERE id=?").bind(1, r.room).run();
-  }
-
-  // One transaction for `batch`; with `savepoints`, each submission in its own savepoint (its
-  // failure recorded in entry_ok), else any failed write fails the whole transaction.
-  bool write_batch(const std::deque<std::pair<std::vector<Write>, Done>>& batch,
-                   std::vector<char>& entry_ok, bool savepoints, std::size_t& writes) {
-    bool ok = Stmt(cache, db, "BEGIN IMMEDIATE").run();
-    for (std::size_t i = 0; ok && i < batch.size(); ++i) {
-      bool entry = !savepoints || Stmt(cache, db, "SAVEPOINT w").run();
-      for (const Write& w : batch[i].first) {
-        entry = entry && apply(w);
-        ++writes;
-      }
-      if (savepoints) {
-        if (!entry) exec(db, "ROLLBACK TO w");
-        Stmt(cache, db, "RELEASE w").run();
-        entry_ok[i] = entry ? 1 : 0;
-      } else {
-        ok = entry;
-      }
-    }
-    ok = ok && Stmt(cache, db, "COMMIT").run();
-    if (!ok) exec(db, "ROLLBACK");
-    return ok;
-  }
-
-  using Batch = std::deque<std::pair<std::vector<Write>, Done>>;
-
-  void run_writer() {
-    for (;;) {
-      Batch batch;
-      {
-        std::unique_lock lock(queue_mutex);
-        queue_cv.wait(lock, [&] { return stopping || !queue.empty(); });
-        if (queue.empty()) return;  // stopping, and everything is written
-        batch.swap(queue);
-        busy = true;
-      }
-      commit(batch);
-      {
-        std::lock_guard lock(queue_mutex);
-        busy = false;
-      }
-      idle_cv.notify_all();
-    }
-  }
-
-  // Writes `batch` in one transaction and runs its callbacks.
-  void commit(Batch& batch) {
-    std::vector<char> entry_ok(batch.size(), 1);
-    std::size_t writes = 0;
-    bool committed = false;
-    {
-      std::lock_guard db_lock(db_mutex);
-      // Writes almost never fail: the whole batch goes in one transaction first. Only if one
-      // fails is it written again with a savepoint per submission, so that a bad write fails
-      // its own submission and no other (three statements per action instead of one otherwise).
-      committed = write_batch(batch, entry_ok, false, writes);
-      if (!committed) {
-        std::fill(entry_ok.begin(), entry_ok.end(), 1);
-        writes = 0;
-        committed = write_batch(batch, entry_ok, true, writes);
-      }
-    }
-    std::uint64_t failed = 0;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const bool ok = committed && entry_ok[i] != 0;
-      if (!ok) ++failed;
-      if (batch[i].second) batch[i].second(ok);
-    }
-    std::lock_guard lock(queue_mutex);
-    stats.writes += writes;
-    ++stats.commits;
-    stats.failures += failed;
-  }
-
-  static std::vector<SeatRow> seats(sqlite3* db, const std::string& room) {
-    std::vector<SeatRow> out;
-    Stmt s(db, "SELECT room, side, name, token_hash FROM seats WHERE room=? ORDER BY side");
-    s.bind(1, room);
-    while (s.step() == SQLITE_ROW) out.push_back({s.text(0), s.int32(1), s.text(2), s.text(3)});
-    return out;
-  }
-  static std::vector<GameRow> games(sqlite3* db, const std::string& room) {
-    std::vector<GameRow> out;
-    Stmt s(db,
-           "SELECT room, game_no, result, started_ms, ended_ms, players FROM games WHERE room=? "
-           "ORDER BY game_no");
-    s.bind(1, room);
-    while (s.step() == SQLITE_ROW) {
-      out.push_back({s.text(0), s.int32(1), s.text(2), s.int64(3), s.int64(4), s.text(5)});
-    }
-    return out;
-  }
-  static std::vector<ActionRow> actions(sqlite3* db, const std::string& room, int game_no) {
-    std::vector<ActionRow> out;
-    Stmt s(db,
-           "SELECT room, game_no, version, side, action, at_ms FROM actions "
-           "WHERE room=? AND game_no=? ORDER BY version");
-    s.bind(1, room).bind(2, game_no);
-    while (s.step() == SQLITE_ROW) {
-      out.push_back({s.text(0), s.int32(1), s.int64(2), s.int32(3), s.text(4), s.int64(5)});
-    }
-    return out;
-  }
-  static LoadedRoom load(sqlite3* db, RoomRow room, int game_no) {
-    LoadedRoom out;
-    out.seats = seats(db, room.id);
-    out.games = games(db, room.id);
-    out.actions = actions(db, room.id, game_no == 0 ? room.game_no : game_no);
-    out.room = std::move(room);
-    return out;
-  }
-};
-
-namespace {
-
-// One read: a reader connection of its own, or the writer's under its mutex (in memory). Each read
-// runs in one transaction, so its queries see one committed state.
-class Read {
- public:
-  explicit Read(Store::Impl& impl) : impl_(impl), own_(impl.acquire_reader()) {
-    if (own_ == nullptr) shared_ = std::unique_lock(impl.db_mutex);
-    exec(db(), "BEGIN");
-  }
-  ~Read() {
-    exec(db(), "COMMIT");
-    impl_.release_reader(own_);
-  }
-  Read(const Read&) = delete;
-  Read& operator=(const Read&) = delete;
-  sqlite3* db() const { return own_ != nullptr ? own_ : impl_.db; }
-
- private:
-  Store::Impl& impl_;
-  sqlite3* own_;
-  std::unique_lock<std::mutex> shared_;
-};
-
 }  // namespace
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Store::~Store() = default;
+Store::~Store() {
+  // The maintenance thread uses this Store: stopped before impl_ goes.
+  {
+    std::lock_guard lock(impl_->queue_mutex);
+    impl_->stopping = true;
+  }
+  impl_->maintain_cv.notify_all();
+  if (impl_->maintainer.joinable()) impl_->maintainer.join();
+}
 
 std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) {
   auto impl = std::make_unique<Impl>();
@@ -412,8 +67,13 @@ std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) 
   sqlite3_busy_timeout(impl->db, 5000);
   std::string why;
   const bool memory = path == ":memory:";
+  // Incremental vacuum lets prune() give freed pages back to the file system; SQLite takes it
+  // only before the first table is made (an older file gets it from compact()). The WAL file is
+  // cut back to 16 MiB after a checkpoint, however large one prune made it.
   // WAL with synchronous=FULL: a commit is on disk before it returns, even across power loss.
-  if ((!memory && !exec(impl->db, "PRAGMA journal_mode=WAL", &why)) ||
+  if (!exec(impl->db, "PRAGMA auto_vacuum=INCREMENTAL", &why) ||
+      (!memory && !exec(impl->db, "PRAGMA journal_mode=WAL", &why)) ||
+      !exec(impl->db, "PRAGMA journal_size_limit=16777216", &why) ||
       !exec(impl->db, "PRAGMA synchronous=FULL", &why) ||
       !exec(impl->db, "PRAGMA foreign_keys=ON", &why) || !exec(impl->db, kSchema, &why)) {
     error = "cannot use database " + path + ": " + why;

@@ -6,11 +6,13 @@
 // completion callback, so an announced action is always on disk.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -78,10 +80,42 @@ using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, Re
 // for an in-memory store (":memory:") on the thread that submitted, before submit returns.
 using Done = std::function<void(bool ok)>;
 
+// How long the store keeps what nobody will come back to (docs/PROTOCOL.md, "Retention"). Only
+// retired rooms are pruned: a room in play is never touched. 0 keeps that kind for ever.
+struct Retention {
+  // A game in which nobody moved (never started, or resigned before the first move), counted
+  // from its room's last sign of life (created, started or ended).
+  std::int64_t unstarted_ms = 60LL * 60 * 1000;
+  // An unfinished game (its room retired while it was on), counted from its last move.
+  std::int64_t abandoned_ms = 7LL * 24 * 60 * 60 * 1000;
+  // A finished game, counted from its end.
+  std::int64_t finished_ms = 0;
+};
+
+// Rows a prune deleted.
+struct Pruned {
+  std::uint64_t rooms = 0;
+  std::uint64_t games = 0;
+  std::uint64_t actions = 0;
+};
+
+// The store's size: rows, and pages of the database file that hold nothing (what compact or the
+// incremental vacuum give back).
+struct Size {
+  std::uint64_t rooms = 0;
+  std::uint64_t games = 0;
+  std::uint64_t actions = 0;
+  std::uint64_t page_bytes = 0;  // the file's pages, in use or free
+  std::uint64_t free_bytes = 0;
+};
+
 struct Stats {
   std::uint64_t writes = 0;
   std::uint64_t commits = 0;
   std::uint64_t failures = 0;
+  Pruned pruned;  // in all, since the store opened
+  std::uint64_t prunes = 0;
+  Size size;  // as last measured (measure(), or the maintenance thread)
 };
 
 // Everything needed to rebuild a room after a restart.
@@ -114,8 +148,25 @@ class Store {
   std::vector<ActionRow> actions(const std::string& room, int game_no);
   std::vector<RoomRow> recent_rooms(int limit);
 
+  // Deletes what `keep` no longer keeps, as of `now_ms` (Unix ms), in small transactions that
+  // let the writer's commits through in between; then gives the freed pages back to the file
+  // system (an incremental vacuum, when the database was made with it: every one since this
+  // store version, and any after compact()).
+  Pruned prune(const Retention& keep, std::int64_t now_ms);
+  // Counts rows and pages (a read; it updates stats().size).
+  Size measure();
+  // Rewrites the database into the smallest file (SQLite's VACUUM) and switches it to incremental
+  // vacuum. Every write waits meanwhile: run it with no server on the file (bombcheckers compact).
+  bool compact(std::string& error);
+  // From now on a thread of the store's own prunes by `keep` and measures, every `every` (and once
+  // at once). Unix time from `now_ms` (tests give a fake clock). Stops with the store.
+  void maintain(const Retention& keep, std::chrono::milliseconds every,
+                std::function<std::int64_t()> now_ms);
+
   Stats stats() const;
   const std::string& path() const;
+  // The database file and its write-ahead log, in bytes as they are on disk now (0 in memory).
+  std::pair<std::uint64_t, std::uint64_t> file_bytes() const;
 
   struct Impl;
 

@@ -1,0 +1,198 @@
+// Retention: pruning what the policy no longer keeps, giving the space back, measuring, compacting.
+// Candidates are found on a reader connection; deletions go through the writer's connection in
+// small transactions, so a prune of a million rows never holds up a commit for long.
+#include <filesystem>
+#include <limits>
+
+#include "bc/store.hpp"
+#include "impl.hpp"
+
+namespace bc::store {
+namespace {
+
+// Rows looked up per query, and games or rooms deleted per transaction.
+constexpr int kLookup = 512;
+constexpr std::size_t kPerTransaction = 32;
+
+// Games of retired rooms that the policy no longer keeps. A game nobody moved in counts from its
+// room's last sign of life; an unfinished one from its last move; a finished one from its end.
+constexpr const char* kDoomedGames = R"sql(
+SELECT g.room, g.game_no FROM rooms r JOIN games g ON g.room = r.id
+WHERE r.retired = 1 AND CASE
+  WHEN NOT EXISTS (SELECT 1 FROM actions a WHERE a.room = g.room AND a.game_no = g.game_no)
+    THEN max(r.created_ms, g.started_ms, g.ended_ms) < ?1
+  WHEN g.result = ''
+    THEN (SELECT max(a.at_ms) FROM actions a WHERE a.room = g.room AND a.game_no = g.game_no) < ?2
+  ELSE g.ended_ms < ?3 END
+LIMIT ?4)sql";
+
+// Retired rooms with no game left.
+constexpr const char* kEmptyRooms =
+    "SELECT id FROM rooms r WHERE retired = 1 AND NOT EXISTS "
+    "(SELECT 1 FROM games g WHERE g.room = r.id) LIMIT ?1";
+
+// Each delete checks again that its room is retired: a room is never deleted while in play.
+constexpr const char* kDeleteActions =
+    "DELETE FROM actions WHERE room = ?1 AND game_no = ?2 AND "
+    "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1)";
+constexpr const char* kDeleteGame =
+    "DELETE FROM games WHERE room = ?1 AND game_no = ?2 AND "
+    "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1)";
+constexpr const char* kDeleteSeats =
+    "DELETE FROM seats WHERE room = ?1 AND "
+    "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1 AND "
+    "NOT EXISTS (SELECT 1 FROM games WHERE room = ?1))";
+constexpr const char* kDeleteRoom =
+    "DELETE FROM rooms WHERE id = ?1 AND retired = 1 AND "
+    "NOT EXISTS (SELECT 1 FROM games WHERE room = ?1)";
+
+std::int64_t cutoff(std::int64_t now_ms, std::int64_t keep_ms) {
+  return keep_ms > 0 ? now_ms - keep_ms : std::numeric_limits<std::int64_t>::min();
+}
+
+std::int64_t pragma_int(sqlite3* db, const char* sql) {
+  Stmt s(db, sql);
+  return s.step() == SQLITE_ROW ? s.int64(0) : 0;
+}
+
+// Runs `each` for every item of `items` in transactions of kPerTransaction on the writer's
+// connection; false if a transaction fails (the rows stay for the next prune).
+template <class T, class Each>
+bool in_transactions(Store::Impl& impl, const std::vector<T>& items, Each each) {
+  for (std::size_t at = 0; at < items.size(); at += kPerTransaction) {
+    std::lock_guard lock(impl.db_mutex);
+    if (!exec(impl.db, "BEGIN IMMEDIATE")) return false;
+    bool ok = true;
+    for (std::size_t i = at; ok && i < std::min(items.size(), at + kPerTransaction); ++i)
+      ok = each(items[i]);
+    if (!ok || !exec(impl.db, "COMMIT")) {
+      exec(impl.db, "ROLLBACK");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool stopping(Store::Impl& impl) {
+  std::lock_guard lock(impl.queue_mutex);
+  return impl.stopping;
+}
+
+}  // namespace
+
+Pruned Store::prune(const Retention& keep, std::int64_t now_ms) {
+  Impl& impl = *impl_;
+  Pruned out;
+  auto changes = [&] { return static_cast<std::uint64_t>(sqlite3_changes(impl.db)); };
+
+  for (bool more = true; more && !stopping(impl);) {
+    std::vector<std::pair<std::string, int>> games;
+    {
+      Read read(impl);
+      Stmt s(read.db(), kDoomedGames);
+      s.bind(1, cutoff(now_ms, keep.unstarted_ms))
+          .bind(2, cutoff(now_ms, keep.abandoned_ms))
+          .bind(3, cutoff(now_ms, keep.finished_ms))
+          .bind(4, kLookup);
+      while (s.step() == SQLITE_ROW) games.emplace_back(s.text(0), s.int32(1));
+    }
+    more = games.size() == static_cast<std::size_t>(kLookup);
+    const bool ok = in_transactions(impl, games, [&](const auto& g) {
+      if (!Stmt(impl.db, kDeleteActions).bind(1, g.first).bind(2, g.second).run()) return false;
+      out.actions += changes();
+      if (!Stmt(impl.db, kDeleteGame).bind(1, g.first).bind(2, g.second).run()) return false;
+      out.games += changes();
+      return true;
+    });
+    if (!ok) break;
+  }
+
+  for (bool more = true; more && !stopping(impl);) {
+    std::vector<std::string> rooms;
+    {
+      Read read(impl);
+      Stmt s(read.db(), kEmptyRooms);
+      s.bind(1, kLookup);
+      while (s.step() == SQLITE_ROW) rooms.push_back(s.text(0));
+    }
+    more = rooms.size() == static_cast<std::size_t>(kLookup);
+    const bool ok = in_transactions(impl, rooms, [&](const std::string& id) {
+      if (!Stmt(impl.db, kDeleteSeats).bind(1, id).run()) return false;
+      if (!Stmt(impl.db, kDeleteRoom).bind(1, id).run()) return false;
+      out.rooms += changes();
+      return true;
+    });
+    if (!ok) break;
+  }
+
+  if (out.rooms + out.games + out.actions > 0) {
+    // Freed pages go back to the file system a few MiB at a time (each step is a commit).
+    std::lock_guard lock(impl.db_mutex);
+    if (pragma_int(impl.db, "PRAGMA auto_vacuum") == 2) {
+      for (int i = 0; i < 4096 && pragma_int(impl.db, "PRAGMA freelist_count") > 0; ++i)
+        if (!exec(impl.db, "PRAGMA incremental_vacuum(1024)")) break;
+    }
+    if (!impl.inline_writes) exec(impl.db, "PRAGMA wal_checkpoint(PASSIVE)");
+  }
+  std::lock_guard lock(impl.queue_mutex);
+  impl.stats.pruned.rooms += out.rooms;
+  impl.stats.pruned.games += out.games;
+  impl.stats.pruned.actions += out.actions;
+  ++impl.stats.prunes;
+  return out;
+}
+
+Size Store::measure() {
+  Size size;
+  {
+    Read read(*impl_);
+    sqlite3* db = read.db();
+    size.rooms = static_cast<std::uint64_t>(pragma_int(db, "SELECT count(*) FROM rooms"));
+    size.games = static_cast<std::uint64_t>(pragma_int(db, "SELECT count(*) FROM games"));
+    size.actions = static_cast<std::uint64_t>(pragma_int(db, "SELECT count(*) FROM actions"));
+    const auto page = static_cast<std::uint64_t>(pragma_int(db, "PRAGMA page_size"));
+    size.page_bytes = page * static_cast<std::uint64_t>(pragma_int(db, "PRAGMA page_count"));
+    size.free_bytes = page * static_cast<std::uint64_t>(pragma_int(db, "PRAGMA freelist_count"));
+  }
+  std::lock_guard lock(impl_->queue_mutex);
+  impl_->stats.size = size;
+  return size;
+}
+
+bool Store::compact(std::string& error) {
+  flush();
+  {
+    std::lock_guard lock(impl_->db_mutex);
+    if (!exec(impl_->db, "PRAGMA auto_vacuum=INCREMENTAL", &error) ||
+        !exec(impl_->db, "VACUUM", &error)) {
+      return false;
+    }
+    if (!impl_->inline_writes) exec(impl_->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+  measure();
+  return true;
+}
+
+void Store::maintain(const Retention& keep, std::chrono::milliseconds every,
+                     std::function<std::int64_t()> now_ms) {
+  if (impl_->maintainer.joinable()) return;
+  impl_->maintainer = std::thread([this, keep, every, now_ms = std::move(now_ms)] {
+    for (;;) {
+      prune(keep, now_ms());
+      measure();
+      std::unique_lock lock(impl_->queue_mutex);
+      if (impl_->maintain_cv.wait_for(lock, every, [&] { return impl_->stopping; })) return;
+    }
+  });
+}
+
+std::pair<std::uint64_t, std::uint64_t> Store::file_bytes() const {
+  if (impl_->inline_writes) return {0, 0};
+  std::error_code ec;
+  const auto db = std::filesystem::file_size(impl_->path, ec);
+  const std::uint64_t db_bytes = ec ? 0 : db;
+  const auto wal = std::filesystem::file_size(impl_->path + "-wal", ec);
+  return {db_bytes, ec ? 0 : wal};
+}
+
+}  // namespace bc::store
