@@ -353,7 +353,6 @@ struct Store::Impl {
   }
 };
 
-
 // One read: a reader connection of its own, or the writer's under its mutex (in memory). Each read
 // runs in one transaction, so its queries see one committed state.
 class Read {
@@ -375,6 +374,5 @@ class Read {
   sqlite3* own_;
   std::unique_lock<std::mutex> shared_;
 };
-
 
 }  // namespace bc::store

@@ -422,7 +422,8 @@ TEST(Retention, PruningGivesTheSpaceBackToTheFile) {
   const Size after = s->measure();
   EXPECT_EQ(after.rooms, 0u);
   EXPECT_EQ(after.free_bytes, 0u);
-  EXPECT_LT(after.page_bytes * 10, full.page_bytes) << full.page_bytes << " -> " << after.page_bytes;
+  EXPECT_LT(after.page_bytes * 10, full.page_bytes)
+      << full.page_bytes << " -> " << after.page_bytes;
   EXPECT_EQ(s->stats().pruned.actions, 300u * 40);
   s.reset();
   EXPECT_LT(fs::file_size(dir.db()) * 10, full.page_bytes);
