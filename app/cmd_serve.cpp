@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "flags.hpp"
+#include "retention_flags.hpp"
 #include "server/lan.hpp"
 #include "server/log_format.hpp"
 #include "server/origin.hpp"
@@ -233,6 +234,11 @@ const Flag<Settings> kServeFlags[] = {
      [](Settings& s, std::string_view v) {
        return set_per_address(s.cfg.limits.joins_per_address_per_minute, v);
      }},
+    {"--max-creates-per-address", "BOMBCHECKERS_MAX_CREATES_PER_ADDRESS", "N",
+     "rooms one client IP may create a minute, in bursts of 3N, 0 = no limit (default 10)",
+     [](Settings& s, std::string_view v) {
+       return set_per_address(s.cfg.limits.creates_per_address_per_minute, v);
+     }},
     {"--max-spectators-per-address", "BOMBCHECKERS_MAX_SPECTATORS_PER_ADDRESS", "N",
      "connections of one client IP watching one room, 0 = no limit (default 16)",
      [](Settings& s, std::string_view v) {
@@ -256,6 +262,9 @@ const Flag<Settings> kServeFlags[] = {
        s.cfg.limits.computer_queue_max = static_cast<std::size_t>(*n);
        return std::nullopt;
      }},
+    keep_unstarted_flag<Settings>(),
+    keep_abandoned_flag<Settings>(),
+    keep_finished_flag<Settings>(),
     {"--memory", "BOMBCHECKERS_MEMORY", "",
      "keep games in memory only, not in the data directory (lost on restart)", set_memory},
     {"--qr", "BOMBCHECKERS_QR", "",

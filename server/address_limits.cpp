@@ -24,15 +24,20 @@ AddressLimiter::AddressLimiter(const Limits& limits)
           static_cast<double>(std::max<std::size_t>(1, limits.joins_per_address_per_minute))),
       api_rate_(limits.api_rate_per_second),
       api_burst_(std::max(1.0, limits.api_burst)),
+      create_rate_(static_cast<double>(limits.creates_per_address_per_minute) / 60.0),
+      create_burst_(
+          std::max(1.0, 3.0 * static_cast<double>(limits.creates_per_address_per_minute))),
       idle_(std::max({refill_time(message_rate_, message_burst_),
-                      refill_time(join_rate_, join_burst_), refill_time(api_rate_, api_burst_)}) +
+                      refill_time(join_rate_, join_burst_), refill_time(api_rate_, api_burst_),
+                      refill_time(create_rate_, create_burst_)}) +
             std::chrono::seconds(1)),
       next_prune_(Clock::now() + kPruneEvery) {}
 
 bool AddressLimiter::take(std::string_view address, Kind kind, Clock::time_point now) {
   const double rate = kind == Kind::Message ? message_rate_
                       : kind == Kind::Join  ? join_rate_
-                                            : api_rate_;
+                      : kind == Kind::Api   ? api_rate_
+                                            : create_rate_;
   const bool limited = rate > 0;
   if (!limited || address.empty()) return true;
   std::lock_guard lock(mu_);
@@ -40,15 +45,18 @@ bool AddressLimiter::take(std::string_view address, Kind kind, Clock::time_point
   auto it = entries_.find(std::string(address));
   if (it == entries_.end()) {
     it = entries_
-             .emplace(std::string(address), Entry{TokenBucket(message_rate_, message_burst_, now),
-                                                  TokenBucket(join_rate_, join_burst_, now),
-                                                  TokenBucket(api_rate_, api_burst_, now), now})
+             .emplace(std::string(address),
+                      Entry{TokenBucket(message_rate_, message_burst_, now),
+                            TokenBucket(join_rate_, join_burst_, now),
+                            TokenBucket(api_rate_, api_burst_, now),
+                            TokenBucket(create_rate_, create_burst_, now), now})
              .first;
   }
   it->second.last = now;
   auto& bucket = kind == Kind::Message ? it->second.messages
                  : kind == Kind::Join  ? it->second.joins
-                                       : it->second.api;
+                 : kind == Kind::Api   ? it->second.api
+                                       : it->second.creates;
   return bucket.take(now);
 }
 

@@ -18,8 +18,8 @@ namespace bc::server {
 class AddressLimiter {
  public:
   using Clock = TokenBucket::Clock;
-  // Message: WebSocket messages; Join: joins; Api: HTTP /api/ requests.
-  enum class Kind : std::uint8_t { Message, Join, Api };
+  // Message: WebSocket messages; Join: joins; Api: HTTP /api/ requests; Create: creates.
+  enum class Kind : std::uint8_t { Message, Join, Api, Create };
 
   explicit AddressLimiter(const Limits& limits);
 
@@ -34,6 +34,7 @@ class AddressLimiter {
     TokenBucket messages;
     TokenBucket joins;
     TokenBucket api;
+    TokenBucket creates;
     Clock::time_point last;
   };
   void prune(Clock::time_point now);  // under mu_
@@ -44,7 +45,9 @@ class AddressLimiter {
   const double join_burst_;
   const double api_rate_;
   const double api_burst_;
-  // An entry idle this long has refilled both its buckets: dropping it changes nothing.
+  const double create_rate_;  // per second
+  const double create_burst_;
+  // An entry idle this long has refilled all its buckets: dropping it changes nothing.
   const Clock::duration idle_;
   mutable std::mutex mu_;
   std::unordered_map<std::string, Entry> entries_;

@@ -270,8 +270,10 @@ void HttpSession::handle(Request req) {
                               kJson, health_json(h)));
   }
   if (path == "/metrics") {
+    std::string text = state_->metrics.prometheus(state_->registry.counts());
+    if (state_->store) text += store_prometheus(*state_->store);
     return send(text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
-                              state_->metrics.prometheus(state_->registry.counts())));
+                              std::move(text)));
   }
   if (path == "/api/rooms") {
     return send(text_response(req, http::status::ok, kJson, rooms_json(state_->registry.list())));

@@ -73,12 +73,18 @@ struct Limits {
   double address_rate_burst = 120;
   // `join`s of one address (re-joins with a token too), a token bucket of this many a minute.
   std::size_t joins_per_address_per_minute = 60;
+  // `create`s of one address: this many a minute in bursts of 3x (a class behind one address can
+  // start its games at once; a script cannot fill the disk with rooms). 0 = no limit.
+  std::size_t creates_per_address_per_minute = 10;
   // Spectators of one room from one address; a further spectator `join` gets too_many_spectators.
   std::size_t spectators_per_room_per_address = 16;
   std::chrono::seconds empty_room_ttl{15 * 60};          // nobody connected
   std::chrono::seconds finished_empty_room_ttl{2 * 60};  // game over and nobody connected
   std::chrono::seconds finished_room_ttl{60 * 60};       // game over, no rematch, people idle
   std::chrono::seconds sweep_interval{30};               // how often rooms are checked
+  // How often the store is pruned by the retention policy (ServerConfig::retention) and measured
+  // for the bc_store_* metrics; also once at start.
+  std::chrono::milliseconds store_maintenance_interval{10 * 60 * 1000};
 
   // The computer's searches (server/computer_pool.hpp). Threads that run every level, 0 = half
   // the cores (at least 1); one more runs only the quick levels (1..4). Searches waiting for a
@@ -95,7 +101,8 @@ enum class Limited : std::uint8_t {
   MemberChat,       // the member's (a player's: the seat's) chat bucket was empty (rate_limited)
   SpectatorChat,    // the room's spectators' chat bucket was empty (rate_limited)
   RoomSpectators,   // the address already has its spectators in the room (too_many_spectators)
+  AddressCreates,   // the address's create bucket was empty (rate_limited)
 };
-inline constexpr std::size_t kLimitedCount = 5;
+inline constexpr std::size_t kLimitedCount = 6;
 
 }  // namespace bc::server

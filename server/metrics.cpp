@@ -107,7 +107,8 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
   header(out, "bc_limited_total", "counter",
          "Requests refused by a per-address or per-room limit, by limit.");
   constexpr std::array<std::string_view, kLimitedCount> kLimited{
-      "address_messages", "address_joins", "member_chat", "spectator_chat", "room_spectators"};
+      "address_messages", "address_joins",   "member_chat",
+      "spectator_chat",   "room_spectators", "address_creates"};
   for (std::size_t i = 0; i < kLimitedCount; ++i) {
     value(out, "bc_limited_total", "limit=\"" + std::string(kLimited[i]) + "\"",
           limited_[i].load(std::memory_order_relaxed));
@@ -174,6 +175,38 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
   value(out, "bc_build_info", "version=\"" + std::string(kServerVersion) + "\"", 1);
   append_process_metrics(out);
   line(out, "");
+  return out;
+}
+
+std::string store_prometheus(const store::Store& store) {
+  std::string out;
+  const auto [db, wal] = store.file_bytes();
+  const store::Stats st = store.stats();
+  header(out, "bc_store_file_bytes", "gauge",
+         "The database's files on disk (0 for an in-memory store), by file.");
+  value(out, "bc_store_file_bytes", "file=\"database\"", db);
+  value(out, "bc_store_file_bytes", "file=\"wal\"", wal);
+  header(out, "bc_store_free_bytes", "gauge",
+         "Pages of the database file that hold nothing, as last measured (compact gives them "
+         "back).");
+  value(out, "bc_store_free_bytes", "", st.size.free_bytes);
+  header(out, "bc_store_rows", "gauge", "Rows in the store as last measured, by table.");
+  value(out, "bc_store_rows", "table=\"rooms\"", st.size.rooms);
+  value(out, "bc_store_rows", "table=\"games\"", st.size.games);
+  value(out, "bc_store_rows", "table=\"actions\"", st.size.actions);
+  header(out, "bc_store_pruned_total", "counter",
+         "Rows deleted by the retention policy since the start, by table.");
+  value(out, "bc_store_pruned_total", "table=\"rooms\"", st.pruned.rooms);
+  value(out, "bc_store_pruned_total", "table=\"games\"", st.pruned.games);
+  value(out, "bc_store_pruned_total", "table=\"actions\"", st.pruned.actions);
+  header(out, "bc_store_prunes_total", "counter", "Retention passes run.");
+  value(out, "bc_store_prunes_total", "", st.prunes);
+  header(out, "bc_store_writes_total", "counter", "Rows written (group commit).");
+  value(out, "bc_store_writes_total", "", st.writes);
+  header(out, "bc_store_commits_total", "counter", "Transactions committed by the writer.");
+  value(out, "bc_store_commits_total", "", st.commits);
+  header(out, "bc_store_write_failures_total", "counter", "Submissions whose writes failed.");
+  value(out, "bc_store_write_failures_total", "", st.failures);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "bc/store.hpp"
 #include "server/limits.hpp"
 #include "server/protocol.hpp"
 
@@ -103,5 +104,9 @@ class Metrics {
   std::array<std::atomic<std::uint64_t>, kLimitedCount> limited_{};
   std::array<std::atomic<std::uint64_t>, 2> shed_{};
 };
+
+// The store's bc_store_* metrics: its files' bytes now, its rows and free pages as last measured
+// (the maintenance thread, every store_maintenance_interval), what retention pruned, its commits.
+std::string store_prometheus(const store::Store& store);
 
 }  // namespace bc::server

@@ -1,5 +1,7 @@
 #include "server/persist.hpp"
 
+#include <algorithm>
+
 #include "server/notation.hpp"
 
 namespace bc::server {
@@ -118,6 +120,11 @@ StoredRecord stored_record(store::Store& store, const std::string& id, int game_
   if (!loaded) return out;
   const int wanted = game_no == 0 ? loaded->room.game_no : game_no;
   if (wanted < 1 || wanted > loaded->room.game_no) return out;
+  // A game the retention policy deleted (a rematch's other games may be kept).
+  const bool kept = !loaded->actions.empty() ||
+                    std::any_of(loaded->games.begin(), loaded->games.end(),
+                                [&](const store::GameRow& g) { return g.game_no == wanted; });
+  if (!kept) return out;
   out.found = true;
   auto image = image_of(*loaded, wanted);
   if (auto* e = std::get_if<ReplayError>(&image)) {

@@ -19,9 +19,11 @@
 #include <thread>
 
 #include "server/beast.hpp"
+#include "server/data_dir.hpp"
 #include "server/descriptors.hpp"
 #include "server/lan.hpp"
 #include "server/listener.hpp"
+#include "server/match.hpp"
 #include "server/shared_state.hpp"
 #include "server/websocket_session.hpp"
 
@@ -198,6 +200,7 @@ struct Server::Impl {
   }
 
   // Declared before the io_context: destroyed after it, once run() has flushed every write.
+  std::optional<DataDirLock> data_lock;  // released after the store is closed
   std::unique_ptr<store::Store> store;
   std::pair<std::size_t, std::size_t> restored{0, 0};
   std::unique_ptr<net::ssl::context> tls;  // serve --tls-cert: outlives every session using it
@@ -254,12 +257,20 @@ std::optional<std::string> Server::open_store() {
     }
     path = (cfg.data_dir / kDatabaseFile).string();
   }
+  if (!cfg.memory) {
+    // Two servers on one database would both restore its rooms and then each other's writes.
+    std::string why;
+    impl_->data_lock = lock_data_dir(cfg.data_dir, why);
+    if (!impl_->data_lock) return why;
+  }
   std::string why;
   impl_->store = store::Store::open(path, why);
   if (!impl_->store) return why;
   s.store = impl_->store.get();
   s.registry.set_store(s.store);
   impl_->restored = s.registry.restore_all();
+  impl_->store->maintain(cfg.retention, s.limits.store_maintenance_interval, unix_ms);
+  spdlog::info("retention: {}", retention_text(cfg.retention));
   if (cfg.memory) {
     spdlog::warn("games are kept in memory only (--memory): a restart loses them");
   } else {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bc/store.hpp"
 #include "server/limits.hpp"
 
 namespace bc::server {
@@ -32,6 +33,8 @@ struct ServerConfig {
   std::filesystem::path tls_cert;
   std::filesystem::path tls_key;
   Limits limits;
+  // What the store keeps of retired rooms, and for how long (docs/PROTOCOL.md, "Retention").
+  store::Retention retention;
 
   bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };

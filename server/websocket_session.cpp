@@ -173,6 +173,16 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
                       " a minute; try again in a few seconds",
                   "join");
   }
+  if (std::holds_alternative<CreateMsg>(request.body) &&
+      !state_->address_limits.take(address(), AddressLimiter::Kind::Create, received)) {
+    // Every room is kept in the store: a create flood must not fill the disk (issue 13).
+    state_->metrics.limited(Limited::AddressCreates);
+    return refuse(request.id, ErrorCode::RateLimited,
+                  "too many new rooms from your address: at most " +
+                      std::to_string(state_->limits.creates_per_address_per_minute) +
+                      " a minute; try again in a few seconds, or play on in a room you have",
+                  "create");
+  }
   static const std::string kNoAddress;
   auto routed = route_request(state_->registry, state_->limits,
                               {shared_from_this(), std::move(request), received, room_,

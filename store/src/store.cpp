@@ -71,7 +71,14 @@ std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) 
   // only before the first table is made (an older file gets it from compact()). The WAL file is
   // cut back to 16 MiB after a checkpoint, however large one prune made it.
   // WAL with synchronous=FULL: a commit is on disk before it returns, even across power loss.
-  if (!exec(impl->db, "PRAGMA auto_vacuum=INCREMENTAL", &why) ||
+  bool fresh = false;
+  {
+    Stmt pages(impl->db, "PRAGMA page_count");
+    fresh = pages.step() == SQLITE_ROW && pages.int64(0) == 0;
+  }
+  // (Only on a fresh file: on an existing one the pragma may write, and a damaged file must be
+  // left exactly as it is.)
+  if ((fresh && !exec(impl->db, "PRAGMA auto_vacuum=INCREMENTAL", &why)) ||
       (!memory && !exec(impl->db, "PRAGMA journal_mode=WAL", &why)) ||
       !exec(impl->db, "PRAGMA journal_size_limit=16777216", &why) ||
       !exec(impl->db, "PRAGMA synchronous=FULL", &why) ||

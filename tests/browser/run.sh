@@ -38,9 +38,13 @@ trap cleanup EXIT INT TERM
 
 # A private data directory, so the tests never see (or leave) other games.
 args=(serve --host 127.0.0.1 --port 0 --web-root "$root/web")
-if "$bin" serve --help 2>&1 | grep -q -- '--data-dir'; then args+=(--data-dir "$work/data"); fi
+# The help is read once: `serve --help | grep -q` can fail under pipefail when grep exits
+# before the (over 4 KiB) help is written, and the server then gets SIGPIPE.
+serve_help=$("$bin" serve --help 2>&1 || true)
+if grep -q -- '--data-dir' <<<"$serve_help"; then args+=(--data-dir "$work/data"); fi
 # Every test's rooms come from 127.0.0.1, and many are left mid-game: no per-address room limit.
-if "$bin" serve --help 2>&1 | grep -q -- '--max-rooms-per-address'; then args+=(--max-rooms-per-address 0); fi
+if grep -q -- '--max-rooms-per-address' <<<"$serve_help"; then args+=(--max-rooms-per-address 0); fi
+if grep -q -- '--max-creates-per-address' <<<"$serve_help"; then args+=(--max-creates-per-address 0); fi
 (cd "$work" && exec "$bin" "${args[@]}") >"$log" 2>&1 &
 pid=$!
 

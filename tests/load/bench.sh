@@ -45,7 +45,10 @@ if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 6100 ]; then
   echo "bench: WARNING: ulimit -n $(ulimit -n) is below the 6,000 connections of the largest runs" >&2
 fi
 memory_flag=(--memory)
-if ! "$server_bin" serve --help | grep -q -- --memory; then
+# The help is read once: `serve --help | grep -q` can fail under pipefail when grep exits
+# before the (over 4 KiB) help is written, and the server then gets SIGPIPE.
+serve_help=$("$server_bin" serve --help 2>&1 || true)
+if ! grep -q -- --memory <<<"$serve_help"; then
   echo "bench: this server has no --memory; 'memory' runs use a fresh temporary data dir instead" >&2
   memory_flag=()
 fi
@@ -59,11 +62,14 @@ trap 'stop_server; rm -rf "$work"' EXIT
 
 # Thousands of connections and rooms from 127.0.0.1: the per-address limits are off here.
 unlimited=()
-if "$server_bin" serve --help | grep -q -- --max-rooms-per-address; then
+if grep -q -- --max-rooms-per-address <<<"$serve_help"; then
   unlimited=(--max-connections-per-address 0 --max-rooms-per-address 0)
 fi
-if "$server_bin" serve --help | grep -q -- --max-messages-per-address; then
+if grep -q -- --max-messages-per-address <<<"$serve_help"; then
   unlimited+=(--max-messages-per-address 0 --max-joins-per-address 0 --max-spectators-per-address 0)
+fi
+if grep -q -- --max-creates-per-address <<<"$serve_help"; then
+  unlimited+=(--max-creates-per-address 0)
 fi
 
 # start_server memory|disk|echo [BIN]: starts a fresh server (BIN: another build of it); sets $pid

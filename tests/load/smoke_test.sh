@@ -29,11 +29,17 @@ start() {
   echo "smoke: $name did not start" >&2; cat "$work/$name.err" >&2; exit 1
 }
 
-if "$server_bin" serve --help | grep -q -- --memory; then store=(--memory); else store=(--data-dir "$work/data"); fi
+# The help is read once: `serve --help | grep -q` can fail under pipefail when grep exits
+# before the (over 4 KiB) help is written, and the server then gets SIGPIPE.
+serve_help=$("$server_bin" serve --help 2>&1 || true)
+if grep -q -- --memory <<<"$serve_help"; then store=(--memory); else store=(--data-dir "$work/data"); fi
 # Every game's connections come from 127.0.0.1: the per-address message and join budgets are off.
 unlimited=()
-if "$server_bin" serve --help | grep -q -- --max-messages-per-address; then
+if grep -q -- --max-messages-per-address <<<"$serve_help"; then
   unlimited=(--max-messages-per-address 0 --max-joins-per-address 0)
+fi
+if grep -q -- --max-creates-per-address <<<"$serve_help"; then
+  unlimited+=(--max-creates-per-address 0)
 fi
 start server "$server_bin" serve --host 127.0.0.1 --port 0 "${store[@]}" "${unlimited[@]}" --log-level warn --threads 1
 server_pid=${pids[-1]}

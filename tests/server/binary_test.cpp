@@ -208,6 +208,10 @@ TEST(Binary, BadValuesExitWith2AndSayWhy) {
       {{"serve"}, {"BOMBCHECKERS_COMPUTER_QUEUE=many"}},
       {{"serve", "--api-rate", "-1"}, {}},
       {{"serve"}, {"BOMBCHECKERS_API_RATE=fast"}},
+      {{"serve", "--max-creates-per-address", "-3"}, {}},
+      {{"serve", "--keep-finished", "forever"}, {}},
+      {{"serve", "--keep-abandoned", "1.5"}, {}},
+      {{"serve"}, {"BOMBCHECKERS_KEEP_UNSTARTED=soon"}},
   };
   for (const auto& [args, env] : cases) {
     Process p(args, env);
@@ -240,7 +244,15 @@ TEST(Binary, HelpListsEveryFlagWithItsEnvironmentTwin) {
                         "--computer-queue",
                         "BOMBCHECKERS_COMPUTER_QUEUE",
                         "--api-rate",
-                        "BOMBCHECKERS_API_RATE"}) {
+                        "BOMBCHECKERS_API_RATE",
+                        "--max-creates-per-address",
+                        "BOMBCHECKERS_MAX_CREATES_PER_ADDRESS",
+                        "--keep-unstarted",
+                        "BOMBCHECKERS_KEEP_UNSTARTED",
+                        "--keep-abandoned",
+                        "BOMBCHECKERS_KEEP_ABANDONED",
+                        "--keep-finished",
+                        "BOMBCHECKERS_KEEP_FINISHED"}) {
     EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
   }
 }
@@ -397,6 +409,52 @@ TEST(Binary, TlsRefusesWhatItCannotUse) {
        {"--tls-cert", "BOMBCHECKERS_TLS_CERT", "--tls-key", "BOMBCHECKERS_TLS_KEY"}) {
     EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
   }
+}
+
+// Issue 13.5: one server per data directory (its lock file), and `compact`, which refuses a
+// directory in use and then prunes and shrinks a stopped server's store.
+TEST(Binary, OneServerPerDataDirectoryAndCompactWaitsForItToStop) {
+  TempDir dir{std::filesystem::temp_directory_path() /
+              ("bc-binary-data-" + std::to_string(getpid()))};
+  const std::string data = dir.path.string();
+  Process first({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(),
+                 "--log-level", "info", "--data-dir", data});
+  const std::string line = first.read_line_starting(kListening, std::chrono::seconds(20));
+  ASSERT_FALSE(line.empty()) << first.stderr_text();
+  const auto port = port_of(line);
+  {  // a room in play: it stays through the stop (for the restart) and through compact
+    WsClient c(port);
+    c.expect("welcome");
+    c.send({{"type", "create"}, {"variant", "kaboom"}});
+    c.expect("joined");
+  }
+  Process second({"serve", "--host", "127.0.0.1", "--port", "0", "--web-root", web_root(),
+                  "--data-dir", data});
+  EXPECT_EQ(second.wait(std::chrono::seconds(10)), 1);
+  EXPECT_NE(second.stderr_text().find("is in use by another bombcheckers"), std::string::npos)
+      << second.stderr_text();
+  Process busy({"compact", "--data-dir", data});
+  EXPECT_EQ(busy.wait(std::chrono::seconds(10)), 1);
+  EXPECT_NE(busy.stderr_text().find("is in use by another bombcheckers"), std::string::npos)
+      << busy.stderr_text();
+  first.signal(SIGTERM);
+  EXPECT_EQ(first.wait(std::chrono::seconds(10)), 0);
+  EXPECT_NE(first.stderr_text().find("retention: retired rooms' unstarted games 1 h, abandoned "
+                                     "games 7 days, finished games kept"),
+            std::string::npos)
+      << first.stderr_text();
+
+  Process compact({"compact", "--data-dir", data, "--keep-finished", "30"});
+  EXPECT_EQ(compact.wait(std::chrono::seconds(20)), 0) << compact.stderr_text();
+  const std::string out = compact.all_stdout();
+  EXPECT_NE(out.find("before:"), std::string::npos) << out;
+  EXPECT_NE(out.find("finished games 30 days"), std::string::npos) << out;
+  EXPECT_NE(out.find("pruned:   0 rooms"), std::string::npos) << "a room in play stays\n" << out;
+  EXPECT_NE(out.find("after:"), std::string::npos) << out;
+  EXPECT_NE(out.find("1 rooms"), std::string::npos) << out;
+  Process none({"compact", "--data-dir", data + "/nowhere"});
+  EXPECT_EQ(none.wait(std::chrono::seconds(10)), 1);
+  EXPECT_NE(none.stderr_text().find("no database"), std::string::npos) << none.stderr_text();
 }
 
 }  // namespace

@@ -81,6 +81,7 @@ class ServerTest : public ::testing::Test {
     cfg.threads = threads;
     cfg.limits = limits;
     cfg.memory = true;
+    cfg.retention = retention_;
     server_ = std::make_unique<Server>(cfg);
     auto err = server_->start();
     ASSERT_FALSE(err) << *err;
@@ -138,6 +139,7 @@ class ServerTest : public ::testing::Test {
   }
 
   std::unique_ptr<Server> server_;
+  bc::store::Retention retention_;  // for the next start
   std::thread thread_;
   std::uint16_t port_ = 0;
 };
@@ -832,6 +834,7 @@ TEST_F(ServerTest, DISABLED_Flood_ASlowPlayerIsSentTheNewestStateInsteadOfBeingC
 TEST_F(ServerTest, ManyRoomsAtOnce) {
   Limits l;
   l.max_rooms_per_address = 0;  // every room here comes from 127.0.0.1
+  l.creates_per_address_per_minute = 0;
   l.address_rate_per_second = 0;
   l.joins_per_address_per_minute = 0;
   restart(l);
@@ -1384,6 +1387,66 @@ TEST_F(ServerTest, Computer_UnwatchedRoomsSearchLaterNotNow) {
     version = back->expect("state", 10s)["version"].get<std::int64_t>();
   }
   EXPECT_GE(version, 2) << "the computers play again once someone watches";
+}
+
+// Issue 13.5: four connections of one address create rooms as fast as they are answered. The
+// address gets its burst, then one room every 6 s; another address is not touched. The rooms left
+// behind are retired (the address's room limit, 8 here) and the store prunes them (an unstarted
+// room's retention cut to 1 ms here), so what a flood leaves on disk goes away by itself.
+TEST_F(ServerTest, Abuse_ACreateFloodIsLimitedPerAddressOverTimeAndWhatItLeavesIsPruned) {
+  Limits l;
+  l.creates_per_address_per_minute = 10;  // bursts of 30
+  l.rate_per_second = 1e6;
+  l.rate_burst = 1e6;
+  l.address_rate_per_second = 0;
+  // Past 8 a create retires the address's oldest empty room (each connection is in its newest).
+  l.max_rooms_per_address = 8;
+  l.store_maintenance_interval = std::chrono::milliseconds(50);
+  retention_.unstarted_ms = 1;
+  restart(l);
+  std::vector<std::unique_ptr<WsClient>> flood;
+  for (int i = 0; i < 4; ++i) flood.push_back(connect());
+  std::size_t made = 0, limited = 0;
+  std::string first_room;
+  const auto started = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - started < 2s) {
+    for (auto& c : flood) {
+      c->send({{"type", "create"}, {"variant", "bomb"}, {"seat", "fire"}, {"name", "spam"}});
+      for (int i = 0; i < 20; ++i) {
+        auto m = c->recv();
+        ASSERT_TRUE(m) << "every create is answered";
+        if ((*m)["type"] == "joined") {
+          if (first_room.empty()) first_room = (*m)["room"];
+          ++made;
+          break;
+        }
+        if ((*m)["type"] == "error") {
+          EXPECT_EQ((*m)["code"], "rate_limited") << *m;
+          EXPECT_NE((*m)["message"].get<std::string>().find("a minute"), std::string::npos);
+          ++limited;
+          break;
+        }
+      }
+    }
+  }
+  EXPECT_GE(made, 30u);
+  EXPECT_LE(made, 31u) << "a burst of 30, then one every 6 s";
+  EXPECT_GT(limited, 100u) << "the flood went on";
+  EXPECT_EQ(metric(port_, "bc_limited_total{limit=\"address_creates\"}"),
+            static_cast<double>(limited));
+  auto other = std::make_unique<WsClient>(port_, "/ws", true, "", "127.0.0.2");
+  other->expect("welcome");
+  create(*other);
+
+  // The flood's rooms but the last eight are retired, then pruned from the store.
+  const auto until = std::chrono::steady_clock::now() + 10s;
+  while (metric(port_, "bc_store_pruned_total{table=\"rooms\"}") < static_cast<double>(made - 8) &&
+         std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_GE(metric(port_, "bc_store_pruned_total{table=\"rooms\"}"), static_cast<double>(made - 8));
+  EXPECT_EQ(http_get(port_, "/api/games/" + first_room, "GET", "127.0.0.3").status, 404);
+  EXPECT_GE(metric(port_, "bc_store_rows{table=\"rooms\"}"), 5) << "the live rooms stay";
 }
 
 }  // namespace
