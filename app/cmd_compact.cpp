@@ -55,7 +55,8 @@ std::string mib(std::uint64_t bytes) {
   return buf;
 }
 
-void show(const char* what, const store::Size& size, std::pair<std::uint64_t, std::uint64_t> files) {
+void show(const char* what, const store::Size& size,
+          std::pair<std::uint64_t, std::uint64_t> files) {
   std::printf("%-9s %s file (%s log), %s free; %llu rooms, %llu games, %llu actions\n", what,
               mib(files.first).c_str(), mib(files.second).c_str(), mib(size.free_bytes).c_str(),
               static_cast<unsigned long long>(size.rooms),

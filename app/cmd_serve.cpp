@@ -150,11 +150,22 @@ Setting set_tls_key(Settings& s, std::string_view v) {
   return std::nullopt;
 }
 
-Setting set_per_address(std::size_t& limit, std::string_view v) {
-  auto n = parse_whole(v, 0, 1000000);
-  if (!n) return "a whole number from 0 (no limit) to 1000000";
-  limit = static_cast<std::size_t>(*n);
+// A whole number in [lo, hi] into `out`; `zero` says what 0 means, for the message ("no limit").
+template <class T>
+Setting set_whole(T& out, std::string_view v, long long lo, long long hi,
+                  std::string_view zero = {}) {
+  auto n = parse_whole(v, lo, hi);
+  if (!n) {
+    return "a whole number from " + std::to_string(lo) +
+           (zero.empty() ? std::string() : " (" + std::string(zero) + ")") + " to " +
+           std::to_string(hi);
+  }
+  out = static_cast<T>(*n);
   return std::nullopt;
+}
+
+Setting set_per_address(std::size_t& limit, std::string_view v) {
+  return set_whole(limit, v, 0, 1000000, "no limit");
 }
 
 Setting set_memory(Settings& s, std::string_view v) {
@@ -213,21 +224,17 @@ const Flag<Settings> kServeFlags[] = {
      "/api/ requests per second one client IP may make, in bursts of 4 x N; 0 = no limit\n"
      "                           (default 10; behind a reverse proxy, raise it as the others)",
      [](Settings& s, std::string_view v) -> Setting {
-       auto n = parse_whole(v, 0, 1000000);
-       if (!n) return "a whole number from 0 (no limit) to 1000000";
-       s.cfg.limits.api_rate_per_second = static_cast<double>(*n);
-       s.cfg.limits.api_burst = 4.0 * static_cast<double>(*n);
-       return std::nullopt;
+       auto e = set_whole(s.cfg.limits.api_rate_per_second, v, 0, 1000000, "no limit");
+       s.cfg.limits.api_burst = 4.0 * s.cfg.limits.api_rate_per_second;
+       return e;
      }},
     {"--max-messages-per-address", "BOMBCHECKERS_MAX_MESSAGES_PER_ADDRESS", "N",
      "messages a second from all of one client IP's connections together, bursts of 2N,\n"
      "                           0 = no limit (default 60; each connection also has its own 20)",
      [](Settings& s, std::string_view v) -> Setting {
-       std::size_t n = 0;
-       if (auto e = set_per_address(n, v)) return e;
-       s.cfg.limits.address_rate_per_second = static_cast<double>(n);
-       s.cfg.limits.address_rate_burst = 2.0 * static_cast<double>(n);
-       return std::nullopt;
+       auto e = set_whole(s.cfg.limits.address_rate_per_second, v, 0, 1000000, "no limit");
+       s.cfg.limits.address_rate_burst = 2.0 * s.cfg.limits.address_rate_per_second;
+       return e;
      }},
     {"--max-joins-per-address", "BOMBCHECKERS_MAX_JOINS_PER_ADDRESS", "N",
      "joins (re-joins with a token too) a minute from one client IP, 0 = no limit (default 60)",
@@ -247,20 +254,14 @@ const Flag<Settings> kServeFlags[] = {
     {"--computer-threads", "BOMBCHECKERS_COMPUTER_THREADS", "N",
      "threads for the computer's searches, 0 = half the cores, at least 1 (default 0;\n"
      "                           one more thread runs the quick levels 1..4 only)",
-     [](Settings& s, std::string_view v) -> Setting {
-       auto n = parse_whole(v, 0, 256);
-       if (!n) return "a whole number from 0 (half the cores) to 256";
-       s.cfg.limits.computer_threads = static_cast<unsigned>(*n);
-       return std::nullopt;
+     [](Settings& s, std::string_view v) {
+       return set_whole(s.cfg.limits.computer_threads, v, 0, 256, "half the cores");
      }},
     {"--computer-queue", "BOMBCHECKERS_COMPUTER_QUEUE", "N",
      "computer searches that may wait for a thread (default 1000; past it the busiest\n"
      "                           address's newest search is put off by 2 s)",
-     [](Settings& s, std::string_view v) -> Setting {
-       auto n = parse_whole(v, 1, 1000000);
-       if (!n) return "a whole number from 1 to 1000000";
-       s.cfg.limits.computer_queue_max = static_cast<std::size_t>(*n);
-       return std::nullopt;
+     [](Settings& s, std::string_view v) {
+       return set_whole(s.cfg.limits.computer_queue_max, v, 1, 1000000);
      }},
     keep_unstarted_flag<Settings>(),
     keep_abandoned_flag<Settings>(),

@@ -82,6 +82,13 @@ void RecordWorks::cache(const std::string& key, Text text) {
   }
 }
 
+void RecordWorks::forget_cached() {
+  std::lock_guard lock(mu_);
+  lru_.clear();
+  index_.clear();
+  bytes_ = 0;
+}
+
 std::size_t RecordWorks::cached_bytes() const {
   std::lock_guard lock(mu_);
   return bytes_;

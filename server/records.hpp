@@ -43,6 +43,9 @@ class RecordWorks {
   // Cached records of games that no longer change, by key; least recently used dropped first.
   Text cached(const std::string& key);
   void cache(const std::string& key, Text text);
+  // Empties the cache: the store's retention policy deleted games, whose records must not be
+  // served any more.
+  void forget_cached();
   std::size_t cached_bytes() const;
   std::size_t under_way() const;
 

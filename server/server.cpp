@@ -179,6 +179,11 @@ struct Server::Impl {
         shutdown_timer(control),
         signals(control) {}
 
+  // The store's maintenance thread calls into the state: stopped before anything goes.
+  ~Impl() {
+    if (store) store->stop_maintenance();
+  }
+
   void schedule_sweep() {
     sweep_timer.expires_after(state->limits.sweep_interval);
     sweep_timer.async_wait([this](beast::error_code ec) {
@@ -269,7 +274,13 @@ std::optional<std::string> Server::open_store() {
   s.store = impl_->store.get();
   s.registry.set_store(s.store);
   impl_->restored = s.registry.restore_all();
-  impl_->store->maintain(cfg.retention, s.limits.store_maintenance_interval, unix_ms);
+  impl_->store->maintain(cfg.retention, s.limits.store_maintenance_interval, unix_ms,
+                         [weak = std::weak_ptr<SharedState>(impl_->state)](const store::Pruned& p) {
+                           // A deleted game's record must not outlive it in the cache.
+                           if (auto state = weak.lock()) state->records.forget_cached();
+                           spdlog::info("retention: deleted {} rooms, {} games, {} actions",
+                                        p.rooms, p.games, p.actions);
+                         });
   spdlog::info("retention: {}", retention_text(cfg.retention));
   if (cfg.memory) {
     spdlog::warn("games are kept in memory only (--memory): a restart loses them");

@@ -63,7 +63,14 @@ std::string welcome_json(const Limits& limits) {
                       {"chat_max_chars", limits.chat_max_chars},
                       {"name_max_chars", limits.name_max_chars},
                       {"send_queue_max", limits.send_queue_max},
-                      {"send_queue_max_bytes", limits.send_queue_max_bytes}};
+                      {"send_queue_max_bytes", limits.send_queue_max_bytes},
+                      // Per client address (0: none), so a client can pace itself (issue 13).
+                      {"address_rate_per_second", limits.address_rate_per_second},
+                      {"joins_per_address_per_minute", limits.joins_per_address_per_minute},
+                      {"creates_per_address_per_minute", limits.creates_per_address_per_minute},
+                      {"chat_per_second", limits.chat_per_second},
+                      {"chat_burst", limits.chat_burst},
+                      {"api_rate_per_second", limits.api_rate_per_second}};
   return dump(j);
 }
 

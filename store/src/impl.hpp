@@ -127,9 +127,10 @@ struct Store::Impl {
   std::thread writer;
 
   // Retention (retention.cpp): a thread that prunes and measures the store now and then. It
-  // waits on maintain_cv under queue_mutex, and stops with `stopping`.
+  // waits on maintain_cv under queue_mutex, and stops with `maintenance_stopping`.
   std::thread maintainer;
   std::condition_variable maintain_cv;
+  bool maintenance_stopping = false;  // under queue_mutex
 
   ~Impl() {
     {
@@ -137,8 +138,6 @@ struct Store::Impl {
       stopping = true;
     }
     queue_cv.notify_all();
-    maintain_cv.notify_all();
-    if (maintainer.joinable()) maintainer.join();
     if (writer.joinable()) writer.join();
     cache.clear();
     for (sqlite3* r : idle_readers) sqlite3_close(r);
@@ -357,12 +356,15 @@ struct Store::Impl {
 // runs in one transaction, so its queries see one committed state.
 class Read {
  public:
-  explicit Read(Store::Impl& impl) : impl_(impl), own_(impl.acquire_reader()) {
+  // One statement is a transaction by itself: `Single` skips BEGIN and COMMIT.
+  enum Span : std::uint8_t { Several, Single };
+  explicit Read(Store::Impl& impl, Span span = Several)
+      : impl_(impl), own_(impl.acquire_reader()), transaction_(span == Several) {
     if (own_ == nullptr) shared_ = std::unique_lock(impl.db_mutex);
-    exec(db(), "BEGIN");
+    if (transaction_) exec(db(), "BEGIN");
   }
   ~Read() {
-    exec(db(), "COMMIT");
+    if (transaction_) exec(db(), "COMMIT");
     impl_.release_reader(own_);
   }
   Read(const Read&) = delete;
@@ -372,6 +374,7 @@ class Read {
  private:
   Store::Impl& impl_;
   sqlite3* own_;
+  bool transaction_;
   std::unique_lock<std::mutex> shared_;
 };
 

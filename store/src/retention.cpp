@@ -75,7 +75,7 @@ bool in_transactions(Store::Impl& impl, const std::vector<T>& items, Each each) 
 
 bool stopping(Store::Impl& impl) {
   std::lock_guard lock(impl.queue_mutex);
-  return impl.stopping;
+  return impl.stopping || impl.maintenance_stopping;
 }
 
 }  // namespace
@@ -88,7 +88,7 @@ Pruned Store::prune(const Retention& keep, std::int64_t now_ms) {
   for (bool more = true; more && !stopping(impl);) {
     std::vector<std::pair<std::string, int>> games;
     {
-      Read read(impl);
+      Read read(impl, Read::Single);
       Stmt s(read.db(), kDoomedGames);
       s.bind(1, cutoff(now_ms, keep.unstarted_ms))
           .bind(2, cutoff(now_ms, keep.abandoned_ms))
@@ -110,7 +110,7 @@ Pruned Store::prune(const Retention& keep, std::int64_t now_ms) {
   for (bool more = true; more && !stopping(impl);) {
     std::vector<std::string> rooms;
     {
-      Read read(impl);
+      Read read(impl, Read::Single);
       Stmt s(read.db(), kEmptyRooms);
       s.bind(1, kLookup);
       while (s.step() == SQLITE_ROW) rooms.push_back(s.text(0));
@@ -174,16 +174,20 @@ bool Store::compact(std::string& error) {
 }
 
 void Store::maintain(const Retention& keep, std::chrono::milliseconds every,
-                     std::function<std::int64_t()> now_ms) {
+                     std::function<std::int64_t()> now_ms,
+                     std::function<void(const Pruned&)> pruned) {
   if (impl_->maintainer.joinable()) return;
-  impl_->maintainer = std::thread([this, keep, every, now_ms = std::move(now_ms)] {
-    for (;;) {
-      prune(keep, now_ms());
-      measure();
-      std::unique_lock lock(impl_->queue_mutex);
-      if (impl_->maintain_cv.wait_for(lock, every, [&] { return impl_->stopping; })) return;
-    }
-  });
+  impl_->maintainer =
+      std::thread([this, keep, every, now_ms = std::move(now_ms), pruned = std::move(pruned)] {
+        for (;;) {
+          const Pruned p = prune(keep, now_ms());
+          if (pruned && p.rooms + p.games + p.actions > 0) pruned(p);
+          measure();
+          std::unique_lock lock(impl_->queue_mutex);
+          if (impl_->maintain_cv.wait_for(lock, every, [&] { return impl_->maintenance_stopping; }))
+            return;
+        }
+      });
 }
 
 std::pair<std::uint64_t, std::uint64_t> Store::file_bytes() const {

@@ -46,10 +46,13 @@ CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::~Store() {
-  // The maintenance thread uses this Store: stopped before impl_ goes.
+  stop_maintenance();  // the thread uses this Store: stopped before impl_ goes
+}
+
+void Store::stop_maintenance() {
   {
     std::lock_guard lock(impl_->queue_mutex);
-    impl_->stopping = true;
+    impl_->maintenance_stopping = true;
   }
   impl_->maintain_cv.notify_all();
   if (impl_->maintainer.joinable()) impl_->maintainer.join();
@@ -160,19 +163,19 @@ std::optional<LoadedRoom> Store::load_room(const std::string& id, int game_no) {
 }
 
 bool Store::has_room(const std::string& id) {
-  Read read(*impl_);
+  Read read(*impl_, Read::Single);
   Stmt s(read.db(), "SELECT 1 FROM rooms WHERE id=?");
   s.bind(1, id);
   return s.step() == SQLITE_ROW;
 }
 
 std::vector<ActionRow> Store::actions(const std::string& room, int game_no) {
-  Read read(*impl_);
+  Read read(*impl_, Read::Single);
   return Impl::actions(read.db(), room, game_no);
 }
 
 std::vector<RoomRow> Store::recent_rooms(int limit) {
-  Read read(*impl_);
+  Read read(*impl_, Read::Single);
   std::vector<RoomRow> out;
   Stmt s(read.db(),
          "SELECT id, setup, created_ms, game_no, retired FROM rooms ORDER BY created_ms DESC "

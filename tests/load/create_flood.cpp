@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
   const std::uintmax_t bytes_before = store_bytes(data_dir);
   std::atomic<long> made{0}, limited{0}, other{0}, unanswered{0};
   const auto started = Clock::now();
-  const auto until = started + std::chrono::duration_cast<Clock::duration>(
-                                   std::chrono::duration<double>(seconds));
+  const auto until =
+      started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   std::vector<std::thread> workers;
   for (int w = 0; w < connections; ++w) {
     workers.emplace_back([&] {

@@ -322,6 +322,9 @@ TEST(Welcome, ListsEveryVariantWithItsOptions) {
     }
   }
   EXPECT_EQ(w["limits"]["max_message_bytes"], 8192);
+  EXPECT_EQ(w["limits"]["creates_per_address_per_minute"], 10);
+  EXPECT_EQ(w["limits"]["joins_per_address_per_minute"], 60);
+  EXPECT_EQ(w["limits"]["chat_burst"], 5);
   EXPECT_EQ(w["limits"]["chat_max_chars"], 500);
 }
 

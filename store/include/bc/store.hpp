@@ -159,9 +159,13 @@ class Store {
   // vacuum. Every write waits meanwhile: run it with no server on the file (bombcheckers compact).
   bool compact(std::string& error);
   // From now on a thread of the store's own prunes by `keep` and measures, every `every` (and once
-  // at once). Unix time from `now_ms` (tests give a fake clock). Stops with the store.
+  // at once). Unix time from `now_ms` (tests give a fake clock); `pruned`, if given, is called on
+  // that thread after a prune that deleted something. Stops with the store.
   void maintain(const Retention& keep, std::chrono::milliseconds every,
-                std::function<std::int64_t()> now_ms);
+                std::function<std::int64_t()> now_ms,
+                std::function<void(const Pruned&)> pruned = {});
+  // Stops that thread (waiting for a prune under way to stop between transactions); writes go on.
+  void stop_maintenance();
 
   Stats stats() const;
   const std::string& path() const;
