@@ -2,6 +2,7 @@
 // has a timeout (test_client.hpp), so a server bug fails a test rather than hanging it.
 #include "server/server.hpp"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -765,10 +766,30 @@ TEST_F(ServerTest, Flood_JoinsFromFreshConnections_AreLimitedPerAddressAndSendTh
   EXPECT_EQ(count_type(b.drain(300ms), "state"), 0u);
 }
 
-// DISABLED: racy as written (it passed on its branch, then failed 5 times in 5 on the merged main
-// and on its own branch under a loaded machine: the fast player's state never came); kept for the
-// fix, which must not depend on how fast the test reads (issue 13, closing note of stop 23).
-TEST_F(ServerTest, DISABLED_Flood_ASlowPlayerIsSentTheNewestStateInsteadOfBeingCutOff) {
+// The server runs in this process: the socket it accepted from `peer` (an address of its own, such
+// as 127.0.0.2) on `port`, or -1.
+int server_socket_for(std::uint16_t port, const std::string& peer) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc/self/fd", ec)) {
+    int fd = -1;
+    try {
+      fd = std::stoi(entry.path().filename().string());
+    } catch (const std::exception&) {
+      continue;
+    }
+    sockaddr_in local{}, remote{};
+    socklen_t ll = sizeof local, rl = sizeof remote;
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &ll) != 0 ||
+        local.sin_family != AF_INET || ntohs(local.sin_port) != port)
+      continue;
+    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&remote), &rl) != 0) continue;
+    char text[INET_ADDRSTRLEN] = {};
+    if (::inet_ntop(AF_INET, &remote.sin_addr, text, sizeof text) && peer == text) return fd;
+  }
+  return -1;
+}
+
+TEST_F(ServerTest, Flood_ASlowPlayerIsSentTheNewestStateInsteadOfBeingCutOff) {
   Limits l;
   l.send_queue_max_bytes = 256 * 1024;  // the cut-off that dropped slow players before
   l.send_queue_coalesce = 8;
@@ -790,13 +811,32 @@ TEST_F(ServerTest, DISABLED_Flood_ASlowPlayerIsSentTheNewestStateInsteadOfBeingC
   auto flooder = connect();
   join(*flooder, room, "spectator");
   json st = state_at(b, 0);
+
+  // The kernel's buffers for the slow player, made small and fixed: left alone, Linux grows the
+  // server's send buffer (up to tcp_wmem's maximum, 4 MB), at its own pace, so that a flood
+  // either fills it or not. With the buffer fixed, the flood fills it for certain, and the rest
+  // waits in the server's queue for the slow player, which stays congested (it reads nothing).
+  const int fd = server_socket_for(port_, "127.0.0.2");
+  ASSERT_GE(fd, 0) << "the server's socket for the slow player";
+  const int size = 4096;
+  ASSERT_EQ(::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size), 0);
+
+  // About 1 MB, far more than those buffers. The flooder's last chat asks for an answer: once it
+  // comes, the room has handed out every chat before it, so the states below reach a congested
+  // queue, however fast this test or the server runs.
   const std::string text(450, 'z');
-  // About 1 MB: the kernel's buffers for the slow player fill, then its queue at the server.
-  for (int i = 0; i < 2000; ++i) flooder->send({{"type", "chat"}, {"text", text}});
+  std::size_t chats = 0;
+  for (; chats < 2000; ++chats) flooder->send({{"type", "chat"}, {"text", text}});
+  flooder->send({{"type", "chat"}, {"text", text}, {"id", "flooded"}});
+  ++chats;
+  EXPECT_EQ(flooder->expect("ok", 30s)["id"], "flooded");
+
   for (int turn = 0; turn < 6; ++turn) {
-    for (int i = 0; i < 100; ++i) flooder->send({{"type", "chat"}, {"text", text}});
+    for (int i = 0; i < 10; ++i, ++chats) flooder->send({{"type", "chat"}, {"text", text}});
+    // Each move is made on the state before it, which b has seen (the two players' messages
+    // come on two connections: the server may read them in either order).
+    if (turn > 0) st = state_at(b, turn);
     if (turn % 2 == 0) {  // x (b) plays what its state offers
-      if (turn > 0) st = state_at(b, turn);
       b.send({{"type", "act"}, {"action", st["legal"][0]}, {"version", turn}});
     } else {  // o (slow) drops into a column blind: kaboom columns take several pieces
       slow.send({{"type", "act"},
@@ -805,30 +845,46 @@ TEST_F(ServerTest, DISABLED_Flood_ASlowPlayerIsSentTheNewestStateInsteadOfBeingC
     }
   }
   const json last = state_at(b, 6);
+  EXPECT_FALSE(b.closed());
   EXPECT_EQ(metric(port_, "bc_slow_clients_dropped_total"), 0);
   EXPECT_GT(metric(port_, "bc_messages_shed_total{kind=\"chat\"}"), 0);
+  EXPECT_GT(metric(port_, "bc_messages_shed_total{kind=\"state\"}"), 0);
 
   // The slow link catches up: what arrives rebuilds the newest state.
   slow.start_reading();
   std::string held;
-  std::size_t states = 0, deltas = 0, others = 0;
-  while (auto m = slow.recv(1000ms)) {
-    ++others;
-    if ((*m)["type"] == "state") {
-      held = m->dump();
+  std::size_t states = 0, deltas = 0, moves = 0, chats_got = 0;
+  std::string seen;  // what came besides chat, for the messages below
+  const auto apply = [&](const json& m) {
+    if (m["type"] == "chat") {
+      ++chats_got;
+      return;
+    }
+    seen += m["type"].get<std::string>() + (m.contains("version") ? m["version"].dump() : "") + " ";
+    if (m["type"] == "state") {
+      held = m.dump();
       ++states;
-    } else if ((*m)["type"] == "delta") {
-      auto next = server::apply_state_delta(held, m->dump());
-      ASSERT_TRUE(next) << "a delta must apply to the state before it: " << *m;
+    } else if (m["type"] == "delta") {
+      auto next = server::apply_state_delta(held, m.dump());
+      ASSERT_TRUE(next) << "a delta must apply to the state before it: " << m;
       held = *next;
       ++deltas;
+    } else {
+      return;
     }
+    moves += json::parse(held)["version"].get<int>() > 0 ? 1 : 0;
+  };
+  while (held.empty() || json::parse(held)["version"] != last["version"]) {
+    auto m = slow.recv(kWait);
+    ASSERT_TRUE(m) << "the newest state never came; came: " << seen;
+    apply(*m);
   }
+  for (const auto& m : slow.drain(300ms)) apply(m);  // and nothing after it
   EXPECT_FALSE(slow.closed());
-  ASSERT_FALSE(held.empty());
   EXPECT_EQ(json::parse(held), last);
-  EXPECT_GT(metric(port_, "bc_messages_shed_total{kind=\"state\"}"), 0)
-      << "states: " << states << ", deltas: " << deltas << ", all: " << others;
+  // Of the six moves' states, only the newest was sent: the rest were replaced while queued.
+  EXPECT_EQ(moves, 1u) << "states: " << states << ", deltas: " << deltas << "; came: " << seen;
+  EXPECT_LT(chats_got, chats) << "chats to the slow player were shed";
 }
 
 TEST_F(ServerTest, ManyRoomsAtOnce) {
