@@ -30,7 +30,7 @@ void set_common(http::response<Body>& res, const HttpRequest& req, std::string_v
 }
 
 inline http::message_generator text_response(const HttpRequest& req, http::status status,
-                                      std::string_view type, std::string body) {
+                                             std::string_view type, std::string body) {
   http::response<http::string_body> res{status, req.version()};
   set_common(res, req, type);
   res.content_length(body.size());
@@ -38,8 +38,8 @@ inline http::message_generator text_response(const HttpRequest& req, http::statu
   return res;
 }
 
-inline http::message_generator json_error(const HttpRequest& req, http::status status, std::string_view code,
-                                   std::string_view message) {
+inline http::message_generator json_error(const HttpRequest& req, http::status status,
+                                          std::string_view code, std::string_view message) {
   return text_response(req, status, kJson, http_error_json(code, message));
 }
 
@@ -67,7 +67,8 @@ struct SharedTextBody {
   };
 };
 
-inline http::message_generator shared_response(const HttpRequest& req, std::string_view type, Text body) {
+inline http::message_generator shared_response(const HttpRequest& req, std::string_view type,
+                                               Text body) {
   http::response<SharedTextBody> res{http::status::ok, req.version()};
   set_common(res, req, type);
   res.content_length(body ? body->size() : 0);
@@ -76,8 +77,8 @@ inline http::message_generator shared_response(const HttpRequest& req, std::stri
 }
 
 // 429 or 503 with the seconds after which to try again.
-inline http::message_generator try_later(const HttpRequest& req, http::status status, std::string_view code,
-                                  std::string_view message) {
+inline http::message_generator try_later(const HttpRequest& req, http::status status,
+                                         std::string_view code, std::string_view message) {
   http::response<http::string_body> res{status, req.version()};
   set_common(res, req, kJson);
   res.set(http::field::retry_after, "1");
