@@ -123,6 +123,8 @@ void HttpSession::answer_stored(Request req, std::string_view type, RecordFormat
   if (key) {
     if (auto text = state_->records.cached(cache_key)) return answer(std::move(req), type, text);
   }
+  // Read before the store is: a prune that deletes this game meanwhile keeps it out of the cache.
+  const std::uint64_t generation = state_->records.generation();
   StoredRecord r;
   if (key && state_->store) r = stored_record(*state_->store, *key, game_no, format);
   auto fail = [this, &req](http::status status, std::string_view code, std::string message) {
@@ -144,7 +146,7 @@ void HttpSession::answer_stored(Request req, std::string_view type, RecordFormat
                 "the stored game does not replay: " + r.error);
   }
   auto text = std::make_shared<const std::string>(std::move(r.body));
-  state_->records.cache(cache_key, text);
+  state_->records.cache(cache_key, text, generation);
   answer(std::move(req), type, std::move(text));
 }
 

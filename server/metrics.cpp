@@ -201,9 +201,13 @@ std::string store_prometheus(const store::Store& store) {
   value(out, "bc_store_pruned_total", "table=\"actions\"", st.pruned.actions);
   header(out, "bc_store_prunes_total", "counter", "Retention passes run.");
   value(out, "bc_store_prunes_total", "", st.prunes);
+  header(out, "bc_store_prune_failures_total", "counter",
+         "Retention transactions that failed (their rows are tried again next pass).");
+  value(out, "bc_store_prune_failures_total", "", st.prune_failures);
   header(out, "bc_store_writes_total", "counter", "Rows written (group commit).");
   value(out, "bc_store_writes_total", "", st.writes);
-  header(out, "bc_store_commits_total", "counter", "Transactions committed by the writer.");
+  header(out, "bc_store_commits_total", "counter",
+         "Batches the writer ran (one transaction each; failed ones count in write failures).");
   value(out, "bc_store_commits_total", "", st.commits);
   header(out, "bc_store_write_failures_total", "counter", "Submissions whose writes failed.");
   value(out, "bc_store_write_failures_total", "", st.failures);

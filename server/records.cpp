@@ -68,9 +68,10 @@ Text RecordWorks::cached(const std::string& key) {
   return it->second->second;
 }
 
-void RecordWorks::cache(const std::string& key, Text text) {
+void RecordWorks::cache(const std::string& key, Text text, std::optional<std::uint64_t> read_at) {
   if (!text || text->size() > limits_.record_cache_bytes) return;
   std::lock_guard lock(mu_);
+  if (read_at && *read_at != generation_) return;
   if (index_.count(key) != 0) return;
   bytes_ += text->size();
   lru_.emplace_front(key, std::move(text));
@@ -87,6 +88,12 @@ void RecordWorks::forget_cached() {
   lru_.clear();
   index_.clear();
   bytes_ = 0;
+  ++generation_;
+}
+
+std::uint64_t RecordWorks::generation() const {
+  std::lock_guard lock(mu_);
+  return generation_;
 }
 
 std::size_t RecordWorks::cached_bytes() const {

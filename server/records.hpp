@@ -42,10 +42,13 @@ class RecordWorks {
 
   // Cached records of games that no longer change, by key; least recently used dropped first.
   Text cached(const std::string& key);
-  void cache(const std::string& key, Text text);
+  // `read_at`: generation() when the record's data was read; a record read before the last
+  // forget_cached() is not cached (it may show a game deleted since).
+  void cache(const std::string& key, Text text, std::optional<std::uint64_t> read_at = {});
   // Empties the cache: the store's retention policy deleted games, whose records must not be
-  // served any more.
+  // served any more. Starts a new generation.
   void forget_cached();
+  std::uint64_t generation() const;
   std::size_t cached_bytes() const;
   std::size_t under_way() const;
 
@@ -57,6 +60,7 @@ class RecordWorks {
   std::list<std::pair<std::string, Text>> lru_;  // most recent first
   std::unordered_map<std::string, std::list<std::pair<std::string, Text>>::iterator> index_;
   std::size_t bytes_ = 0;
+  std::uint64_t generation_ = 0;
 };
 
 struct RecordWorks::Places {

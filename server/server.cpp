@@ -270,7 +270,10 @@ std::optional<std::string> Server::open_store() {
   }
   std::string why;
   impl_->store = store::Store::open(path, why);
-  if (!impl_->store) return why;
+  if (!impl_->store) {
+    impl_->data_lock.reset();  // a later start() must be able to take it again
+    return why;
+  }
   s.store = impl_->store.get();
   s.registry.set_store(s.store);
   impl_->restored = s.registry.restore_all();

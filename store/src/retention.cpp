@@ -16,20 +16,23 @@ constexpr std::size_t kPerTransaction = 32;
 
 // Games of retired rooms that the policy no longer keeps. A game nobody moved in counts from its
 // room's last sign of life; an unfinished one from its last move; a finished one from its end.
+// In (created_ms, room, game) order after a cursor (?5, ?6, ?7): kept games are passed once a
+// prune, not once per lookup.
 constexpr const char* kDoomedGames = R"sql(
-SELECT g.room, g.game_no FROM rooms r JOIN games g ON g.room = r.id
-WHERE r.retired = 1 AND CASE
+SELECT r.created_ms, g.room, g.game_no FROM rooms r JOIN games g ON g.room = r.id
+WHERE r.retired = 1 AND (r.created_ms, r.id, g.game_no) > (?5, ?6, ?7) AND CASE
   WHEN NOT EXISTS (SELECT 1 FROM actions a WHERE a.room = g.room AND a.game_no = g.game_no)
     THEN max(r.created_ms, g.started_ms, g.ended_ms) < ?1
   WHEN g.result = ''
     THEN (SELECT max(a.at_ms) FROM actions a WHERE a.room = g.room AND a.game_no = g.game_no) < ?2
   ELSE g.ended_ms < ?3 END
+ORDER BY r.created_ms, r.id, g.game_no
 LIMIT ?4)sql";
 
-// Retired rooms with no game left.
+// Retired rooms with no game left, after the cursor (?2, ?3).
 constexpr const char* kEmptyRooms =
-    "SELECT id FROM rooms r WHERE retired = 1 AND NOT EXISTS "
-    "(SELECT 1 FROM games g WHERE g.room = r.id) LIMIT ?1";
+    "SELECT created_ms, id FROM rooms r WHERE retired = 1 AND (created_ms, id) > (?2, ?3) AND "
+    "NOT EXISTS (SELECT 1 FROM games g WHERE g.room = r.id) ORDER BY created_ms, id LIMIT ?1";
 
 // Each delete checks again that its room is retired: a room is never deleted while in play.
 constexpr const char* kDeleteActions =
@@ -38,6 +41,10 @@ constexpr const char* kDeleteActions =
 constexpr const char* kDeleteGame =
     "DELETE FROM games WHERE room = ?1 AND game_no = ?2 AND "
     "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1)";
+// A room whose newest games went: its record shows the newest game kept.
+constexpr const char* kLowerGameNo =
+    "UPDATE rooms SET game_no = (SELECT max(game_no) FROM games WHERE room = ?1) "
+    "WHERE id = ?1 AND retired = 1 AND EXISTS (SELECT 1 FROM games WHERE room = ?1)";
 constexpr const char* kDeleteSeats =
     "DELETE FROM seats WHERE room = ?1 AND "
     "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1 AND "
@@ -45,6 +52,9 @@ constexpr const char* kDeleteSeats =
 constexpr const char* kDeleteRoom =
     "DELETE FROM rooms WHERE id = ?1 AND retired = 1 AND "
     "NOT EXISTS (SELECT 1 FROM games WHERE room = ?1)";
+
+// Pages given back per pass (1024 pages a step, each step its own commit): the rest next time.
+constexpr int kVacuumSteps = 64;
 
 std::int64_t cutoff(std::int64_t now_ms, std::int64_t keep_ms) {
   return keep_ms > 0 ? now_ms - keep_ms : std::numeric_limits<std::int64_t>::min();
@@ -55,89 +65,127 @@ std::int64_t pragma_int(sqlite3* db, const char* sql) {
   return s.step() == SQLITE_ROW ? s.int64(0) : 0;
 }
 
-// Runs `each` for every item of `items` in transactions of kPerTransaction on the writer's
-// connection; false if a transaction fails (the rows stay for the next prune).
-template <class T, class Each>
-bool in_transactions(Store::Impl& impl, const std::vector<T>& items, Each each) {
-  for (std::size_t at = 0; at < items.size(); at += kPerTransaction) {
-    std::lock_guard lock(impl.db_mutex);
-    if (!exec(impl.db, "BEGIN IMMEDIATE")) return false;
-    bool ok = true;
-    for (std::size_t i = at; ok && i < std::min(items.size(), at + kPerTransaction); ++i)
-      ok = each(items[i]);
-    if (!ok || !exec(impl.db, "COMMIT")) {
-      exec(impl.db, "ROLLBACK");
-      return false;
-    }
-  }
-  return true;
-}
-
 bool stopping(Store::Impl& impl) {
   std::lock_guard lock(impl.queue_mutex);
   return impl.stopping || impl.maintenance_stopping;
 }
 
+// Runs `each` for every item of `items` in transactions of kPerTransaction on the writer's
+// connection (taking its mutex per transaction, so commits go on in between), adding what each
+// transaction deleted to `out` once it is committed. False if one fails (counted; the rows stay
+// for the next prune) or the store is stopping.
+template <class T, class Each>
+bool in_transactions(Store::Impl& impl, const std::vector<T>& items, Pruned& out, Each each) {
+  for (std::size_t at = 0; at < items.size(); at += kPerTransaction) {
+    if (stopping(impl)) return false;
+    Pruned batch;
+    std::lock_guard lock(impl.db_mutex);
+    bool ok = exec(impl.db, "BEGIN IMMEDIATE");
+    for (std::size_t i = at; ok && i < std::min(items.size(), at + kPerTransaction); ++i)
+      ok = each(items[i], batch);
+    if (!ok || !exec(impl.db, "COMMIT")) {
+      exec(impl.db, "ROLLBACK");
+      std::lock_guard stats(impl.queue_mutex);
+      ++impl.stats.prune_failures;
+      return false;
+    }
+    out.rooms += batch.rooms;
+    out.games += batch.games;
+    out.actions += batch.actions;
+  }
+  return true;
+}
+
 }  // namespace
 
-Pruned Store::prune(const Retention& keep, std::int64_t now_ms) {
+Pruned Store::prune(const Retention& keep, std::int64_t now_ms,
+                    const std::function<void(const Pruned&)>& deleted) {
   Impl& impl = *impl_;
   Pruned out;
   auto changes = [&] { return static_cast<std::uint64_t>(sqlite3_changes(impl.db)); };
 
+  struct Game {
+    std::int64_t created_ms;
+    std::string room;
+    int game_no;
+  };
+  Game after{std::numeric_limits<std::int64_t>::min(), "", 0};
   for (bool more = true; more && !stopping(impl);) {
-    std::vector<std::pair<std::string, int>> games;
+    std::vector<Game> games;
     {
       Read read(impl, Read::Single);
       Stmt s(read.db(), kDoomedGames);
       s.bind(1, cutoff(now_ms, keep.unstarted_ms))
           .bind(2, cutoff(now_ms, keep.abandoned_ms))
           .bind(3, cutoff(now_ms, keep.finished_ms))
-          .bind(4, kLookup);
-      while (s.step() == SQLITE_ROW) games.emplace_back(s.text(0), s.int32(1));
+          .bind(4, kLookup)
+          .bind(5, after.created_ms)
+          .bind(6, after.room)
+          .bind(7, after.game_no);
+      while (s.step() == SQLITE_ROW) games.push_back({s.int64(0), s.text(1), s.int32(2)});
     }
     more = games.size() == static_cast<std::size_t>(kLookup);
-    const bool ok = in_transactions(impl, games, [&](const auto& g) {
-      if (!Stmt(impl.db, kDeleteActions).bind(1, g.first).bind(2, g.second).run()) return false;
-      out.actions += changes();
-      if (!Stmt(impl.db, kDeleteGame).bind(1, g.first).bind(2, g.second).run()) return false;
-      out.games += changes();
-      return true;
+    if (!games.empty()) after = games.back();
+    const bool ok = in_transactions(impl, games, out, [&](const Game& g, Pruned& batch) {
+      if (!Stmt(impl.db, kDeleteActions).bind(1, g.room).bind(2, g.game_no).run()) return false;
+      batch.actions += changes();
+      if (!Stmt(impl.db, kDeleteGame).bind(1, g.room).bind(2, g.game_no).run()) return false;
+      batch.games += changes();
+      return Stmt(impl.db, kLowerGameNo).bind(1, g.room).run();
     });
     if (!ok) break;
   }
 
+  std::pair<std::int64_t, std::string> room_after{std::numeric_limits<std::int64_t>::min(), ""};
   for (bool more = true; more && !stopping(impl);) {
     std::vector<std::string> rooms;
     {
       Read read(impl, Read::Single);
       Stmt s(read.db(), kEmptyRooms);
-      s.bind(1, kLookup);
-      while (s.step() == SQLITE_ROW) rooms.push_back(s.text(0));
+      s.bind(1, kLookup).bind(2, room_after.first).bind(3, room_after.second);
+      while (s.step() == SQLITE_ROW) {
+        room_after = {s.int64(0), s.text(1)};
+        rooms.push_back(room_after.second);
+      }
     }
     more = rooms.size() == static_cast<std::size_t>(kLookup);
-    const bool ok = in_transactions(impl, rooms, [&](const std::string& id) {
+    const bool ok = in_transactions(impl, rooms, out, [&](const std::string& id, Pruned& batch) {
       if (!Stmt(impl.db, kDeleteSeats).bind(1, id).run()) return false;
       if (!Stmt(impl.db, kDeleteRoom).bind(1, id).run()) return false;
-      out.rooms += changes();
+      batch.rooms += changes();
       return true;
     });
     if (!ok) break;
   }
 
-  if (out.rooms + out.games + out.actions > 0) {
-    // Freed pages go back to the file system a few MiB at a time (each step is a commit).
+  const bool any = out.rooms + out.games + out.actions > 0;
+  {
+    std::lock_guard lock(impl.queue_mutex);
+    impl.stats.pruned.rooms += out.rooms;
+    impl.stats.pruned.games += out.games;
+    impl.stats.pruned.actions += out.actions;
+  }
+  if (any && deleted) deleted(out);
+  // Freed pages go back to the file system 4 MiB at a time, each step a commit of its own under
+  // the writer's mutex, so moves are committed in between. (With WAL the file itself shrinks at
+  // the next checkpoint.)
+  bool incremental = false;
+  {
     std::lock_guard lock(impl.db_mutex);
-    if (pragma_int(impl.db, "PRAGMA auto_vacuum") == 2) {
-      for (int i = 0; i < 4096 && pragma_int(impl.db, "PRAGMA freelist_count") > 0; ++i)
-        if (!exec(impl.db, "PRAGMA incremental_vacuum(1024)")) break;
+    incremental = pragma_int(impl.db, "PRAGMA auto_vacuum") == 2;
+  }
+  for (int i = 0; any && incremental && i < kVacuumSteps && !stopping(impl); ++i) {
+    std::lock_guard lock(impl.db_mutex);
+    if (pragma_int(impl.db, "PRAGMA freelist_count") == 0 ||
+        !exec(impl.db, "PRAGMA incremental_vacuum(1024)")) {
+      break;
     }
-    if (!impl.inline_writes) exec(impl.db, "PRAGMA wal_checkpoint(PASSIVE)");
+  }
+  if (any && !impl.inline_writes) {
+    std::lock_guard lock(impl.db_mutex);
+    exec(impl.db, "PRAGMA wal_checkpoint(PASSIVE)");
   }
   std::lock_guard lock(impl.queue_mutex);
-  impl.stats.pruned.rooms += out.rooms;
-  impl.stats.pruned.games += out.games;
-  impl.stats.pruned.actions += out.actions;
   ++impl.stats.prunes;
   return out;
 }

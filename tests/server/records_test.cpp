@@ -80,6 +80,36 @@ TEST(RecordWorks, TheCacheKeepsTheMostRecentlyUsedWithinItsBytes) {
   EXPECT_EQ(works.cached("a"), works.cached("a")) << "readers share one text";
 }
 
+TEST(RecordWorks, ARecordReadBeforeAPruneIsNotCachedAfterIt) {
+  Limits l;
+  RecordWorks works(l);
+  auto text = [](char c) { return std::make_shared<const std::string>(10, c); };
+  works.cache("kept", text('k'), works.generation());
+  const auto read_at = works.generation();   // a record job reads the store...
+  works.forget_cached();                     // ...a prune deletes games and empties the cache...
+  works.cache("stale", text('s'), read_at);  // ...then the job finishes
+  EXPECT_FALSE(works.cached("kept"));
+  EXPECT_FALSE(works.cached("stale")) << "it may show a deleted game";
+  works.cache("fresh", text('f'), works.generation());
+  EXPECT_TRUE(works.cached("fresh"));
+  EXPECT_EQ(works.cached_bytes(), 10u);
+}
+
+TEST(AddressLimiter, CreatesOfOneAddressAreABurstOfThreeMinutesWorthThenOneEvery6s) {
+  using Clock = AddressLimiter::Clock;
+  Limits l;
+  l.creates_per_address_per_minute = 10;
+  AddressLimiter limiter(l);
+  const auto t = Clock::now();
+  for (int i = 0; i < 30; ++i)
+    EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Create, t));
+  EXPECT_FALSE(limiter.take("10.0.0.1", AddressLimiter::Kind::Create, t));
+  EXPECT_TRUE(limiter.take("10.0.0.2", AddressLimiter::Kind::Create, t)) << "per address";
+  EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Join, t)) << "its own bucket";
+  EXPECT_FALSE(limiter.take("10.0.0.1", AddressLimiter::Kind::Create, t + std::chrono::seconds(5)));
+  EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Create, t + std::chrono::seconds(7)));
+}
+
 TEST(AddressLimiter, ApiRequestsOfOneAddressShareABucketOfTheirOwn) {
   using Clock = AddressLimiter::Clock;
   Limits l;

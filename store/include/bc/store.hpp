@@ -115,7 +115,8 @@ struct Stats {
   std::uint64_t failures = 0;
   Pruned pruned;  // in all, since the store opened
   std::uint64_t prunes = 0;
-  Size size;  // as last measured (measure(), or the maintenance thread)
+  std::uint64_t prune_failures = 0;  // prune transactions that failed (their rows wait)
+  Size size;                         // as last measured (measure(), or the maintenance thread)
 };
 
 // Everything needed to rebuild a room after a restart.
@@ -149,10 +150,12 @@ class Store {
   std::vector<RoomRow> recent_rooms(int limit);
 
   // Deletes what `keep` no longer keeps, as of `now_ms` (Unix ms), in small transactions that
-  // let the writer's commits through in between; then gives the freed pages back to the file
-  // system (an incremental vacuum, when the database was made with it: every one since this
-  // store version, and any after compact()).
-  Pruned prune(const Retention& keep, std::int64_t now_ms);
+  // let the writer's commits through in between; calls `deleted` (if it deleted anything); then
+  // gives up to 256 MiB of freed pages back to the file system, a step at a time (an incremental
+  // vacuum, when the database was made with it: every one since this store version, and any
+  // after compact()). Stops early when the store or its maintenance stops.
+  Pruned prune(const Retention& keep, std::int64_t now_ms,
+               const std::function<void(const Pruned&)>& deleted = {});
   // Counts rows and pages (a read; it updates stats().size).
   Size measure();
   // Rewrites the database into the smallest file (SQLite's VACUUM) and switches it to incremental
