@@ -164,8 +164,10 @@ Setting set_whole(T& out, std::string_view v, long long lo, long long hi,
   return std::nullopt;
 }
 
-Setting set_per_address(std::size_t& limit, std::string_view v) {
-  return set_whole(limit, v, 0, 1000000, "no limit");
+// A per-address limit of Limits, 0 = no limit.
+template <std::size_t server::Limits::*Field>
+Setting set_per_address(Settings& s, std::string_view v) {
+  return set_whole(s.cfg.limits.*Field, v, 0, 1000000, "no limit");
 }
 
 Setting set_memory(Settings& s, std::string_view v) {
@@ -212,14 +214,10 @@ const Flag<Settings> kServeFlags[] = {
     {"--max-connections-per-address", "BOMBCHECKERS_MAX_CONNECTIONS_PER_ADDRESS", "N",
      "open connections one client IP may have, 0 = no limit (default 128;\n"
      "                           behind a reverse proxy every client has the proxy's address)",
-     [](Settings& s, std::string_view v) {
-       return set_per_address(s.cfg.limits.max_connections_per_address, v);
-     }},
+     set_per_address<&server::Limits::max_connections_per_address>},
     {"--max-rooms-per-address", "BOMBCHECKERS_MAX_ROOMS_PER_ADDRESS", "N",
      "rooms one client IP may hold at once, 0 = no limit (default 32)",
-     [](Settings& s, std::string_view v) {
-       return set_per_address(s.cfg.limits.max_rooms_per_address, v);
-     }},
+     set_per_address<&server::Limits::max_rooms_per_address>},
     {"--api-rate", "BOMBCHECKERS_API_RATE", "N",
      "/api/ requests per second one client IP may make, in bursts of 4 x N; 0 = no limit\n"
      "                           (default 10; behind a reverse proxy, raise it as the others)",
@@ -238,19 +236,13 @@ const Flag<Settings> kServeFlags[] = {
      }},
     {"--max-joins-per-address", "BOMBCHECKERS_MAX_JOINS_PER_ADDRESS", "N",
      "joins (re-joins with a token too) a minute from one client IP, 0 = no limit (default 60)",
-     [](Settings& s, std::string_view v) {
-       return set_per_address(s.cfg.limits.joins_per_address_per_minute, v);
-     }},
+     set_per_address<&server::Limits::joins_per_address_per_minute>},
     {"--max-creates-per-address", "BOMBCHECKERS_MAX_CREATES_PER_ADDRESS", "N",
      "rooms one client IP may create a minute, in bursts of 3N, 0 = no limit (default 10)",
-     [](Settings& s, std::string_view v) {
-       return set_per_address(s.cfg.limits.creates_per_address_per_minute, v);
-     }},
+     set_per_address<&server::Limits::creates_per_address_per_minute>},
     {"--max-spectators-per-address", "BOMBCHECKERS_MAX_SPECTATORS_PER_ADDRESS", "N",
      "connections of one client IP watching one room, 0 = no limit (default 16)",
-     [](Settings& s, std::string_view v) {
-       return set_per_address(s.cfg.limits.spectators_per_room_per_address, v);
-     }},
+     set_per_address<&server::Limits::spectators_per_room_per_address>},
     {"--computer-threads", "BOMBCHECKERS_COMPUTER_THREADS", "N",
      "threads for the computer's searches, 0 = half the cores, at least 1 (default 0;\n"
      "                           one more thread runs the quick levels 1..4 only)",

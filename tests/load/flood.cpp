@@ -168,22 +168,19 @@ int main(int argc, char** argv) {
   stop = true;
   flooder.join();
 
-  // Is the slow player still there? It reads now, and should get its state and an answer.
-  slow.start_reading();
-  slow.drain(1500ms);
-  slow.send({{"type", "sync"}});
-  bool slow_ok = false;
-  try {
-    slow_ok = !slow.closed() && slow.expect("state", 3s)["room"] == room;
-  } catch (const std::exception&) {
-  }
-  fast.drain(200ms);
-  fast.send({{"type", "sync"}});
-  bool fast_ok = false;
-  try {
-    fast_ok = !fast.closed() && fast.expect("state", 3s)["room"] == room;
-  } catch (const std::exception&) {
-  }
+  // Is each player still there? It reads what is waiting, then a `sync` must get the room's state.
+  const auto still_there = [&room](WsClient& c, std::chrono::milliseconds catch_up) {
+    c.drain(catch_up);
+    c.send({{"type", "sync"}});
+    try {
+      return !c.closed() && c.expect("state", 3s)["room"] == room;
+    } catch (const std::exception&) {
+      return false;
+    }
+  };
+  slow.start_reading();  // the slow player reads from now on
+  const bool slow_ok = still_there(slow, 1500ms);
+  const bool fast_ok = still_there(fast, 200ms);
   const double cpu = cpu0 >= 0 && cpu1 >= 0 ? 100.0 * (cpu1 - cpu0) / elapsed : -1;
   // Rates over the time the fast player was there to receive (all of it, unless it was dropped).
   const double window =
