@@ -32,7 +32,7 @@ generate() {
         pending=""
       fi
       id=""
-      [[ $line =~ ^###\ ([CBKTX][0-9]+[ab]?)$ ]] && id=${BASH_REMATCH[1]}
+      [[ $line =~ ^###\ ([CBKTXS][0-9]+[ab]?)$ ]] && id=${BASH_REMATCH[1]}
       printf '%s\n' "$line"
       continue
     fi

@@ -115,10 +115,12 @@ std::optional<ReplayError> Match::restore(const Stored& s) {
                                      " is not the one the replay reaches, " +
                                      result_text(v, game_.result())};
   }
-  if (r.reason == Reason::Resigned && r.winner) {
-    game_ = game_.resigned(other(*r.winner));
-  } else if (r.reason == Reason::DrawAgreed && !r.winner) {
-    game_ = game_.drawn_by_agreement();
+  const bool server_level = (r.reason == Reason::Resigned && r.winner) ||
+                            (r.reason == Reason::DrawAgreed && !r.winner) ||
+                            (r.reason == Reason::Aborted && !r.winner) ||
+                            r.reason == Reason::Timeout || r.reason == Reason::Abandoned;
+  if (server_level) {
+    game_ = game_.ended(r);
   } else {
     return ReplayError{version_, game_text + result_text(v, r) + " is not reached by the replay"};
   }

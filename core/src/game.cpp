@@ -220,16 +220,28 @@ void Game::settle_result() {
   }
 }
 
-Game Game::resigned(Side loser) const {
+Game Game::ended(Result r) const {
   Game g = *this;
-  g.result_ = Result{other(loser), Reason::Resigned};
+  g.result_ = r;
   return g;
 }
 
+Game Game::resigned(Side loser) const {
+  return ended(Result{other(loser), Reason::Resigned});
+}
+
 Game Game::drawn_by_agreement() const {
-  Game g = *this;
-  g.result_ = Result{std::nullopt, Reason::DrawAgreed};
-  return g;
+  return ended(Result{std::nullopt, Reason::DrawAgreed});
+}
+
+bool Game::can_ever_win(Side s) const {
+  if (over()) return result_->winner == s;
+  // S2: in the checkers variants the other side can always be helped into having no move (packed
+  // on its far rows), so no material count proves a win impossible.
+  if (const auto* k = std::get_if<KaboomState>(&state_)) {
+    return detail::kaboom_can_ever_win(*k, options_, s);
+  }
+  return true;
 }
 
 std::uint64_t Game::hash() const {

@@ -65,6 +65,7 @@ void kaboom_legal(const KaboomState& s, const Options& o, std::vector<Action>& o
 // Applies a legal action (the caller checked legality).
 KaboomState kaboom_apply(const KaboomState& s, const Options& o, const Action& a, Effects* fx);
 std::optional<Result> kaboom_result(const KaboomState& s, const Options& o);
+bool kaboom_can_ever_win(const KaboomState& s, const Options& o, Side side);
 std::optional<std::string> kaboom_from_position(const Options& o, const Position& p,
                                                 KaboomState& out);
 KaboomState kaboom_start(const Options& o);

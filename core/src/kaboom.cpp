@@ -172,6 +172,36 @@ std::optional<Result> kaboom_result(const KaboomState& s, const Options& o) {
   return std::nullopt;
 }
 
+bool kaboom_can_ever_win(const KaboomState& s, const Options& o, Side side) {
+  const Grid g = grid(o);
+  // A bomb in hand or on the board can reopen any line (X3), so nothing is certain.
+  if (s.bombs_left[0] > 0 || s.bombs_left[1] > 0) return true;
+  for (int i = 0; i < g.w * g.h; ++i) {
+    if (is_bomb(s.cells[static_cast<std::size_t>(i)])) return true;
+  }
+  // Without bombs no piece ever moves again. `side` wins by a line of its own (normal) or of the
+  // other side's (misère), so it can win while some window of N cells holds no piece of the
+  // side that must not complete it.
+  const int liner = o.misere ? index(other(side)) : index(side);
+  constexpr int kDirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+  for (int y = 0; y < g.h; ++y) {
+    for (int x = 0; x < g.w; ++x) {
+      for (const auto& d : kDirs) {
+        const int ex = x + d[0] * (o.connect - 1);
+        const int ey = y + d[1] * (o.connect - 1);
+        if (!g.inside(ex, ey)) continue;
+        bool open = true;
+        for (int k = 0; k < o.connect && open; ++k) {
+          const std::uint8_t c = s.cells[g.at(x + d[0] * k, y + d[1] * k)];
+          open = c == kEmpty || owner(c) == liner;
+        }
+        if (open) return true;
+      }
+    }
+  }
+  return false;
+}
+
 std::optional<std::string> kaboom_from_position(const Options& o, const Position& p,
                                                 KaboomState& out) {
   const Grid g = grid(o);

@@ -26,9 +26,9 @@ constexpr std::array<std::string_view, 3> kKindNames{"normal", "shield", "bomb"}
 constexpr std::array<std::string_view, 3> kRankNames{"man", "king", "triple_king"};
 constexpr std::array<std::string_view, 5> kActionNames{"step", "jump", "end_turn", "drop",
                                                        "detonate"};
-constexpr std::array<std::string_view, 9> kReasonNames{
-    "no_pieces",   "no_moves",  "mutual_destruction", "connect",   "resigned",
-    "draw_agreed", "draw_rule", "board_full",         "turn_limit"};
+constexpr std::array<std::string_view, 12> kReasonNames{
+    "no_pieces", "no_moves",   "mutual_destruction", "connect", "resigned", "draw_agreed",
+    "draw_rule", "board_full", "turn_limit",         "timeout", "aborted",  "abandoned"};
 
 }  // namespace
 

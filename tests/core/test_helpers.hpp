@@ -72,6 +72,12 @@ inline const char* test_reason_text(Reason r) {
       return "board_full";
     case Reason::TurnLimit:
       return "turn_limit";
+    case Reason::Timeout:
+      return "timeout";
+    case Reason::Aborted:
+      return "aborted";
+    case Reason::Abandoned:
+      return "abandoned";
   }
   return "?";
 }

@@ -116,7 +116,10 @@ enum class Reason : std::uint8_t {
   DrawAgreed,
   DrawRule,
   BoardFull,
-  TurnLimit
+  TurnLimit,
+  Timeout,   // S1: a player's clock ran out (server-level)
+  Aborted,   // S3: the first turns were not made in time (server-level, always a draw)
+  Abandoned  // S4: claimed after the opponent left (server-level)
 };
 std::string_view reason_name(Reason r);  // "no_pieces", ... as in PROTOCOL.md
 std::optional<Reason> reason_from_name(std::string_view name);
@@ -243,9 +246,14 @@ class Game {
 
   const std::optional<Result>& result() const { return result_; }
   bool over() const { return result_.has_value(); }
-  // Ends the game by resignation or agreement (server-level results). Requires !over().
+  // Ends the game by a server-level result (resignation, agreement, time, abort, abandonment).
+  // Requires !over().
+  Game ended(Result r) const;
   Game resigned(Side loser) const;
   Game drawn_by_agreement() const;
+  // S2: whether `s` could still win by any sequence of legal play from here. Errs towards true: it
+  // is false only when a win is impossible for certain (used to draw a time forfeit).
+  bool can_ever_win(Side s) const;
 
   std::uint64_t hash() const;
   friend bool operator==(const Game&, const Game&) = default;
