@@ -21,15 +21,17 @@ Game kaboom(const std::vector<std::string_view>& rows, Side turn, std::array<int
 
 Options small(std::initializer_list<std::pair<std::string_view, int>> more = {}) {
   Options o = opts(kKaboom, {{"width", 4}, {"height", 4}, {"connect", 4}, {"bombs", 0}});
-  for (const auto& [name, value] : more) EXPECT_EQ(bc::set_option(o, kKaboom, name, value), std::nullopt);
+  for (const auto& [name, value] : more)
+    EXPECT_EQ(bc::set_option(o, kKaboom, name, value), std::nullopt);
   return o;
 }
 
 TEST(Time, S1_ServerLevelResultsEndTheGameAndHaveNames) {
   for (VariantId v : bc::kAllVariants) {
     SCOPED_TRACE(vname(v));
-    for (Result r : {win(Side::First, Reason::Timeout), draw(Reason::Timeout), draw(Reason::Aborted),
-                     win(Side::Second, Reason::Abandoned), draw(Reason::Abandoned)}) {
+    for (Result r :
+         {win(Side::First, Reason::Timeout), draw(Reason::Timeout), draw(Reason::Aborted),
+          win(Side::Second, Reason::Abandoned), draw(Reason::Abandoned)}) {
       Game g = start(v).ended(r);
       ASSERT_TRUE(g.over());
       EXPECT_EQ(*g.result(), r);
@@ -48,8 +50,9 @@ TEST(Time, S2_InTheCheckersVariantsAFlagAlwaysLoses) {
     EXPECT_TRUE(start(v).can_ever_win(Side::First));
     EXPECT_TRUE(start(v).can_ever_win(Side::Second));
     // A lone man against a full army still wins if the army is packed where it cannot move.
-    Game lone = position(v, bc::default_options(v), {man(Side::First, 0, 0), king(Side::Second, 7, 7),
-                                                     king(Side::Second, 5, 7), man(Side::Second, 6, 6)},
+    Game lone = position(v, bc::default_options(v),
+                         {man(Side::First, 0, 0), king(Side::Second, 7, 7),
+                          king(Side::Second, 5, 7), man(Side::Second, 6, 6)},
                          Side::Second);
     EXPECT_TRUE(lone.can_ever_win(Side::First));
   }
