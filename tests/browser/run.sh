@@ -66,7 +66,9 @@ export BC_BINARY="$bin"  # for tests that start a server of their own (tls.test.
 
 cd "$here"
 if [[ ${#files[@]} -eq 0 ]]; then files=(*.test.mjs); fi
-if [[ ! -d node_modules/playwright-core ]]; then npm ci --no-audit --no-fund; fi
+if [[ ! -d node_modules/playwright-core || ! -d node_modules/puppeteer-core ]]; then
+  npm ci --no-audit --no-fund
+fi
 status=0
 timeout --kill-after=10 600 node --test --test-concurrency=1 --test-timeout=180000 \
   "${files[@]}" || status=$?
