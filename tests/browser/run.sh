@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Browser tests: starts the real server on 127.0.0.1 (a free port), runs the tests in headless
-# Chromium against it, and always stops the server.
+# Browser tests: starts the real server on 127.0.0.1 (a free port), runs the tests against it, and
+# always stops the server. Most files drive headless Chromium (playwright-core); both.test.mjs runs
+# each of its tests in every browser of BC_BROWSERS, Firefox ESR through puppeteer-core over
+# WebDriver BiDi (driver.mjs).
 #   tests/browser/run.sh [path/to/bombcheckers] [test files...]
 #   (default: build/bombcheckers and every *.test.mjs here)
-# Env: SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium).
+# Env: SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium),
+#   FIREFOX (default /usr/bin/firefox-esr; a missing Firefox fails the cross-browser tests),
+#   BC_BROWSERS (the browsers of the cross-browser tests, default "chromium,firefox").
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
