@@ -37,6 +37,7 @@ declare -A pkgs=(
 )
 if [ "$want_browser" = 1 ]; then
   pkgs[chromium]=/usr/bin/chromium
+  pkgs[firefox-esr]=/usr/bin/firefox-esr  # the cross-browser tests (tests/browser/both.test.mjs)
   pkgs[nodejs]=/usr/bin/node
   pkgs[npm]=/usr/bin/npm
   pkgs[openssl]=/usr/bin/openssl  # the browser TLS test makes its certificate with it
@@ -70,7 +71,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 if [ "$want_browser" = 1 ] && [ -f tests/browser/package.json ]; then
-  if [ ! -d tests/browser/node_modules/playwright-core ]; then
+  if [ ! -d tests/browser/node_modules/playwright-core ] \
+    || [ ! -d tests/browser/node_modules/puppeteer-core ]; then
     echo "install-deps: npm ci in tests/browser"
     (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
   fi

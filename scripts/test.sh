@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test: core and server unit tests, server integration tests on loopback,
-# browser tests in headless Chromium, then the whole C++ suite again under ASan+UBSan, the server
-# tests under TSan, and each libFuzzer target for a bounded time.
+# browser tests in headless Chromium (and Firefox ESR for both.test.mjs), then the whole C++ suite
+# again under ASan+UBSan, the server tests under TSan, and each libFuzzer target for a bounded time.
 # Installs whatever is missing first (Debian packages as root, npm ci), and checks that every C++
 # file matches .clang-format (scripts/check-format.sh) before building.
 # Usage: scripts/test.sh [--fast]   (--fast: skip the sanitizer builds and the fuzzers)

@@ -71,26 +71,39 @@ export async function board(page) {
   return page.locator('#board').evaluate((el) => ({ ...el.dataset }));
 }
 
-/** Waits until the canvas's data-* attributes satisfy all of `want` (values compared as strings). */
-export async function waitBoard(page, want, timeout = T) {
-  await page.waitForFunction((w) => {
-    const d = document.querySelector('#board')?.dataset;
-    if (!d) return false;
-    return Object.entries(w).every(([k, v]) => (typeof v === 'number' ? Number(d[k]) >= v : d[k] === String(v)));
-  }, want, { timeout, polling: 50 });
+/**
+ * Run in the page: whether the canvas's data-* attributes satisfy all of `want` (a number means
+ * at least that much, anything else is compared as a string). Shared with game_driver.mjs.
+ */
+export function boardIs(want) {
+  const d = document.querySelector('#board')?.dataset;
+  if (!d) return false;
+  return Object.entries(want).every(([k, v]) => (typeof v === 'number' ? Number(d[k]) >= v : d[k] === String(v)));
 }
 
-/** Clicks board square [x, y], worked out from the canvas box and the orientation alone. */
-export async function clickSquare(page, [x, y]) {
-  const canvas = page.locator('#board');
-  const box = await canvas.boundingBox();
-  const d = await board(page);
+/** Waits until the canvas's data-* attributes satisfy all of `want` (values compared as strings). */
+export async function waitBoard(page, want, timeout = T) {
+  await page.waitForFunction(boardIs, want, { timeout, polling: 50 });
+}
+
+/**
+ * The page point at the middle of board square [x, y], from the canvas box and its data-*
+ * attributes (the orientation) alone. Shared with game_driver.mjs.
+ */
+export function squarePoint(box, d, [x, y]) {
   const cols = Number(d.cols || 8);
   const rows = Number(d.rows || 8);
   const flipped = d.flipped === 'true';
   const col = flipped ? cols - 1 - x : x;
   const row = flipped ? y : rows - 1 - y;
-  await page.mouse.click(box.x + ((col + 0.5) * box.width) / cols, box.y + ((row + 0.5) * box.height) / rows);
+  return { x: box.x + ((col + 0.5) * box.width) / cols, y: box.y + ((row + 0.5) * box.height) / rows };
+}
+
+/** Clicks board square [x, y], worked out from the canvas box and the orientation alone. */
+export async function clickSquare(page, sq) {
+  const box = await page.locator('#board').boundingBox();
+  const at = squarePoint(box, await board(page), sq);
+  await page.mouse.click(at.x, at.y);
 }
 
 /** Selects the piece on `from`, then clicks `to`; waits for the server's next state. */

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Browser tests: starts the real server on 127.0.0.1 (a free port), runs the tests in headless
-# Chromium against it, and always stops the server.
+# Browser tests: starts the real server on 127.0.0.1 (a free port), runs the tests against it, and
+# always stops the server. Most files drive headless Chromium (playwright-core); both.test.mjs runs
+# each of its tests in every browser of BC_BROWSERS, Firefox ESR through puppeteer-core over
+# WebDriver BiDi (driver.mjs).
 #   tests/browser/run.sh [path/to/bombcheckers] [test files...]
 #   (default: build/bombcheckers and every *.test.mjs here)
-# Env: SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium).
+# Env: SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium),
+#   FIREFOX (default /usr/bin/firefox-esr; a missing Firefox fails the cross-browser tests),
+#   BC_BROWSERS (the browsers of the cross-browser tests, default "chromium,firefox").
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -66,7 +70,9 @@ export BC_BINARY="$bin"  # for tests that start a server of their own (tls.test.
 
 cd "$here"
 if [[ ${#files[@]} -eq 0 ]]; then files=(*.test.mjs); fi
-if [[ ! -d node_modules/playwright-core ]]; then npm ci --no-audit --no-fund; fi
+if [[ ! -d node_modules/playwright-core || ! -d node_modules/puppeteer-core ]]; then
+  npm ci --no-audit --no-fund
+fi
 status=0
 timeout --kill-after=10 600 node --test --test-concurrency=1 --test-timeout=180000 \
   "${files[@]}" || status=$?

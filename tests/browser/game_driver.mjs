@@ -1,0 +1,101 @@
+// The game-level helpers of helpers.mjs on driver.mjs's interface, for the tests that run in every
+// browser: reading the canvas's data-* attributes, clicking squares, creating and joining games.
+// The page-side parts (boardIs, squarePoint, pieceAt) are helpers.mjs's own.
+import { BASE, T, boardIs, squarePoint, pieceAt } from './helpers.mjs';
+
+export { BASE, T, pieceAt };
+
+/** The canvas's data-* attributes (room, seat, version, status, turn, flipped, selected, ...). */
+export function board(p) {
+  return p.eval(() => ({ ...document.querySelector('#board').dataset }));
+}
+
+/** Waits until the canvas's data-* attributes satisfy all of `want` (a number: at least). */
+export async function waitBoard(p, want, timeout = T) {
+  await p.waitFn(boardIs, want, { timeout, polling: 50 });
+}
+
+/** Clicks board square [x, y], worked out from the canvas box and the orientation alone. */
+export async function clickSquare(p, sq) {
+  const at = squarePoint(await p.box('#board'), await board(p), sq);
+  await p.mouse(at.x, at.y);
+}
+
+/** Selects the piece on `from`, then clicks `to`; waits for the server's next state. */
+export async function move(p, from, to) {
+  const before = Number((await board(p)).version);
+  await clickSquare(p, from);
+  await waitBoard(p, { selected: from.join(',') });
+  await clickSquare(p, to);
+  await waitBoard(p, { version: before + 1 });
+}
+
+/** Fills the start screen's form and creates a game; returns the room code. */
+export async function createGame(p, { variant = 'bomb', name, seat, options = {}, position } = {}) {
+  await p.goto(`${BASE}/`);
+  await p.visible('#create-btn:not([disabled])');
+  await p.click(`label.variant:has(input[value="${variant}"])`);
+  for (const [k, v] of Object.entries(options)) {
+    if (typeof v === 'boolean') await p.setChecked(`#opt-${k}`, v);
+    else await p.fill(`#opt-${k}`, String(v));
+  }
+  await p.fill('#create-name', name);
+  await p.click(`label.side-pick:has(input[value="${seat}"])`);
+  if (position) {
+    await p.click('details.advanced summary');
+    await p.fill('#create-position', JSON.stringify(position));
+  }
+  await p.click('#create-btn');
+  await p.waitFn(() => {
+    const d = document.querySelector('#board').dataset;
+    return d.room !== '' && d.version !== '';
+  });
+  return (await board(p)).room;
+}
+
+/** The share link shown while waiting for an opponent. */
+export function shareLink(p) {
+  return p.inputValue('.link-row input');
+}
+
+/** Opens a game link and takes the free seat; returns the seat. */
+export async function joinByLink(p, link, name) {
+  await p.goto(link);
+  await p.visible('#join-dialog[open]');
+  await p.fill('#join-name', name);
+  await p.click('#join-play');
+  await p.waitFn(() => {
+    const d = document.querySelector('#board').dataset;
+    return d.seat !== '' && d.seat !== 'spectator' && d.version !== '';
+  });
+  return (await board(p)).seat;
+}
+
+/** Opens a game link and watches. */
+export async function watchByLink(p, link) {
+  await p.goto(link);
+  await p.visible('#join-dialog[open]');
+  await p.click('#join-watch');
+  await waitBoard(p, { seat: 'spectator' });
+}
+
+/**
+ * Two new people in `browser`: one creates a game (`opts` as createGame's, default a bomb game
+ * with fire), the other joins by its link; returns once both see it being played.
+ */
+export async function startGame(browser, opts = {}) {
+  const creator = await browser.person();
+  const joiner = await browser.person();
+  const room = await createGame(creator, { variant: 'bomb', name: 'Ann', seat: 'fire', ...opts });
+  const link = await shareLink(creator);
+  await joinByLink(joiner, link, 'Bob');
+  await waitBoard(creator, { status: 'playing' });
+  await waitBoard(joiner, { status: 'playing' });
+  return { room, link, creator, joiner };
+}
+
+/** The pieces the page knows, sorted, to compare two views of one position. */
+export function pieces(p) {
+  return p.eval(() => window.bombcheckers.app.state.board.pieces
+    .map((q) => `${q.at[0]},${q.at[1]} ${q.side} ${q.kind} ${q.rank}`).sort());
+}
