@@ -1,6 +1,7 @@
 #include "server/game_clock.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace bc::server {
 
@@ -22,7 +23,26 @@ std::int64_t estimate_seconds(const TimeControl& tc) {
   return (tc.base_ms + 40 * tc.increment_ms) / 1000;
 }
 
+class RealTime final : public TimeSource {
+ public:
+  std::int64_t steady_ms() const override {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  std::int64_t unix_ms() const override {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+};
+
 }  // namespace
+
+const TimeSource& real_time() {
+  static const RealTime time;
+  return time;
+}
 
 std::string time_control_text(const TimeControl& tc) {
   if (tc.kind == TimeControl::Kind::Correspondence) {
@@ -53,7 +73,10 @@ std::int64_t LagTracker::on_move(std::int64_t lag) {
 }
 
 GameClock::GameClock(TimeControl tc, std::int64_t abort_after_ms)
-    : tc_(tc), abort_after_ms_(abort_after_ms), left_{tc.base_ms, tc.base_ms}, lag_{LagTracker(tc), LagTracker(tc)} {}
+    : tc_(tc),
+      abort_after_ms_(abort_after_ms),
+      left_{tc.base_ms, tc.base_ms},
+      lag_{LagTracker(tc), LagTracker(tc)} {}
 
 std::int64_t GameClock::left(Side s, std::int64_t now) const {
   if (!timed() || running_ != s || !since_) return left(s);

@@ -12,10 +12,33 @@
 
 namespace bc::server {
 
+// Where a room reads the time: the real clocks, or a test's fake one.
+class TimeSource {
+ public:
+  virtual ~TimeSource() = default;
+  virtual std::int64_t steady_ms() const = 0;  // deadlines and durations
+  virtual std::int64_t unix_ms() const = 0;    // times on the wire and in the store
+};
+const TimeSource& real_time();
+// A clock that moves only when told (tests).
+class FakeTime final : public TimeSource {
+ public:
+  std::int64_t steady_ms() const override { return steady_; }
+  std::int64_t unix_ms() const override { return unix_; }
+  void advance(std::int64_t ms) {
+    steady_ += ms;
+    unix_ += ms;
+  }
+
+ private:
+  std::int64_t steady_ = 1'000'000;
+  std::int64_t unix_ = 1'767'225'600'000;
+};
+
 struct TimeControl {
   enum class Kind : std::uint8_t { Fischer, Correspondence };
   Kind kind = Kind::Fischer;
-  std::int64_t base_ms = 0;       // Fischer: each side's time at the start; correspondence: per move
+  std::int64_t base_ms = 0;  // Fischer: each side's time at the start; correspondence: per move
   std::int64_t increment_ms = 0;  // Fischer: added after each timed turn
   friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };

@@ -58,6 +58,8 @@ struct Limits {
   // A spectator's join or leave changes only the `spectators` count: the room sends it at most this
   // often (with the next state, or a state of its own), not a state to everyone per join.
   std::chrono::milliseconds spectators_update{1000};
+  // Clocked games: each side's first turn must come within this, or the game is aborted.
+  std::chrono::milliseconds abort_after{30'000};
   std::size_t max_rooms = 10000;
   std::size_t max_connections = 10000;
   // Per client IP address, 0 = no limit. Behind a reverse proxy every client has the proxy's

@@ -43,6 +43,12 @@ void Match::resign(Side loser) {
   mark_ended();
 }
 
+void Match::end(Result r) {
+  game_ = game_.ended(r);
+  draw_offer_.reset();
+  mark_ended();
+}
+
 void Match::agree_draw() {
   game_ = game_.drawn_by_agreement();
   draw_offer_.reset();

@@ -48,6 +48,8 @@ class Match {
   // Ends the game by resignation or agreement; both end any draw offer.
   void resign(Side loser);
   void agree_draw();
+  // Ends the game with a result the server decided (time, abort, abandonment).
+  void end(Result r);
   // `side` offers a draw: true when the opponent had offered one (a draw by agreement now).
   bool offer_draw(Side side);
   void withdraw_draw_offer() { draw_offer_.reset(); }

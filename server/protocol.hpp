@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bc/core.hpp"
+#include "server/game_clock.hpp"
 
 namespace bc::server {
 
@@ -105,6 +106,8 @@ struct CreateMsg {
   std::optional<RawPosition> position;
   std::optional<std::string> position_error;  // `position` was malformed: refused as bad_position
   StateForm compact = StateForm::Full;
+  std::optional<TimeControl> clock;        // none: an untimed game
+  std::optional<std::string> clock_error;  // `clock` out of range: refused as bad_options
 };
 
 struct JoinMsg {
@@ -115,9 +118,11 @@ struct JoinMsg {
   StateForm compact = StateForm::Full;
 };
 
+inline constexpr std::int64_t kMaxClaimedLagMs = 60'000;
 struct ActMsg {
   std::optional<Action> action;  // nullopt: a well-formed object that names no action
   std::int64_t version = 0;
+  std::int64_t lag = 0;  // the client's estimate of its network lag, ms (clocked games)
 };
 
 struct ResignMsg {};
@@ -160,6 +165,7 @@ struct GameSetup {
   Options options{};
   std::optional<Position> position;  // a custom start, kept so a rematch starts from it again
   Game game;                         // the start
+  std::optional<TimeControl> clock;  // none: untimed
 };
 std::variant<GameSetup, Error> resolve_create(const CreateMsg& m);
 // A new game from a setup (a rematch): same variant, options and start.
@@ -202,6 +208,16 @@ struct LastTurn {
   bool complete = false;
 };
 
+// A state's clocks (docs/PROTOCOL.md, "Clocks"): the times left as of `at` (the server's Unix ms
+// when the state was made), whose time runs from then, and the first turns' abort deadline.
+struct ClockView {
+  TimeControl control;
+  std::array<std::int64_t, 2> left{};
+  std::optional<Side> running;
+  std::int64_t at = 0;
+  std::optional<std::int64_t> abort_at;  // Unix ms
+};
+
 struct StateView {
   std::string_view room;
   const Game* game = nullptr;
@@ -214,7 +230,8 @@ struct StateView {
   int game_number = 1;  // 1, then 2 after the first rematch, ...
   std::optional<Side> draw_offer;
   std::array<bool, 2> rematch{false, false};
-  bool with_legal = true;  // false for the replay's positions: nobody moves from them
+  bool with_legal = true;            // false for the replay's positions: nobody moves from them
+  const ClockView* clock = nullptr;  // null: an untimed game (or a replayed position)
 };
 
 struct LoggedAction {
@@ -245,6 +262,7 @@ struct RoomSummary {
   int spectators = 0;
   std::int64_t version = 0;
   int game_number = 1;
+  std::optional<TimeControl> clock;
 };
 
 struct Limits;  // server/limits.hpp
@@ -317,6 +335,8 @@ struct GameRecord {
   std::int64_t started_ms = 0;
   std::int64_t ended_ms = 0;
   std::int64_t version = -1;  // a record file's own `version` (its last action's); -1: not given
+  // Clocked games: the times left after the last action (none: each side's base).
+  std::optional<std::array<std::int64_t, 2>> clock_left;
   std::optional<std::pair<std::int64_t, std::string>> malformed;  // a file's first bad entry
 };
 std::variant<GameRecord, std::string> parse_record_json(std::string_view text);

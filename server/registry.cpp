@@ -152,6 +152,7 @@ std::pair<std::size_t, std::size_t> Registry::restore_all() {
         }
         auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_,
                                                &computers_);
+        host->resume_clock();
         std::lock_guard lock(mu_);
         rooms_.emplace(id, std::move(host));
         ++loaded;
@@ -213,7 +214,9 @@ std::size_t Registry::sweep(Clock::time_point now) {
       const bool finished = a.status == RoomStatus::Finished;
       const auto empty_ttl = finished ? limits_.finished_empty_room_ttl : limits_.empty_room_ttl;
       std::string why;
-      if (a.members == 0 && now - a.empty_since >= empty_ttl) {
+      // A clocked game in play ends by its own clock (a flag or an abort), even with nobody here;
+      // a correspondence game lasts days.
+      if (a.members == 0 && !a.clock_running && now - a.empty_since >= empty_ttl) {
         why = "nobody was connected for a while";
       } else if (finished && now - a.last_change >= limits_.finished_room_ttl) {
         why = "the game ended a while ago";

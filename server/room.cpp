@@ -26,13 +26,24 @@ std::size_t at(Side s) {
 
 }  // namespace
 
-Room::Room(std::string id, GameSetup setup, Limits limits, TokenSource tokens, std::uint64_t seed)
+Room::Room(std::string id, GameSetup setup, Limits limits, TokenSource tokens, std::uint64_t seed,
+           const TimeSource* time)
     : id_(std::move(id)),
       limits_(limits),
       tokens_(std::move(tokens)),
       rng_(seed),
+      time_(time),
       match_(std::move(setup)),
-      created_ms_(match_.started_ms()) {}
+      created_ms_(match_.started_ms()) {
+  reset_clock();
+}
+
+void Room::reset_clock() {
+  if (!match_.setup().clock) return;
+  const TimeControl tc = *match_.setup().clock;
+  clock_.emplace(tc, limits_.abort_after.count());
+  clock_->resume({tc.base_ms, tc.base_ms}, 0, game().turn());  // a custom start may be water's
+}
 
 RoomStatus Room::status() const {
   if (game().over()) return RoomStatus::Finished;
@@ -179,7 +190,70 @@ std::string Room::state_text() const {
   v.game_number = game_number();
   v.draw_offer = match_.draw_offer();
   v.rematch = match_.rematch();
+  v.clock = clock_view();
   return state_json(v);
+}
+
+const ClockView* Room::clock_view() const {
+  if (!clock_) return nullptr;
+  const auto key = std::make_tuple(game_number(), version(), status());
+  if (clock_shown_ && clock_shown_->at == key) return &clock_shown_->view;
+  const std::int64_t now = time_->steady_ms();
+  ClockView v;
+  v.control = clock_->control();
+  v.at = time_->unix_ms();
+  for (Side s : {Side::First, Side::Second}) v.left[at(s)] = clock_->left(s, now);
+  if (status() == RoomStatus::Playing) {
+    if (clock_->timed()) {
+      v.running = clock_->running();
+    } else {
+      const auto d = clock_->abort_deadline();
+      v.abort_at = v.at + (d ? std::max<std::int64_t>(0, *d - now) : limits_.abort_after.count());
+    }
+  }
+  clock_shown_ = ClockShown{key, v};
+  return &clock_shown_->view;
+}
+
+bool Room::clock_running() const {
+  return clock_ && status() == RoomStatus::Playing;
+}
+
+void Room::start_clock() {
+  if (!clock_running() || !clock_->running()) return;
+  clock_->start(*clock_->running(), time_->steady_ms());
+}
+
+std::optional<std::int64_t> Room::next_deadline() const {
+  if (!clock_running()) return std::nullopt;
+  if (auto d = clock_->flag_deadline()) return d;
+  return clock_->abort_deadline();
+}
+
+Outcome Room::on_deadline() {
+  if (!clock_running()) return {};
+  const std::int64_t now = time_->steady_ms();
+  if (clock_->out_of_time(now)) return time_out(*clock_->running());
+  if (auto d = clock_->abort_deadline(); d && now >= *d) {
+    clock_->stop(now);
+    match_.end(Result{std::nullopt, Reason::Aborted});
+    Outcome o;
+    mark_ended(o);
+    add_state(o);
+    return o;
+  }
+  return {};
+}
+
+Outcome Room::time_out(Side loser) {
+  clock_->flag();
+  const Side winner = other(loser);
+  match_.end(game().can_ever_win(winner) ? Result{winner, Reason::Timeout}
+                                         : Result{std::nullopt, Reason::Timeout});
+  Outcome o;
+  mark_ended(o);
+  add_state(o);
+  return o;
 }
 
 std::string Room::record_text() const {
@@ -226,6 +300,7 @@ RoomSummary Room::summary() const {
   s.spectators = spectator_count();
   s.version = version();
   s.game_number = game_number();
+  s.clock = setup().clock;
   return s;
 }
 
@@ -252,7 +327,8 @@ std::vector<MemberId> Room::member_ids() const {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view address) {
+Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view address,
+                     std::optional<std::int64_t> received) {
   const std::string_view type = message_type(msg.body);
   if (const auto* j = std::get_if<JoinMsg>(&msg.body)) {
     set_compact(m, j->compact);
@@ -268,7 +344,9 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view addr
   }
   return std::visit(
       Overloaded{
-          [&](const ActMsg& a) { return handle_act(m, msg.id, a); },
+          [&](const ActMsg& a) {
+            return handle_act(m, msg.id, a, received.value_or(time_->steady_ms()));
+          },
           [&](const ResignMsg&) { return handle_resign(m, msg.id); },
           [&](const OfferDrawMsg&) { return handle_offer_draw(m, msg.id); },
           [&](const AnswerDrawMsg& a) { return handle_answer_draw(m, msg.id, a); },
@@ -308,7 +386,7 @@ std::optional<Error> Room::check_player_in_game(MemberId m) const {
   return std::nullopt;
 }
 
-Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
+Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a, std::int64_t received) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "act", e->code, e->message);
   const Side side = *seat_of(m);
   const VariantId v = match_.variant();
@@ -328,16 +406,30 @@ Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a) {
         m, id, "act", ErrorCode::IllegalAction,
         "that action is not legal now; send one of the `legal` actions of the latest state");
   }
+  if (clock_ && clock_->charge(side, received, a.lag).out_of_time) {
+    // S1: the flag fell before the action came (the timer had not run yet).
+    Outcome o = time_out(side);
+    o.messages.insert(
+        o.messages.begin(),
+        to(m, error_json(id,
+                         Error{ErrorCode::GameOver, "your time ran out before that action arrived"},
+                         "act")));
+    return o;
+  }
 
-  return played(side, *a.action, std::move(*applied), m, id);
+  return played(side, *a.action, std::move(*applied), m, id, received, a.lag);
 }
 
 Outcome Room::played(Side side, const Action& action, Applied applied, std::optional<MemberId> m,
-                     const RequestId& id) {
+                     const RequestId& id, std::int64_t received, std::int64_t lag) {
   Outcome o;
   o.action_accepted = true;
   o.durable.action = true;
-  if (match_.accept(side, action, std::move(applied))) mark_ended(o);
+  if (clock_) clock_->act(side, received, lag, applied.effects.turn_over);
+  if (match_.accept(side, action, std::move(applied))) {
+    mark_ended(o);
+    if (clock_) clock_->stop(received);
+  }
   if (m) add_ok(o, *m, id, "act");
   add_state(o);
   return o;
@@ -346,6 +438,7 @@ Outcome Room::played(Side side, const Action& action, Applied applied, std::opti
 Outcome Room::handle_resign(MemberId m, const RequestId& id) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "resign", e->code, e->message);
   match_.resign(*seat_of(m));
+  if (clock_) clock_->stop(time_->steady_ms());
   Outcome o;
   mark_ended(o);
   add_ok(o, m, id, "resign");
@@ -360,6 +453,7 @@ Outcome Room::handle_offer_draw(MemberId m, const RequestId& id) {
   add_ok(o, m, id, "offer_draw");
   if (match_.draw_offer() == side) return o;  // asked again: nothing new to tell
   if (match_.offer_draw(side)) {
+    if (clock_) clock_->stop(time_->steady_ms());
     mark_ended(o);
   } else {
     o.messages.push_back(everyone(draw_offer_json(match_.variant(), side)));
@@ -380,6 +474,7 @@ Outcome Room::handle_answer_draw(MemberId m, const RequestId& id, const AnswerDr
   match_.withdraw_draw_offer();
   if (a.accept) {
     match_.agree_draw();
+    if (clock_) clock_->stop(time_->steady_ms());
     mark_ended(o);
   } else {
     o.messages.push_back(everyone(draw_declined_json(match_.variant(), side)));
@@ -410,6 +505,7 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   }
   // Both asked: a new game from the same start, the players changing sides with their tokens.
   match_.next_game();
+  reset_clock();
   std::swap(seats_[0], seats_[1]);
   for (auto& [member, info] : members_) {
     if (info.side) info.side = other(*info.side);

@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "server/limits.hpp"
@@ -72,7 +73,7 @@ class Room {
   using TokenSource = std::function<std::string()>;
 
   Room(std::string id, GameSetup setup, Limits limits = {}, TokenSource tokens = random_token,
-       std::uint64_t seed = std::random_device{}());
+       std::uint64_t seed = std::random_device{}(), const TimeSource* time = &real_time());
 
   // The creator takes a seat (or watches) in the room just made for them.
   Outcome seat_creator(MemberId m, std::string_view name, SeatChoice seat, const RequestId& id,
@@ -92,7 +93,17 @@ class Room {
   Outcome act_for_computer(Side side, const Action& action);
   // Every request after create: join, act, resign, draws, rematch, chat, leave, sync. `address`:
   // the sender's, for the spectators per address of a join ("": not known, not limited).
-  Outcome handle(MemberId m, const ClientMessage& msg, std::string_view address = {});
+  // `received`: when the request arrived (steady ms; none: now), which stops a player's clock.
+  Outcome handle(MemberId m, const ClientMessage& msg, std::string_view address = {},
+                 std::optional<std::int64_t> received = std::nullopt);
+  // Clocked games (docs/PROTOCOL.md, "Clocks"). The side to move's turn begins when its state has
+  // been sent (RoomHost calls this once everything the room said is out); the next deadline is
+  // when the room must act on its own (a flag or an abort), and on_deadline does it.
+  void start_clock();
+  std::optional<std::int64_t> next_deadline() const;
+  Outcome on_deadline();
+  bool clock_running() const;
+  const std::optional<GameClock>& clock() const { return clock_; }
   // Member m (now or once it joins) takes states in the compact form (create's or join's
   // `compact`): a `delta` whenever it holds the state before. Full changes nothing.
   void set_compact(MemberId m, StateForm form);
@@ -166,7 +177,7 @@ class Room {
   Outcome handle_join(MemberId m, const RequestId& id, const JoinMsg& j, std::string_view address);
   Outcome rejoin(MemberId m, const RequestId& id, const std::string& token,
                  std::string_view address);
-  Outcome handle_act(MemberId m, const RequestId& id, const ActMsg& a);
+  Outcome handle_act(MemberId m, const RequestId& id, const ActMsg& a, std::int64_t received);
   Outcome handle_resign(MemberId m, const RequestId& id);
   Outcome handle_offer_draw(MemberId m, const RequestId& id);
   Outcome handle_answer_draw(MemberId m, const RequestId& id, const AnswerDrawMsg& a);
@@ -199,7 +210,13 @@ class Room {
   void add_ok(Outcome& o, MemberId m, const RequestId& id, std::string_view request) const;
   // An action core accepted, into the match, and what it brings: the end, the state broadcast.
   Outcome played(Side side, const Action& action, Applied applied, std::optional<MemberId> m,
-                 const RequestId& id);
+                 const RequestId& id, std::int64_t received, std::int64_t lag);
+  void reset_clock();  // a new game's clocks
+  // `loser`'s time ran out: a loss, or a draw when the opponent could not win (S1, S2).
+  Outcome time_out(Side loser);
+  // The clocks as the next state shows them; made once per position so that every copy of a
+  // state (a sync, a spectator's join) is the same text.
+  const ClockView* clock_view() const;
   // The game ended with this request: its row (result, end time) is written.
   static void mark_ended(Outcome& o) {
     o.finished = true;
@@ -210,7 +227,14 @@ class Room {
   Limits limits_;
   TokenSource tokens_;
   std::mt19937_64 rng_;
+  const TimeSource* time_;
   Match match_;
+  std::optional<GameClock> clock_;
+  struct ClockShown {
+    std::tuple<int, std::int64_t, RoomStatus> at;  // game number, version, status
+    ClockView view;
+  };
+  mutable std::optional<ClockShown> clock_shown_;
   std::int64_t created_ms_ = 0;
 
   std::array<std::optional<Seat>, 2> seats_;

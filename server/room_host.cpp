@@ -28,11 +28,12 @@ RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metric
       room_(std::move(room)),
       limits_(limits),
       metrics_(metrics),
+      deadline_(strand_),
       store_(store),
       computers_(computers) {
   const auto now = Clock::now();
   summary_ = room_.summary();
-  activity_ = Activity{room_.status(), 0, now, now};
+  activity_ = Activity{room_.status(), 0, now, now, room_.clock_running()};
 }
 
 void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat,
@@ -78,7 +79,10 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
               m, std::make_shared<const std::string>(error_json(msg.id, e, message_type(msg.body))),
               false});
         } else {
-          o = self->room_.handle(m, msg, peer->address());
+          o = self->room_.handle(
+              m, msg, peer->address(),
+              std::chrono::duration_cast<std::chrono::milliseconds>(received.time_since_epoch())
+                  .count());
         }
         self->complete(
             std::move(o), peer,
@@ -190,6 +194,40 @@ void RoomHost::pump() {
     dispatch(e.outcome, e.sender, e.answers);
     if (e.after) e.after(e.outcome);
   }
+  if (outbox_.empty()) arm_deadline();
+}
+
+void RoomHost::resume_clock() {
+  net::post(strand_, [self = shared_from_this()] {
+    if (self->outbox_.empty()) self->arm_deadline();
+  });
+}
+
+void RoomHost::arm_deadline() {
+  if (retired_) return;
+  // The state that gave the turn has been sent: "from the moment it was sent" (issue 14).
+  room_.start_clock();
+  const auto due = room_.next_deadline();
+  if (due == deadline_at_) return;
+  deadline_at_ = due;
+  deadline_.cancel();
+  if (!due) return;
+  deadline_.expires_at(Clock::time_point(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::milliseconds(*due))));
+  deadline_.async_wait([self = shared_from_this(), due](boost::system::error_code ec) {
+    if (ec || self->retired_ || self->deadline_at_ != due) return;
+    self->deadline_at_.reset();
+    Outcome o = self->room_.on_deadline();
+    if (o.messages.empty()) return self->arm_deadline();  // not yet (an action moved it)
+    if (o.finished) {
+      self->metrics_.games_finished.fetch_add(1, std::memory_order_relaxed);
+      const auto& r = *self->room_.game().result();
+      spdlog::info("room {}: game {} over: {} ({})", self->id_, self->room_.game_number(),
+                   r.winner ? side_name(self->room_.game().variant(), *r.winner) : "draw",
+                   reason_name(r.reason));
+    }
+    self->complete(std::move(o), nullptr, {});
+  });
 }
 
 void RoomHost::committed(bool ok) {
@@ -467,6 +505,7 @@ void RoomHost::publish() {
   activity_.members = members;
   activity_.status = room_.status();
   activity_.last_change = now;
+  activity_.clock_running = room_.clock_running();
 }
 
 RoomSummary RoomHost::summary() const {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/container/small_vector.hpp>
 #include <chrono>
@@ -68,6 +69,7 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
     std::size_t members = 0;
     Clock::time_point last_change{};
     Clock::time_point empty_since{};
+    bool clock_running = false;  // a clocked game in play: its clock ends it, not emptiness
   };
 
   // With a store, every outcome that changes the room's durable record is written before its
@@ -98,6 +100,9 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void view(std::function<std::string(const Room&)> view, std::function<void(std::string)> done);
   // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.
   void retire(std::string why, bool durable = true);
+  // A room rebuilt from the store: the side to move's clock starts now (the downtime is charged
+  // to no one), and the room's deadlines are armed.
+  void resume_clock();
   // Abandons a search under way (any thread).
   void stop_computer() { computer_stop_->store(true); }
 
@@ -141,6 +146,9 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void computer_dropped(ComputerDrop why);
   // The spectator count changed without a state to everyone: one follows after spectators_update.
   void maybe_refresh_spectators();
+  // Starts the side to move's clock once everything the room said is out, and sets the timer
+  // for the room's next deadline (a flag or an abort).
+  void arm_deadline();
 
   std::string id_;
   std::string address_;
@@ -152,6 +160,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   bool retired_ = false;
   bool computer_busy_ = false;     // a search or a computer turn is under way
   bool spectators_timer_ = false;  // a refresh_spectators() is due
+  net::steady_timer deadline_;
+  std::optional<std::int64_t> deadline_at_;  // what deadline_ is set for (steady ms)
   std::shared_ptr<std::atomic<bool>> computer_stop_ = std::make_shared<std::atomic<bool>>(false);
   store::Store* store_ = nullptr;
   ComputerPool* computers_ = nullptr;

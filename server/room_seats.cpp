@@ -85,8 +85,17 @@ std::optional<ReplayError> Room::restore(const GameRecord& image) {
       seats_[at(s)].reset();
     }
   }
-  return match_.restore(Match::Stored{image.game_number, image.games, image.started_ms,
-                                      image.ended_ms, &image.actions, image.result});
+  auto error = match_.restore(Match::Stored{image.game_number, image.games, image.started_ms,
+                                            image.ended_ms, &image.actions, image.result});
+  if (!error && clock_) {
+    // The time since the last committed action is charged to no one (docs/PERSISTENCE.md).
+    const std::int64_t base = clock_->control().base_ms;
+    const auto left = image.clock_left.value_or(std::array<std::int64_t, 2>{base, base});
+    std::optional<Side> to_move;
+    if (!game().over()) to_move = game().turn();
+    clock_->resume(left, match_.moves(), to_move);
+  }
+  return error;
 }
 
 void Room::adopt_members(const Room& old) {
@@ -337,7 +346,9 @@ Outcome Room::act_for_computer(Side side, const Action& action) {
     return refused;
   std::optional<Applied> applied = game().apply(action);
   if (!applied) return refused;
-  return played(side, action, std::move(*applied), std::nullopt, RequestId{});
+  const std::int64_t now = time_->steady_ms();
+  if (clock_ && clock_->charge(side, now, 0).out_of_time) return time_out(side);
+  return played(side, action, std::move(*applied), std::nullopt, RequestId{}, now, 0);
 }
 
 }  // namespace bc::server

@@ -94,17 +94,19 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
   }
   if (auto err = validate_options(options, *v)) return Error{ErrorCode::BadOptions, *err};
 
+  if (m.clock_error) return Error{ErrorCode::BadOptions, *m.clock_error};
   if (m.position_error) return Error{ErrorCode::BadPosition, *m.position_error};
   if (m.position) {
     auto p = position_of(*v, options, *m.position);
     if (auto* err = std::get_if<Error>(&p)) return *err;
     auto g = Game::from_position(*v, options, std::get<Position>(p));
     if (auto* err = std::get_if<std::string>(&g)) return Error{ErrorCode::BadPosition, *err};
-    return GameSetup{*v, options, std::get<Position>(std::move(p)), std::get<Game>(std::move(g))};
+    return GameSetup{*v, options, std::get<Position>(std::move(p)), std::get<Game>(std::move(g)),
+                     m.clock};
   }
   auto g = Game::create(*v, options);
   if (auto* err = std::get_if<std::string>(&g)) return Error{ErrorCode::BadOptions, *err};
-  return GameSetup{*v, options, std::nullopt, std::get<Game>(std::move(g))};
+  return GameSetup{*v, options, std::nullopt, std::get<Game>(std::move(g)), m.clock};
 }
 
 Game fresh_game(const GameSetup& s) {

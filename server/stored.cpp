@@ -26,6 +26,10 @@ std::string setup_json(const GameSetup& s) {
     }
     w.raw("}");
   }
+  if (s.clock) {
+    w.raw(",\"clock\":");
+    w.raw(clock_json(*s.clock));
+  }
   w.raw("}");
   return text;
 }
@@ -37,7 +41,7 @@ std::variant<GameSetup, Error> setup_from(const json& j) {
   if (!j.is_object()) return Error{ErrorCode::BadMessage, "a setup must be a JSON object"};
   json create = json::object();
   create["type"] = "create";
-  for (const char* key : {"variant", "options", "position"}) {
+  for (const char* key : {"variant", "options", "position", "clock"}) {
     if (auto it = j.find(key); it != j.end()) create[key] = *it;
   }
   // The rules revision the game was played under; none written means revision 1 (stored before

@@ -2,6 +2,7 @@
 // throws: the text is parsed with exceptions off and every field is checked for its type first.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <iterator>
 #include <utility>
 
@@ -113,6 +114,52 @@ std::variant<RawPosition, std::string> read_position(const json& p) {
   return out;
 }
 
+// `clock`: {"base": seconds, "increment": seconds} (Fischer) or {"days": n} (correspondence). A
+// wrong type is a bad_message; a number out of range is bad_options (resolve_create).
+void read_clock(const json& c, Fields& f, CreateMsg& m) {
+  constexpr double kMaxBase = 180 * 60;
+  constexpr double kMaxIncrement = 180;
+  constexpr std::int64_t kMaxDays = 14;
+  if (!c.is_object()) {
+    return f.fail("`clock` must be an object like {\"base\":300,\"increment\":3} or {\"days\":3}");
+  }
+  auto seconds = [&](const char* key, double& out) {
+    auto it = c.find(key);
+    if (it == c.end() || it->is_null()) return true;
+    if (!it->is_number()) {
+      f.fail(std::string("`clock.") + key + "` must be a number of seconds");
+      return false;
+    }
+    out = it->get<double>();
+    return true;
+  };
+  if (auto d = c.find("days"); d != c.end() && !d->is_null()) {
+    auto n = as_int(*d);
+    if (!n) return f.fail("`clock.days` must be a whole number of days");
+    if (c.contains("base") || c.contains("increment")) {
+      return f.fail("`clock` is either {\"days\"} or {\"base\", \"increment\"}, not both");
+    }
+    if (*n < 1 || *n > kMaxDays) {
+      m.clock_error = "`clock.days` must be from 1 to " + std::to_string(kMaxDays);
+      return;
+    }
+    m.clock = TimeControl{TimeControl::Kind::Correspondence, *n * 86'400'000, 0};
+    return;
+  }
+  double base = -1;
+  double increment = 0;
+  if (!seconds("base", base) || !seconds("increment", increment)) return;
+  if (base < 0) return f.fail("`clock` needs `base` (seconds) or `days`");
+  if (!(base >= 1 && base <= kMaxBase) || !(increment >= 0 && increment <= kMaxIncrement)) {
+    m.clock_error = "`clock.base` must be from 1 to " + std::to_string(static_cast<int>(kMaxBase)) +
+                    " seconds and `clock.increment` from 0 to " +
+                    std::to_string(static_cast<int>(kMaxIncrement));
+    return;
+  }
+  m.clock = TimeControl{TimeControl::Kind::Fischer, std::llround(base * 1000),
+                        std::llround(increment * 1000)};
+}
+
 ParseError refuse(RequestId id, std::string type, std::string message,
                   ErrorCode code = ErrorCode::BadMessage) {
   return ParseError{Error{code, std::move(message)}, std::move(id), std::move(type)};
@@ -162,6 +209,7 @@ MessageBody parse_create(Fields& f) {
     }
     m.opponent = opp;
   }
+  if (const json* c = f.find("clock"); c && !c->is_null()) read_clock(*c, f, m);
   if (const json* p = f.find("position"); p && !p->is_null()) {
     auto r = read_position(*p);
     if (auto* raw = std::get_if<RawPosition>(&r)) {
@@ -209,6 +257,15 @@ MessageBody parse_act(Fields& f) {
     m.version = *n;
   } else {
     f.fail("`version` must be an integer");
+  }
+  if (const json* lag = f.find("lag"); lag && !lag->is_null()) {
+    auto n = as_int(*lag);
+    if (!n || *n < 0 || *n > kMaxClaimedLagMs) {
+      f.fail("`lag` must be your network lag in milliseconds, 0 to " +
+             std::to_string(kMaxClaimedLagMs));
+    } else {
+      m.lag = *n;
+    }
   }
   return m;
 }

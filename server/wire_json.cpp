@@ -35,6 +35,20 @@ std::optional<Square> as_square(const json& j) {
   return Square{*x, *y};
 }
 
+std::string clock_json(const TimeControl& tc) {
+  ojson j = ojson::object();
+  auto seconds = [](std::int64_t ms) {
+    return ms % 1000 == 0 ? ojson(ms / 1000) : ojson(static_cast<double>(ms) / 1000.0);
+  };
+  if (tc.kind == TimeControl::Kind::Correspondence) {
+    j["days"] = tc.base_ms / 86'400'000;
+  } else {
+    j["base"] = seconds(tc.base_ms);
+    j["increment"] = seconds(tc.increment_ms);
+  }
+  return j.dump();
+}
+
 ojson options_json(VariantId v, const Options& o) {
   ojson j = ojson::object();
   for (const auto& spec : option_specs(v)) {

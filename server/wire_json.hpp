@@ -36,6 +36,8 @@ ojson options_json(VariantId v, const Options& o);
 ojson result_json(VariantId v, const std::optional<Result>& r);
 ojson players_json(VariantId v, const std::array<std::optional<PlayerView>, 2>& players);
 ojson bombs_json(VariantId v, std::array<int, 2> bombs);
+// A time control as `create` takes it: {"base":300,"increment":3} (seconds) or {"days":3}.
+std::string clock_json(const TimeControl& tc);
 // "a, b and c"
 std::string join_names(const std::vector<std::string_view>& names, std::string_view last_sep);
 

@@ -57,6 +57,12 @@ std::string welcome_json(const Limits& limits) {
   }
   j["variants"] = std::move(variants);
   j["ai"] = ojson{{"min_level", kComputerMinLevel}, {"max_level", kComputerMaxLevel}};
+  // The time controls a client offers (create's `clock`): presets as [base s, increment s].
+  j["clocks"] = ojson{{"presets", {{180, 2}, {300, 3}, {600, 5}, {900, 10}}},
+                      {"days", {1, 2, 3, 5, 7, 14}},
+                      {"max_base", 180 * 60},
+                      {"max_increment", 180},
+                      {"abort_after_ms", limits.abort_after.count()}};
   j["limits"] = ojson{{"max_message_bytes", limits.max_message_bytes},
                       {"rate_per_second", limits.rate_per_second},
                       {"rate_burst", limits.rate_burst},
@@ -179,6 +185,35 @@ void write_extensions(Writer& w, const StateView& s) {
     w.str(side_name(v, side));
   }
   w.raw("]");
+  // Always present, in this order (null when unused), so deltas keep the fields' order.
+  w.raw(",\"clock\":");
+  if (const ClockView* c = s.clock) {
+    w.raw("{\"control\":");
+    w.str(time_control_text(c->control));
+    w.raw(",\"left\":{");
+    for (Side side : {Side::First, Side::Second}) {
+      if (side == Side::Second) w.raw(",");
+      w.str(side_name(v, side));
+      w.raw(":");
+      w.num(c->left[static_cast<std::size_t>(index(side))]);
+    }
+    w.raw("},\"running\":");
+    if (c->running) {
+      w.str(side_name(v, *c->running));
+    } else {
+      w.raw("null");
+    }
+    w.raw(",\"at\":");
+    w.num(c->at);
+    w.raw("},\"abort_at\":");
+    if (c->abort_at) {
+      w.num(*c->abort_at);
+    } else {
+      w.raw("null");
+    }
+  } else {
+    w.raw("null,\"abort_at\":null");
+  }
 }
 
 }  // namespace
@@ -322,6 +357,7 @@ std::string rooms_json(const std::vector<RoomSummary>& rooms) {
                       {"spectators", r.spectators},
                       {"version", r.version},
                       {"game", r.game_number},
+                      {"clock", r.clock ? ojson(time_control_text(*r.clock)) : ojson(nullptr)},
                       {"url", room_url(r.id)}});
   }
   return dump(a);

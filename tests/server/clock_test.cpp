@@ -28,7 +28,8 @@ GameClock started(TimeControl tc) {
 
 // Water's time left after moves that each take `wait` ms of thought plus their lag, every move
 // claiming its lag; fire answers at once.
-std::int64_t water_after(TimeControl tc, std::int64_t wait, std::initializer_list<std::int64_t> lags) {
+std::int64_t water_after(TimeControl tc, std::int64_t wait,
+                         std::initializer_list<std::int64_t> lags) {
   GameClock c = started(tc);
   std::int64_t t = 0;
   for (std::int64_t lag : lags) {
@@ -55,10 +56,10 @@ TEST(Clock, LagTrackerGainQuotaAndCapFollowTheControl) {
 }
 
 TEST(Clock, LagIsForgivenUpToTheQuota_ScalachessVectors) {
-  EXPECT_EQ(water_after(fischer(600, 0), 0, {4000}), 599'000);         // a premove, 4 s lag
-  EXPECT_EQ(water_after(fischer(600, 0), 1000, {4000}), 598'000);      // 1 s of thought, 4 s lag
-  EXPECT_EQ(water_after(fischer(600, 0), 0, {3000, 3000}), 598'000);   // two premoves, 3 s lag
-  EXPECT_EQ(water_after(fischer(60, 0), 0, {0, 3000}), 58'560);        // quota refilled once
+  EXPECT_EQ(water_after(fischer(600, 0), 0, {4000}), 599'000);            // a premove, 4 s lag
+  EXPECT_EQ(water_after(fischer(600, 0), 1000, {4000}), 598'000);         // 1 s of thought, 4 s lag
+  EXPECT_EQ(water_after(fischer(600, 0), 0, {3000, 3000}), 598'000);      // two premoves, 3 s lag
+  EXPECT_EQ(water_after(fischer(60, 0), 0, {0, 3000}), 58'560);           // quota refilled once
   EXPECT_EQ(water_after(fischer(60, 0), 0, {0, 0, 0, 0, 7000}), 55'730);  // refilled to the cap
 }
 

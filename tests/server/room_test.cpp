@@ -35,7 +35,7 @@ class RoomTest : public ::testing::Test {
           std::snprintf(buf, sizeof buf, "%032d", ++tokens_);
           return std::string(buf);
         },
-        7);
+        7, &time_);
   }
 
   // The creator (A) takes `seat`; returns its `joined`.
@@ -112,6 +112,14 @@ class RoomTest : public ::testing::Test {
     return send(mover, {{"type", "act"}, {"action", s["legal"][0]}, {"version", s["version"]}});
   }
 
+  // Plays `action` (a JSON action) for m at the current version.
+  Outcome act(MemberId m, const json& action) {
+    return send(m, {{"type", "act"}, {"action", action}, {"version", state()["version"]}});
+  }
+  // What RoomHost does once a state is out: the side to move's turn begins.
+  void sent() { room_->start_clock(); }
+
+  FakeTime time_;
   std::unique_ptr<Room> room_;
   Limits limits_;  // for create()
   int tokens_ = 0;
@@ -939,6 +947,208 @@ TEST_F(RoomTest, Chat_EachMemberHasABudgetAndAPlayerKeepsItAcrossReconnects) {
   send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"token", token}});
   EXPECT_EQ(send(B, {{"type", "chat"}, {"text", "4"}}).refused, ErrorCode::RateLimited)
       << "the budget is the seat's";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clocks (S1-S3; docs/PROTOCOL.md, "Clocks"), on a fake clock
+
+json clocked(json base, double increment, const char* variant = "bomb") {
+  return {{"type", "create"},
+          {"variant", variant},
+          {"clock", {{"base", base}, {"increment", increment}}}};
+}
+
+TEST_F(RoomTest, Clock_AnUntimedGameShowsNoClock) {
+  two_players();
+  EXPECT_TRUE(state()["clock"].is_null());
+  EXPECT_TRUE(state()["abort_at"].is_null());
+  EXPECT_EQ(room_->next_deadline(), std::nullopt);
+}
+
+TEST_F(RoomTest, Clock_TheFirstTurnsAreFreeThenTheMoverIsChargedFromTheSentState) {
+  two_players(clocked(60, 1));
+  sent();
+  json s = state();
+  EXPECT_EQ(s["clock"]["control"], "1+1");
+  EXPECT_EQ(s["clock"]["left"], (json{{"fire", 60000}, {"water", 60000}}));
+  EXPECT_TRUE(s["clock"]["running"].is_null());
+  EXPECT_EQ(s["abort_at"], s["clock"]["at"].get<std::int64_t>() + 30000);
+  time_.advance(20'000);
+  ASSERT_TRUE(play_first().action_accepted);  // fire's first turn: not timed
+  sent();
+  time_.advance(10'000);
+  ASSERT_TRUE(play_first().action_accepted);  // water's
+  s = state();
+  EXPECT_EQ(s["clock"]["left"], (json{{"fire", 60000}, {"water", 60000}}));
+  EXPECT_EQ(s["clock"]["running"], "fire");
+  EXPECT_TRUE(s["abort_at"].is_null());
+  EXPECT_EQ(s["clock"]["at"], time_.unix_ms());
+  time_.advance(300);  // the commit: not charged
+  sent();
+  time_.advance(5'000);
+  ASSERT_TRUE(play_first().action_accepted);
+  s = state();
+  EXPECT_EQ(s["clock"]["left"], (json{{"fire", 56000}, {"water", 60000}}));  // 5 s, then +1 s
+  EXPECT_EQ(s["clock"]["running"], "water");
+}
+
+TEST_F(RoomTest, Clock_S1_TheServerFlagsTheMoverWhoseTimeRunsOut) {
+  two_players(clocked(60, 0));
+  for (int i = 0; i < 2; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  sent();
+  const auto due = room_->next_deadline();
+  ASSERT_TRUE(due.has_value());
+  EXPECT_EQ(*due, time_.steady_ms() + 60'000 + 1'170);  // grace: the lag quota of 1+0
+  const json move = state()["legal"][0];
+  time_.advance(60'000);
+  EXPECT_TRUE(room_->on_deadline().messages.empty()) << "within the grace nothing happens";
+  time_.advance(1'170);
+  clear();
+  Outcome o = room_->on_deadline();
+  deliver(A, o);
+  EXPECT_TRUE(o.finished);
+  EXPECT_TRUE(o.durable.game);
+  json s = last_of(B, "state");
+  EXPECT_EQ(s["result"], (json{{"winner", "water"}, {"reason", "timeout"}}));
+  EXPECT_EQ(s["clock"]["left"]["fire"], 0);
+  EXPECT_TRUE(s["clock"]["running"].is_null());
+  EXPECT_EQ(room_->next_deadline(), std::nullopt);
+  act(A, move);
+  EXPECT_EQ(error_code(A), "game_over");
+}
+
+TEST_F(RoomTest, Clock_S1_AnActionThatArrivesAfterTheFlagEndsTheGameInstead) {
+  two_players(clocked(60, 0));
+  for (int i = 0; i < 2; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  sent();
+  time_.advance(61'000);  // past the time, within the grace: the action claims no lag
+  clear();
+  Outcome o = play_first();
+  EXPECT_FALSE(o.action_accepted);
+  EXPECT_TRUE(o.finished);
+  EXPECT_EQ(error_code(A), "game_over");
+  EXPECT_EQ(state()["result"]["reason"], "timeout");
+  EXPECT_EQ(state()["version"], 2) << "the late action was not played";
+}
+
+TEST_F(RoomTest, Clock_S1_ClaimedLagIsForgivenUpToTheQuota) {
+  two_players(clocked(60, 0));
+  for (int i = 0; i < 2; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  sent();
+  time_.advance(61'000);
+  json s = state();
+  Outcome o = send(
+      A, {{"type", "act"}, {"action", s["legal"][0]}, {"version", s["version"]}, {"lag", 1500}});
+  EXPECT_TRUE(o.action_accepted) << "1,170 ms of the 1,500 claimed are forgiven";
+  EXPECT_EQ(state()["clock"]["left"]["fire"], 60'000 - (61'000 - 1'170));
+}
+
+TEST_F(RoomTest, Clock_S2_AKaboomFlagIsADrawWhenTheOpponentCannotWin) {
+  json create = clocked(60, 0, "kaboom");
+  create["options"] = {{"width", 4}, {"height", 4}, {"connect", 4}, {"bombs", 0}};
+  json pieces = json::array();
+  const std::vector<std::string> rows = {"...o", "...o", "xxox", "ooxx"};  // top row first
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 4; ++x) {
+      const char c = rows[static_cast<std::size_t>(3 - y)][static_cast<std::size_t>(x)];
+      if (c != '.') pieces.push_back({{"at", {x, y}}, {"side", std::string(1, c)}});
+    }
+  }
+  create["position"] = {{"pieces", pieces}, {"turn", "x"}};
+  two_players(create);
+  // x, o (free first turns), x: every line of four still holds an o, and no bomb is left.
+  for (int column : {0, 1, 2}) {
+    sent();
+    ASSERT_TRUE(act(room_->game().turn() == Side::First ? A : B,
+                    {{"kind", "drop"}, {"column", column}, {"piece", "normal"}})
+                    .action_accepted);
+  }
+  ASSERT_EQ(state()["clock"]["running"], "o");
+  sent();
+  time_.advance(120'000);
+  deliver(A, room_->on_deadline());
+  EXPECT_EQ(state()["result"], (json{{"winner", nullptr}, {"reason", "timeout"}}));
+}
+
+TEST_F(RoomTest, Clock_S3_AGameWhoseFirstTurnIsNotMadeInTimeIsAborted) {
+  two_players(clocked(300, 3));
+  sent();
+  ASSERT_EQ(room_->next_deadline(), time_.steady_ms() + 30'000);
+  time_.advance(29'999);
+  EXPECT_TRUE(room_->on_deadline().messages.empty());
+  time_.advance(1);
+  Outcome o = room_->on_deadline();
+  deliver(A, o);
+  EXPECT_TRUE(o.finished);
+  EXPECT_EQ(state()["result"], (json{{"winner", nullptr}, {"reason", "aborted"}}));
+  EXPECT_TRUE(state()["abort_at"].is_null());
+}
+
+TEST_F(RoomTest, Clock_AStateIsTheSameTextOnEverySyncAndJoinUntilTheGameMoves) {
+  two_players(clocked(60, 0));
+  for (int i = 0; i < 3; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  const std::string broadcast = room_->state_text();
+  sent();
+  time_.advance(7'000);
+  EXPECT_EQ(room_->state_text(), broadcast);
+  clear();
+  send(B, {{"type", "sync"}});
+  EXPECT_EQ(last_of(B, "state"), json::parse(broadcast));
+}
+
+TEST_F(RoomTest, Clock_AComputerSeatIsTimedLikeAnyone) {
+  json c = clocked(60, 0);
+  c["opponent"] = {{"ai", 1}};
+  make(c, limits_);
+  auto choice = std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "fire", true));
+  deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{}));
+  deliver(A, room_->seat_computers(Opponent{1, 0}));
+  sent();
+  ASSERT_TRUE(play_first().action_accepted);
+  sent();
+  const auto legal = room_->game().legal();
+  ASSERT_FALSE(room_->act_for_computer(Side::Second, legal[0]).refused);
+  sent();
+  ASSERT_TRUE(play_first().action_accepted);
+  sent();
+  time_.advance(2'000);
+  ASSERT_FALSE(room_->act_for_computer(Side::Second, room_->game().legal()[0]).refused);
+  EXPECT_EQ(state()["clock"]["left"]["water"], 58'000);
+}
+
+TEST_F(RoomTest, Clock_BadClocksAreRefused) {
+  for (const json& clock : {json{{"base", "5"}}, json{{"increment", 3}}, json(7),
+                            json{{"days", 1.5}}, json{{"days", 2}, {"base", 60}}}) {
+    auto parsed = parse_client_message(
+        json{{"type", "create"}, {"variant", "bomb"}, {"clock", clock}}.dump());
+    ASSERT_TRUE(std::holds_alternative<ParseError>(parsed)) << clock;
+    EXPECT_EQ(std::get<ParseError>(parsed).error.code, ErrorCode::BadMessage) << clock;
+  }
+  for (const json& clock :
+       {json{{"base", 0}}, json{{"base", 20000}}, json{{"base", 60}, {"increment", -1}},
+        json{{"days", 0}}, json{{"days", 15}}}) {
+    auto parsed = parse_client_message(
+        json{{"type", "create"}, {"variant", "bomb"}, {"clock", clock}}.dump());
+    auto& msg = std::get<ClientMessage>(parsed);
+    auto s = resolve_create(std::get<CreateMsg>(msg.body));
+    ASSERT_TRUE(std::holds_alternative<Error>(s)) << clock;
+    EXPECT_EQ(std::get<Error>(s).code, ErrorCode::BadOptions) << clock;
+  }
+  auto days = setup_of({{"type", "create"}, {"variant", "classic"}, {"clock", {{"days", 3}}}});
+  ASSERT_TRUE(days.clock.has_value());
+  EXPECT_EQ(time_control_text(*days.clock), "3d");
 }
 
 }  // namespace
