@@ -136,9 +136,13 @@ struct ChatMsg {
 };
 struct LeaveMsg {};
 struct SyncMsg {};  // extension: send me the current state
+// extension: the server's time, for a client's clocks. Answered by the connection itself.
+struct PingMsg {
+  std::optional<double> t;  // the client's own time, echoed back
+};
 
 using MessageBody = std::variant<CreateMsg, JoinMsg, ActMsg, ResignMsg, OfferDrawMsg, AnswerDrawMsg,
-                                 RematchMsg, ChatMsg, LeaveMsg, SyncMsg>;
+                                 RematchMsg, ChatMsg, LeaveMsg, SyncMsg, PingMsg>;
 
 struct ClientMessage {
   RequestId id;
@@ -274,6 +278,7 @@ std::string error_json(const RequestId& id, const Error& e, std::string_view req
 std::string ok_json(const RequestId& id, std::string_view request);
 std::string notice_json(std::string_view code, std::string_view message);
 std::string chat_json(std::string_view from, std::string_view seat, std::string_view text);
+std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t now_unix_ms);
 std::string draw_offer_json(VariantId v, Side from);
 std::string draw_declined_json(VariantId v, Side from);
 std::string rematch_offer_json(VariantId v, Side from);

@@ -157,6 +157,11 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     return refuse(e->id, e->error.code, std::move(e->error.message), e->type);
   }
   auto& request = std::get<ClientMessage>(parsed);
+  if (const auto* ping = std::get_if<PingMsg>(&request.body)) {
+    // The server's time for the client's clocks: answered here, never through a room.
+    return send(
+        std::make_shared<const std::string>(pong_json(request.id, ping->t, real_time().unix_ms())));
+  }
   if (compact_ != StateForm::Full) {
     if (auto* c = std::get_if<CreateMsg>(&request.body))
       c->compact = std::max(c->compact, compact_);

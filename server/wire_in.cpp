@@ -287,6 +287,18 @@ MessageBody parse_chat(Fields& f) {
   return m;
 }
 
+MessageBody parse_ping(Fields& f) {
+  PingMsg m;
+  if (const json* t = f.find("t"); t && !t->is_null()) {
+    if (!t->is_number()) {
+      f.fail("`t` must be a number (your clock's time), or left out");
+    } else {
+      m.t = t->get<double>();
+    }
+  }
+  return m;
+}
+
 template <class Msg>
 MessageBody no_fields(Fields&) {
   return Msg{};
@@ -304,6 +316,7 @@ constexpr std::pair<std::string_view, BodyParser> kParsers[] = {
     {"chat", parse_chat},
     {"leave", no_fields<LeaveMsg>},
     {"sync", no_fields<SyncMsg>},
+    {"ping", parse_ping},
 };
 
 }  // namespace
@@ -314,8 +327,8 @@ std::string_view error_code_name(ErrorCode c) {
 
 std::string_view message_type(const MessageBody& b) {
   constexpr std::array<std::string_view, std::variant_size_v<MessageBody>> kNames{
-      "create",      "join",    "act",  "resign", "offer_draw",
-      "answer_draw", "rematch", "chat", "leave",  "sync"};
+      "create",  "join", "act",   "resign", "offer_draw", "answer_draw",
+      "rematch", "chat", "leave", "sync",   "ping"};
   return kNames[b.index()];
 }
 

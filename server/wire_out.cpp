@@ -114,6 +114,15 @@ std::string notice_json(std::string_view code, std::string_view message) {
   return dump(ojson{{"type", "notice"}, {"code", code}, {"message", message}});
 }
 
+std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t now_unix_ms) {
+  ojson j;
+  j["type"] = "pong";
+  put_id(j, id);
+  if (t) j["t"] = *t;
+  j["now"] = now_unix_ms;
+  return dump(j);
+}
+
 std::string chat_json(std::string_view from, std::string_view seat, std::string_view text) {
   return dump(ojson{{"type", "chat"}, {"from", from}, {"seat", seat}, {"text", text}});
 }

@@ -1517,3 +1517,55 @@ TEST_F(ServerTest, Abuse_ACreateFloodIsLimitedPerAddressOverTimeAndWhatItLeavesI
 
 }  // namespace
 }  // namespace bc::test
+
+namespace bc::test {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Clocks over real sockets (the long waits are in Room tests on a fake clock)
+
+TEST_F(ServerTest, Clock_PingIsAnsweredWithTheServersTime) {
+  auto c = connect();
+  const auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  c->send({{"type", "ping"}, {"id", 9}, {"t", 123.5}});
+  json p = c->expect("pong");
+  EXPECT_EQ(p["id"], 9);
+  EXPECT_EQ(p["t"], 123.5);
+  EXPECT_GE(p["now"].get<std::int64_t>(), before);
+  EXPECT_LT(p["now"].get<std::int64_t>(), before + 5000);
+  c->send({{"type", "ping"}, {"t", "noon"}});
+  EXPECT_EQ(c->expect("error")["code"], "bad_message");
+}
+
+TEST_F(ServerTest, Clock_S1_APlayerWhoDoesNotMoveIsFlaggedByTheServer) {
+  auto a = connect();
+  json ja = create(*a, "bomb", "fire", {{"clock", {{"base", 1}, {"increment", 0}}}});
+  auto b = connect();
+  join(*b, ja["room"], "water");
+  json s = state_at(*a, 0);
+  EXPECT_EQ(s["clock"]["control"], "1s+0");
+  EXPECT_TRUE(s["abort_at"].is_number());
+  // The two first turns are free; then fire's 1 s runs out (and a grace of the lag quota).
+  for (int v = 0; v < 2; ++v) {
+    WsClient& mover = s["turn"] == "fire" ? *a : *b;
+    mover.send({{"type", "act"}, {"action", s["legal"][0]}, {"version", v}});
+    s = state_at(*a, v + 1);
+  }
+  EXPECT_EQ(s["clock"]["running"], "fire");
+  const auto t0 = std::chrono::steady_clock::now();
+  json over = b->expect("state");
+  while (over["result"].is_null()) over = b->expect("state");
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  EXPECT_EQ(over["result"], (json{{"winner", "water"}, {"reason", "timeout"}}));
+  EXPECT_EQ(over["clock"]["left"]["fire"], 0);
+  EXPECT_GE(waited, std::chrono::milliseconds(1000));
+  EXPECT_LT(waited, std::chrono::milliseconds(10000));
+  // The flag was committed like any result: the record says so.
+  a->send({{"type", "act"}, {"action", s["legal"][0]}, {"version", 2}});
+  EXPECT_EQ(a->expect("error")["code"], "game_over");
+}
+
+}  // namespace
+}  // namespace bc::test
