@@ -36,9 +36,11 @@ std::vector<store::Write> rows_for(const Room& room, const Durable& d) {
   }
   if (d.action && !room.log().empty()) {
     const LoggedAction& a = room.log().back();
-    out.push_back(
-        store::AppendAction{store::ActionRow{room.id(), room.game_number(), a.version,
-                                             side_int(a.side), action_json(a.action), unix_ms()}});
+    store::ActionRow row{room.id(),        room.game_number(),    a.version,
+                         side_int(a.side), action_json(a.action), unix_ms(),
+                         std::nullopt};
+    if (room.clock()) row.left_ms = room.clock()->lefts();  // after the action, increment in
+    out.push_back(store::AppendAction{std::move(row)});
   }
   if (d.game) {
     store::GameRow g;
@@ -101,6 +103,7 @@ std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, 
     }
     image.actions.push_back(
         LoggedAction{a.version, a.side == 0 ? Side::First : Side::Second, *action});
+    image.clock_left = a.left_ms;
   }
   return image;
 }

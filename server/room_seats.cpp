@@ -90,9 +90,11 @@ std::optional<ReplayError> Room::restore(const GameRecord& image) {
   if (!error && clock_) {
     // The time since the last committed action is charged to no one (docs/PERSISTENCE.md).
     const std::int64_t base = clock_->control().base_ms;
-    const auto left = image.clock_left.value_or(std::array<std::int64_t, 2>{base, base});
+    auto left = image.clock_left.value_or(std::array<std::int64_t, 2>{base, base});
     std::optional<Side> to_move;
     if (!game().over()) to_move = game().turn();
+    // A flag is stored as the result; the flagged side (the one to move) had no time left.
+    if (game().over() && game().result()->reason == Reason::Timeout) left[at(game().turn())] = 0;
     clock_->resume(left, match_.moves(), to_move);
   }
   return error;

@@ -75,6 +75,7 @@ class Stmt {
   }
   std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
   int int32(int col) const { return sqlite3_column_int(stmt_, col); }
+  bool null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
  private:
   sqlite3_stmt* stmt_ = nullptr;
@@ -224,16 +225,17 @@ struct Store::Impl {
                  .run();
     }
     if (const auto* a = std::get_if<AppendAction>(&w)) {
-      return Stmt(cache, db,
-                  "INSERT INTO actions(room, game_no, version, side, action, at_ms) "
-                  "VALUES(?,?,?,?,?,?)")
-          .bind(1, a->row.room)
+      Stmt insert(cache, db,
+                  "INSERT INTO actions(room, game_no, version, side, action, at_ms, left0_ms, "
+                  "left1_ms) VALUES(?,?,?,?,?,?,?,?)");
+      insert.bind(1, a->row.room)
           .bind(2, a->row.game_no)
           .bind(3, a->row.version)
           .bind(4, a->row.side)
           .bind(5, a->row.action)
-          .bind(6, a->row.at_ms)
-          .run();
+          .bind(6, a->row.at_ms);
+      if (a->row.left_ms) insert.bind(7, (*a->row.left_ms)[0]).bind(8, (*a->row.left_ms)[1]);
+      return insert.run();
     }
     const auto& r = std::get<RetireRoom>(w);
     return Stmt(cache, db, "UPDATE rooms SET retired=1 WHERE id=?").bind(1, r.room).run();
@@ -334,11 +336,14 @@ struct Store::Impl {
   static std::vector<ActionRow> actions(sqlite3* db, const std::string& room, int game_no) {
     std::vector<ActionRow> out;
     Stmt s(db,
-           "SELECT room, game_no, version, side, action, at_ms FROM actions "
+           "SELECT room, game_no, version, side, action, at_ms, left0_ms, left1_ms FROM actions "
            "WHERE room=? AND game_no=? ORDER BY version");
     s.bind(1, room).bind(2, game_no);
     while (s.step() == SQLITE_ROW) {
-      out.push_back({s.text(0), s.int32(1), s.int64(2), s.int32(3), s.text(4), s.int64(5)});
+      ActionRow row{s.text(0), s.int32(1), s.int64(2), s.int32(3), s.text(4), s.int64(5), {}};
+      if (!s.null(6) && !s.null(7))
+        row.left_ms = std::array<std::int64_t, 2>{s.int64(6), s.int64(7)};
+      out.push_back(std::move(row));
     }
     return out;
   }

@@ -7,7 +7,8 @@
 namespace bc::store {
 namespace {
 
-constexpr int kSchemaVersion = 1;
+// 2: actions.left0_ms and left1_ms, the clocks after each action (issue 14).
+constexpr int kSchemaVersion = 2;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,6 +39,8 @@ CREATE TABLE IF NOT EXISTS actions(
   side INTEGER NOT NULL,
   action TEXT NOT NULL,
   at_ms INTEGER NOT NULL,
+  left0_ms INTEGER,
+  left1_ms INTEGER,
   PRIMARY KEY(room, game_no, version));
 CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
 )sql";
@@ -99,18 +102,33 @@ std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) 
     }
   }
   {
-    Stmt version(impl->db, "SELECT value FROM meta WHERE key='schema'");
-    if (version.step() == SQLITE_ROW && version.text(0) != std::to_string(kSchemaVersion)) {
-      error = "database " + path + " has schema version " + version.text(0) +
-              ", this server reads " + std::to_string(kSchemaVersion);
+    std::string found;
+    {
+      Stmt version(impl->db, "SELECT value FROM meta WHERE key='schema'");
+      if (version.step() == SQLITE_ROW) found = version.text(0);
+    }
+    if (found == "1") {
+      // Schema 1 to 2, in one transaction: the clock columns, empty for the games played before.
+      if (!exec(impl->db,
+                "BEGIN IMMEDIATE; ALTER TABLE actions ADD COLUMN left0_ms INTEGER; "
+                "ALTER TABLE actions ADD COLUMN left1_ms INTEGER; "
+                "UPDATE meta SET value='2' WHERE key='schema'; COMMIT",
+                &why)) {
+        exec(impl->db, "ROLLBACK", nullptr);
+        error = "cannot upgrade database " + path + " to schema 2: " + why;
+        return nullptr;
+      }
+    } else if (!found.empty() && found != std::to_string(kSchemaVersion)) {
+      error = "database " + path + " has schema version " + found + ", this server reads " +
+              std::to_string(kSchemaVersion) + " (and upgrades 1)";
       return nullptr;
     }
   }
   // A write proves the file and its directory are writable (WAL needs the directory too).
-  if (!exec(
-          impl->db,
-          "BEGIN IMMEDIATE; INSERT OR REPLACE INTO meta(key, value) VALUES('schema', '1'); COMMIT",
-          &why)) {
+  const std::string mark =
+      "BEGIN IMMEDIATE; INSERT OR REPLACE INTO meta(key, value) VALUES('schema', '" +
+      std::to_string(kSchemaVersion) + "'); COMMIT";
+  if (!exec(impl->db, mark.c_str(), &why)) {
     error = "cannot write database " + path + ": " + why;
     return nullptr;
   }

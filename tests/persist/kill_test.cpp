@@ -341,6 +341,59 @@ void expect_refused(const fs::path& dir, const std::string& what, const std::str
   }
 }
 
+TEST(KillNine, AClockedGameComesBackWithTheTimesOfItsLastActionAndTheOutageChargedToNoOne) {
+  using namespace std::chrono_literals;
+  TempDir dir;
+  std::mt19937_64 rng(7);
+  Table t;
+  t.variant = "bomb";
+  t.create_extra = {{"clock", {{"base", 300}, {"increment", 3}}}};
+  auto srv = start(dir.path);
+  open_table(srv.port, t);
+  if (HasFatalFailure()) return;
+  // Six actions, each after 150 ms of thought: the clocks run once both first turns are made.
+  for (int i = 0; i < 6; ++i) {
+    std::this_thread::sleep_for(150ms);
+    play(t, rng);
+    if (HasFatalFailure()) return;
+  }
+  ASSERT_TRUE(t.last["clock"].is_object()) << t.last.dump();
+  const json left = t.last["clock"]["left"];
+  const std::string running = t.last["clock"]["running"];
+  const std::string waiting = running == "fire" ? "water" : "fire";
+  EXPECT_LT(
+      left[t.seats[0].c_str()].get<std::int64_t>() + left[t.seats[1].c_str()].get<std::int64_t>(),
+      600'000 + 6 * 3'000)
+      << "some time was charged before the kill";
+  // The side to move thinks 1.5 s, the server is killed, and stays down for 2 s.
+  std::this_thread::sleep_for(1500ms);
+  srv.proc->signal(SIGKILL);
+  EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 128 + SIGKILL);
+  for (auto& c : t.clients) c.reset();
+  std::this_thread::sleep_for(2s);
+  const auto restarted = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  const auto restart_steady = std::chrono::steady_clock::now();
+  srv = start(dir.path);
+  resume_and_check(srv.port, t);
+  const auto since_restart = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::steady_clock::now() - restart_steady)
+                                 .count();
+  const json& c = t.last["clock"];
+  ASSERT_TRUE(c.is_object()) << t.last.dump();
+  EXPECT_EQ(c["running"], running) << "the same side is to move";
+  EXPECT_EQ(c["left"][waiting], left[waiting]) << "the side not to move keeps its time exactly";
+  const std::int64_t now_left = c["left"][running];
+  EXPECT_LE(now_left, left[running].get<std::int64_t>());
+  // Neither the 1.5 s thought before the kill nor the 2 s outage were charged: at most the time
+  // since the restart was.
+  EXPECT_GE(now_left, left[running].get<std::int64_t>() - since_restart);
+  EXPECT_GE(c["at"].get<std::int64_t>(), restarted);
+  srv.proc->signal(SIGTERM);
+  EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 0);
+}
+
 TEST(DamagedStore, CorruptAndTruncatedDatabasesStopTheServerWithAClearMessage) {
   TempDir good;
   make_games(good.path);

@@ -168,6 +168,81 @@ TEST(Store, WritesSurviveReopening) {
   EXPECT_EQ(room->actions.back().version, 50);
 }
 
+TEST(Store, TheClocksOfEachActionRoundTrip) {
+  TempDir dir;
+  {
+    auto store = must_open(dir.db());
+    store->submit(new_room("R1"));
+    store->submit({action("R1", 1)});
+    store->submit({AppendAction{{"R1", 1, 2, 1, R"({"kind":"step"})", 2002,
+                                 std::array<std::int64_t, 2>{299'000, 301'500}}}});
+    store->flush();
+  }
+  auto store = must_open(dir.db());
+  const auto room = store->load_room("R1");
+  ASSERT_TRUE(room);
+  ASSERT_EQ(room->actions.size(), 2u);
+  EXPECT_EQ(room->actions[0].left_ms, std::nullopt);
+  EXPECT_EQ(room->actions[1].left_ms, (std::array<std::int64_t, 2>{299'000, 301'500}));
+}
+
+// A file of the first schema (before clocks) is upgraded in place; one from a later server is
+// refused, untouched.
+TEST(Store, ASchema1FileIsUpgradedToSchema2AndALaterOneIsRefused) {
+  TempDir dir;
+  auto raw = [&](const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(dir.db().c_str(), &db), SQLITE_OK);
+    char* err = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "");
+    sqlite3_free(err);
+    sqlite3_close(db);
+  };
+  raw(R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE rooms(id TEXT PRIMARY KEY, setup TEXT NOT NULL, created_ms INTEGER NOT NULL,
+  game_no INTEGER NOT NULL DEFAULT 1, retired INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE seats(room TEXT NOT NULL, side INTEGER NOT NULL, name TEXT NOT NULL,
+  token_hash TEXT NOT NULL, PRIMARY KEY(room, side));
+CREATE TABLE games(room TEXT NOT NULL, game_no INTEGER NOT NULL, result TEXT NOT NULL DEFAULT '',
+  started_ms INTEGER NOT NULL, ended_ms INTEGER NOT NULL DEFAULT 0,
+  players TEXT NOT NULL DEFAULT '', PRIMARY KEY(room, game_no));
+CREATE TABLE actions(room TEXT NOT NULL, game_no INTEGER NOT NULL, version INTEGER NOT NULL,
+  side INTEGER NOT NULL, action TEXT NOT NULL, at_ms INTEGER NOT NULL,
+  PRIMARY KEY(room, game_no, version));
+INSERT INTO meta VALUES('schema', '1');
+INSERT INTO rooms VALUES('OLD001', '{"variant":"bomb"}', 1000, 1, 0);
+INSERT INTO games VALUES('OLD001', 1, '', 1000, 0, '');
+INSERT INTO actions VALUES('OLD001', 1, 1, 0, '{"kind":"step"}', 1500);
+)sql");
+  {
+    auto store = must_open(dir.db());
+    ASSERT_TRUE(store);
+    auto room = store->load_room("OLD001");
+    ASSERT_TRUE(room);
+    ASSERT_EQ(room->actions.size(), 1u);
+    EXPECT_EQ(room->actions[0].left_ms, std::nullopt);
+    store->submit({AppendAction{
+        {"OLD001", 1, 2, 1, R"({"kind":"step"})", 1600, std::array<std::int64_t, 2>{1, 2}}}});
+    store->flush();
+    EXPECT_EQ(store->load_room("OLD001")->actions[1].left_ms, (std::array<std::int64_t, 2>{1, 2}));
+  }
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(dir.db().c_str(), &db), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='schema'", -1, &st, nullptr);
+    ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+    EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), "2");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+  }
+  raw("UPDATE meta SET value='3' WHERE key='schema'");
+  std::string error;
+  EXPECT_FALSE(Store::open(dir.db(), error));
+  EXPECT_NE(error.find("schema version 3"), std::string::npos) << error;
+}
+
 TEST(Store, ManyRoomsShareCommits) {
   TempDir dir;
   auto store = must_open(dir.db());

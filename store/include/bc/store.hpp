@@ -6,6 +6,7 @@
 // completion callback, so an announced action is always on disk.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -52,6 +53,8 @@ struct ActionRow {
   int side = 0;
   std::string action;  // JSON text of the action as sent in `legal`
   std::int64_t at_ms = 0;
+  // Clocked games: each side's time left after this action, ms (schema 2; none: untimed).
+  std::optional<std::array<std::int64_t, 2>> left_ms = std::nullopt;
 };
 
 // Writes, applied in order within one transaction per batch.
