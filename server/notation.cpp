@@ -50,6 +50,23 @@ std::string piece_token(const Piece& p) {
   return out;
 }
 
+// PGN's TimeControl field: "-" untimed, "300+3" (seconds + increment), "1/259200" (one move per
+// so many seconds: correspondence).
+std::string pdn_time_control(const std::optional<TimeControl>& tc) {
+  if (!tc) return "-";
+  auto seconds = [](std::int64_t ms) {
+    std::string s = std::to_string(ms / 1000);
+    if (ms % 1000 != 0) {
+      std::string frac = std::to_string(1000 + ms % 1000).substr(1);
+      while (!frac.empty() && frac.back() == '0') frac.pop_back();
+      s += "." + frac;
+    }
+    return s;
+  };
+  if (tc->kind == TimeControl::Kind::Correspondence) return "1/" + seconds(tc->base_ms);
+  return seconds(tc->base_ms) + "+" + seconds(tc->increment_ms);
+}
+
 std::string checkers_notation(const Room& room) {
   const GameSetup& setup = room.setup();
   const VariantId v = setup.variant;
@@ -67,6 +84,7 @@ std::string checkers_notation(const Room& room) {
   out += tag("Variant", variant_key(v));
   out += tag("Sides", "Black=" + std::string(side_name(v, Side::First)) +
                           " White=" + std::string(side_name(v, Side::Second)));
+  out += tag("TimeControl", pdn_time_control(setup.clock));
   if (room.game().result()) out += tag("Termination", reason_name(room.game().result()->reason));
   if (setup.position) {
     out += tag("SetUp", "1");
@@ -146,6 +164,7 @@ std::string kaboom_notation(const Room& room) {
          ", connect " + std::to_string(o.connect) + ", bombs " + std::to_string(o.bombs) +
          ", misere " + (o.misere ? "true" : "false") + ", superbomb " +
          (o.superbomb ? "true" : "false") + "\n";
+  if (setup.clock) out += "Clock: " + time_control_text(*setup.clock) + "\n";
   if (setup.position) {
     out += "Start: " + std::string(side_name(v, start.turn())) + " to move, bombs x " +
            std::to_string(start.bombs_left()[0]) + " o " + std::to_string(start.bombs_left()[1]) +

@@ -142,6 +142,7 @@ std::variant<GameRecord, std::string> parse_record_json(std::string_view text) {
   if (auto it = j.find("variant"); it != j.end()) setup["variant"] = *it;
   if (auto it = j.find("options"); it != j.end()) setup["options"] = *it;
   if (auto it = j.find("rules"); it != j.end()) setup["rules"] = *it;
+  if (auto it = j.find("clock"); it != j.end()) setup["clock"] = *it;
   auto custom = j.find("custom_start");
   if (custom != j.end() && custom->is_boolean() && custom->get<bool>()) {
     auto start = j.find("start");

@@ -333,6 +333,8 @@ std::string record_json(const RecordView& r) {
   }
   w.raw("},\"custom_start\":");
   w.boolean(setup.position.has_value());
+  w.raw(",\"clock\":");  // as create takes it; null: untimed
+  w.raw(setup.clock ? clock_json(*setup.clock) : std::string("null"));
   w.raw(",\"actions\":");
   w.list(*r.actions, [&](const LoggedAction& a) {
     w.raw("{\"version\":");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "server/notation.hpp"
 #include "server/protocol.hpp"
 
 namespace bc::server {
@@ -1126,6 +1127,28 @@ TEST_F(RoomTest, Clock_AComputerSeatIsTimedLikeAnyone) {
   time_.advance(2'000);
   ASSERT_FALSE(room_->act_for_computer(Side::Second, room_->game().legal()[0]).refused);
   EXPECT_EQ(state()["clock"]["left"]["water"], 58'000);
+}
+
+TEST_F(RoomTest, Clock_RecordsAndPdnCarryTheTimeControlAndTheForfeit) {
+  two_players(clocked(300, 3));
+  for (int i = 0; i < 3; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  sent();
+  time_.advance(400'000);
+  deliver(A, room_->on_deadline());
+  json record = json::parse(room_->record_text());
+  EXPECT_EQ(record["clock"], (json{{"base", 300}, {"increment", 3}}));
+  auto parsed = parse_record_json(record.dump());
+  ASSERT_TRUE(std::holds_alternative<GameRecord>(parsed));
+  EXPECT_EQ(std::get<GameRecord>(parsed).setup.clock, room_->setup().clock);
+  const std::string pdn = game_notation(*room_);
+  EXPECT_NE(pdn.find("[TimeControl \"300+3\"]"), std::string::npos) << pdn;
+  EXPECT_NE(pdn.find("[Termination \"timeout\"]"), std::string::npos) << pdn;
+  make({{"type", "create"}, {"variant", "bomb"}});
+  EXPECT_NE(game_notation(*room_).find("[TimeControl \"-\"]"), std::string::npos);
+  EXPECT_TRUE(json::parse(room_->record_text())["clock"].is_null());
 }
 
 TEST_F(RoomTest, Clock_BadClocksAreRefused) {
