@@ -255,6 +255,25 @@ const Flag<Settings> kServeFlags[] = {
      [](Settings& s, std::string_view v) {
        return set_whole(s.cfg.limits.computer_queue_max, v, 1, 1000000);
      }},
+    {"--abort-after", "BOMBCHECKERS_ABORT_AFTER", "SECONDS",
+     "clocked games: each side's first turn must come within this, or the game is aborted\n"
+     "                           (default 30)",
+     [](Settings& s, std::string_view v) -> Setting {
+       int seconds = 0;
+       auto e = set_whole(seconds, v, 1, 86400);
+       s.cfg.limits.abort_after = std::chrono::seconds(seconds);
+       return e;
+     }},
+    {"--claim-after", "BOMBCHECKERS_CLAIM_AFTER", "SECONDS",
+     "clocked games: how long a player may be gone before the opponent may claim the game,\n"
+     "                           0 = by the time control: 20 s for blitz, 60 s up to 25 min, else "
+     "120 s (default 0)",
+     [](Settings& s, std::string_view v) -> Setting {
+       int seconds = 0;
+       auto e = set_whole(seconds, v, 0, 86400, "by the time control");
+       s.cfg.limits.claim_after = std::chrono::seconds(seconds);
+       return e;
+     }},
     keep_unstarted_flag<Settings>(),
     keep_abandoned_flag<Settings>(),
     keep_finished_flag<Settings>(),

@@ -60,6 +60,11 @@ struct Limits {
   std::chrono::milliseconds spectators_update{1000};
   // Clocked games: each side's first turn must come within this, or the game is aborted.
   std::chrono::milliseconds abort_after{30'000};
+  // How long a player of a clocked game may be gone before the opponent may claim the game; 0:
+  // by the time control (20 s under 8 estimated minutes, 60 s up to 25, then 120 s).
+  std::chrono::milliseconds claim_after{0};
+  // `presence` (players' lag) is sent at most this often, for a change of at least 20 ms.
+  std::chrono::milliseconds presence_every{2'000};
   std::size_t max_rooms = 10000;
   std::size_t max_connections = 10000;
   // Per client IP address, 0 = no limit. Behind a reverse proxy every client has the proxy's

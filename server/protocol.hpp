@@ -55,9 +55,9 @@ enum class ErrorCode : std::uint8_t {
   TooManyRooms,       // create when the sender's address already holds its maximum of rooms
   TooManySpectators,  // join as spectator when the sender's address already has its spectators
                       // there
+  CannotClaim,        // claim while the opponent is here, or before its grace has passed
 };
-inline constexpr std::size_t kErrorCodeCount =
-    static_cast<std::size_t>(ErrorCode::TooManySpectators) + 1;
+inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::CannotClaim) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {
@@ -138,11 +138,16 @@ struct LeaveMsg {};
 struct SyncMsg {};  // extension: send me the current state
 // extension: the server's time, for a client's clocks. Answered by the connection itself.
 struct PingMsg {
-  std::optional<double> t;  // the client's own time, echoed back
+  std::optional<double> t;          // the client's own time, echoed back
+  std::optional<std::int64_t> lag;  // the client's estimate of its lag, ms, for `presence`
+};
+// extension: the opponent left a clocked game: win (or draw) by abandonment.
+struct ClaimMsg {
+  bool draw = false;
 };
 
 using MessageBody = std::variant<CreateMsg, JoinMsg, ActMsg, ResignMsg, OfferDrawMsg, AnswerDrawMsg,
-                                 RematchMsg, ChatMsg, LeaveMsg, SyncMsg, PingMsg>;
+                                 RematchMsg, ChatMsg, LeaveMsg, SyncMsg, PingMsg, ClaimMsg>;
 
 struct ClientMessage {
   RequestId id;
@@ -222,6 +227,14 @@ struct ClockView {
   std::optional<std::int64_t> abort_at;  // Unix ms
 };
 
+// A player whose connections are all gone, in a clocked game with a person against them: from
+// `claim_at` (Unix ms) the opponent may claim the game.
+struct AwayView {
+  Side side = Side::First;
+  std::int64_t since = 0;
+  std::int64_t claim_at = 0;
+};
+
 struct StateView {
   std::string_view room;
   const Game* game = nullptr;
@@ -236,6 +249,7 @@ struct StateView {
   std::array<bool, 2> rematch{false, false};
   bool with_legal = true;            // false for the replay's positions: nobody moves from them
   const ClockView* clock = nullptr;  // null: an untimed game (or a replayed position)
+  std::optional<AwayView> away;
 };
 
 struct LoggedAction {
@@ -278,6 +292,8 @@ std::string error_json(const RequestId& id, const Error& e, std::string_view req
 std::string ok_json(const RequestId& id, std::string_view request);
 std::string notice_json(std::string_view code, std::string_view message);
 std::string chat_json(std::string_view from, std::string_view seat, std::string_view text);
+std::string presence_json(VariantId v, const std::array<PlayerView, 2>& players,
+                          const std::array<std::optional<std::int64_t>, 2>& lag);
 std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t now_unix_ms);
 std::string draw_offer_json(VariantId v, Side from);
 std::string draw_declined_json(VariantId v, Side from);

@@ -6,6 +6,7 @@
 #include "server/room.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "server/wire_delta.hpp"
 
@@ -191,7 +192,87 @@ std::string Room::state_text() const {
   v.draw_offer = match_.draw_offer();
   v.rematch = match_.rematch();
   v.clock = clock_view();
+  v.away = away_view();
   return state_json(v);
+}
+
+void Room::mark_away(Seat& seat) const {
+  seat.away_since = time_->steady_ms();
+  seat.away_unix = time_->unix_ms();
+}
+
+std::int64_t Room::claim_grace_ms() const {
+  if (limits_.claim_after.count() > 0) return limits_.claim_after.count();
+  const TimeControl& tc = clock_->control();
+  const std::int64_t estimate_s = (tc.base_ms + 40 * tc.increment_ms) / 1000;
+  if (estimate_s < 8 * 60) return 20'000;
+  if (estimate_s <= 25 * 60) return 60'000;
+  return 120'000;
+}
+
+std::optional<AwayView> Room::away_view() const {
+  // Only where someone can claim: a clocked game on the move (not days per move), a person gone
+  // and a person still here against them.
+  if (!clock_running() || clock_->control().kind != TimeControl::Kind::Fischer) return std::nullopt;
+  for (Side s : {Side::First, Side::Second}) {
+    const auto& gone = seats_[at(s)];
+    const auto& here = seats_[at(other(s))];
+    if (!gone || gone->ai || gone->conn || !gone->away_since) continue;
+    if (!here || here->ai || !here->conn) continue;
+    return AwayView{s, gone->away_unix, gone->away_unix + claim_grace_ms()};
+  }
+  return std::nullopt;
+}
+
+Outcome Room::handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c) {
+  if (auto e = check_player_in_game(m)) return refuse(m, id, "claim", e->code, e->message);
+  const Side side = *seat_of(m);
+  const auto away = away_view();
+  if (!away || away->side == side) {
+    return refuse(m, id, "claim", ErrorCode::CannotClaim,
+                  clock_ ? "your opponent is here: a claim is only for an opponent who left"
+                         : "claims are only for games on a clock");
+  }
+  const std::int64_t wait =
+      *seats_[at(other(side))]->away_since + claim_grace_ms() - time_->steady_ms();
+  if (wait > 0) {
+    return refuse(m, id, "claim", ErrorCode::CannotClaim,
+                  "your opponent may still come back: you can claim in " +
+                      std::to_string((wait + 999) / 1000) + " s");
+  }
+  clock_->stop(time_->steady_ms());
+  match_.end(Result{c.draw ? std::nullopt : std::optional<Side>(side), Reason::Abandoned});
+  Outcome o;
+  mark_ended(o);
+  add_ok(o, m, id, "claim");
+  add_state(o);
+  return o;
+}
+
+Outcome Room::report_lag(MemberId m, std::int64_t lag) {
+  Outcome o;
+  const auto side = seat_of(m);
+  if (!side || !seats_[at(*side)] || seats_[at(*side)]->conn != m) return o;
+  seats_[at(*side)]->lag = lag;
+  const std::int64_t now = time_->steady_ms();
+  bool changed = false;
+  for (Side s : {Side::First, Side::Second}) {
+    const auto& seat = seats_[at(s)];
+    const auto shown = lag_shown_[at(s)];
+    const auto have = seat ? seat->lag : std::nullopt;
+    if (have.has_value() != shown.has_value() || (have && std::abs(*have - *shown) >= 20))
+      changed = true;
+  }
+  if (!changed || now - presence_at_ < limits_.presence_every.count()) return o;
+  std::array<PlayerView, 2> players;
+  for (Side s : {Side::First, Side::Second}) {
+    const auto& seat = seats_[at(s)];
+    if (seat) players[at(s)] = player_view(*seat);
+    lag_shown_[at(s)] = seat ? seat->lag : std::nullopt;
+  }
+  presence_at_ = now;
+  o.messages.push_back(everyone(presence_json(match_.variant(), players, lag_shown_)));
+  return o;
 }
 
 const ClockView* Room::clock_view() const {
@@ -353,6 +434,7 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view addr
           [&](const RematchMsg&) { return handle_rematch(m, msg.id); },
           [&](const ChatMsg& c) { return handle_chat(m, msg.id, c); },
           [&](const LeaveMsg&) { return handle_leave(m, msg.id); },
+          [&](const ClaimMsg& c) { return handle_claim(m, msg.id, c); },
           [&](const SyncMsg&) {
             Outcome o;
             o.messages.push_back(to(m, state_text()));

@@ -103,6 +103,8 @@ class Room {
   std::optional<std::int64_t> next_deadline() const;
   Outcome on_deadline();
   bool clock_running() const;
+  // A player's client reported its lag (ping's `lag`): `presence` to everyone when it changed.
+  Outcome report_lag(MemberId m, std::int64_t lag);
   const std::optional<GameClock>& clock() const { return clock_; }
   // Member m (now or once it joins) takes states in the compact form (create's or join's
   // `compact`): a `delta` whenever it holds the state before. Full changes nothing.
@@ -164,7 +166,14 @@ class Room {
     std::optional<int> ai;         // a computer seat's level (stored as the token hash "ai:L")
     std::optional<TokenBucket> chat = std::nullopt;  // the seat's chat budget (made at its first
                                                      // chat): a player keeps it across reconnects
+    std::optional<std::int64_t> away_since = std::nullopt;  // steady ms: its connections went
+    std::int64_t away_unix = 0;                             // the same, Unix ms (for the state)
+    std::optional<std::int64_t> lag = std::nullopt;         // as its client last reported, ms
   };
+  void mark_away(Seat& seat) const;
+  std::int64_t claim_grace_ms() const;
+  std::optional<AwayView> away_view() const;
+  Outcome handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c);
   static PlayerView player_view(const Seat& seat);
   struct Member {
     std::string name;
@@ -244,7 +253,9 @@ class Room {
   std::shared_ptr<const std::string> last_state_;  // the last state sent to every member
   std::optional<SplitState> last_split_;           // the same, read for deltas (compact_ only)
   int spectators_shown_ = 0;                       // `spectators` in the room's states
-  std::optional<TokenBucket> spectator_chat_;      // all spectators' chat together
+  std::array<std::optional<std::int64_t>, 2> lag_shown_{};  // in the last `presence`
+  std::int64_t presence_at_ = 0;                            // when it was sent (steady ms)
+  std::optional<TokenBucket> spectator_chat_;               // all spectators' chat together
 };
 
 }  // namespace bc::server

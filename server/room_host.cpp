@@ -197,6 +197,14 @@ void RoomHost::pump() {
   if (outbox_.empty()) arm_deadline();
 }
 
+void RoomHost::report_lag(MemberId m, std::int64_t lag) {
+  net::post(strand_, [self = shared_from_this(), m, lag] {
+    if (self->retired_) return;
+    Outcome o = self->room_.report_lag(m, lag);
+    if (!o.messages.empty()) self->complete(std::move(o), nullptr, {});
+  });
+}
+
 void RoomHost::resume_clock() {
   net::post(strand_, [self = shared_from_this()] {
     if (self->outbox_.empty()) self->arm_deadline();

@@ -100,6 +100,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void view(std::function<std::string(const Room&)> view, std::function<void(std::string)> done);
   // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.
   void retire(std::string why, bool durable = true);
+  // A player's client reported its network lag (ping's `lag`), for `presence`.
+  void report_lag(MemberId m, std::int64_t lag);
   // A room rebuilt from the store: the side to move's clock starts now (the downtime is charged
   // to no one), and the room's deadlines are armed.
   void resume_clock();

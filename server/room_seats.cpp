@@ -81,6 +81,7 @@ std::optional<ReplayError> Room::restore(const GameRecord& image) {
     if (stored) {
       seats_[at(s)] = Seat{
           stored->name, stored->token_hash, {}, std::nullopt, computer_level(stored->token_hash)};
+      mark_away(*seats_[at(s)]);  // after a restart everyone has the grace to come back
     } else {
       seats_[at(s)].reset();
     }
@@ -143,7 +144,10 @@ void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
   if (it == members_.end()) return;
   if (it->second.side) {
     auto& seat = seats_[at(*it->second.side)];
-    if (seat && seat->conn == m) seat->conn.reset();
+    if (seat && seat->conn == m) {
+      seat->conn.reset();
+      mark_away(*seat);
+    }
     if (free_seat && seat) {
       seat.reset();
       if (durable) {
@@ -206,6 +210,7 @@ Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token,
   if (is_member(m) && seat_of(m) != found) remove_member(m, false);
   seat.conn = m;
   seat.token = token;
+  seat.away_since.reset();
   members_[m] = Member{seat.name, found, false, std::string(address), std::nullopt};
   o.sender = Membership::Joined;
   o.messages.push_back(to(m, joined_json(id, id_, side_name(v, *found), seat.token)));

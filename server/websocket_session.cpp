@@ -158,6 +158,7 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
   }
   auto& request = std::get<ClientMessage>(parsed);
   if (const auto* ping = std::get_if<PingMsg>(&request.body)) {
+    if (ping->lag && room_) room_->report_lag(id_, *ping->lag);
     // The server's time for the client's clocks: answered here, never through a room.
     return send(
         std::make_shared<const std::string>(pong_json(request.id, ping->t, real_time().unix_ms())));

@@ -13,11 +13,11 @@ namespace bc::server {
 namespace {
 
 constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
-    "bad_message",    "unknown_type",       "unknown_room",  "unknown_variant", "bad_options",
-    "bad_position",   "seat_taken",         "not_a_player",  "not_your_turn",   "illegal_action",
-    "stale_version",  "game_over",          "bad_token",     "rate_limited",    "too_large",
-    "not_started",    "no_draw_offer",      "game_not_over", "server_full",     "server_error",
-    "too_many_rooms", "too_many_spectators"};
+    "bad_message",    "unknown_type",        "unknown_room",  "unknown_variant", "bad_options",
+    "bad_position",   "seat_taken",          "not_a_player",  "not_your_turn",   "illegal_action",
+    "stale_version",  "game_over",           "bad_token",     "rate_limited",    "too_large",
+    "not_started",    "no_draw_offer",       "game_not_over", "server_full",     "server_error",
+    "too_many_rooms", "too_many_spectators", "cannot_claim"};
 
 // Reads the fields of one request, remembering the first problem.
 class Fields {
@@ -296,6 +296,21 @@ MessageBody parse_ping(Fields& f) {
       m.t = t->get<double>();
     }
   }
+  if (const json* lag = f.find("lag"); lag && !lag->is_null()) {
+    auto n = as_int(*lag);
+    if (!n || *n < 0 || *n > kMaxClaimedLagMs) {
+      f.fail("`lag` must be your network lag in milliseconds, 0 to " +
+             std::to_string(kMaxClaimedLagMs));
+    } else {
+      m.lag = *n;
+    }
+  }
+  return m;
+}
+
+MessageBody parse_claim(Fields& f) {
+  ClaimMsg m;
+  f.boolean("draw", m.draw);
   return m;
 }
 
@@ -317,6 +332,7 @@ constexpr std::pair<std::string_view, BodyParser> kParsers[] = {
     {"leave", no_fields<LeaveMsg>},
     {"sync", no_fields<SyncMsg>},
     {"ping", parse_ping},
+    {"claim", parse_claim},
 };
 
 }  // namespace
@@ -328,7 +344,7 @@ std::string_view error_code_name(ErrorCode c) {
 std::string_view message_type(const MessageBody& b) {
   constexpr std::array<std::string_view, std::variant_size_v<MessageBody>> kNames{
       "create",  "join", "act",   "resign", "offer_draw", "answer_draw",
-      "rematch", "chat", "leave", "sync",   "ping"};
+      "rematch", "chat", "leave", "sync",   "ping",       "claim"};
   return kNames[b.index()];
 }
 

@@ -114,6 +114,20 @@ std::string notice_json(std::string_view code, std::string_view message) {
   return dump(ojson{{"type", "notice"}, {"code", code}, {"message", message}});
 }
 
+std::string presence_json(VariantId v, const std::array<PlayerView, 2>& players,
+                          const std::array<std::optional<std::int64_t>, 2>& lag) {
+  ojson j;
+  j["type"] = "presence";
+  ojson p = ojson::object();
+  for (Side s : {Side::First, Side::Second}) {
+    const auto i = static_cast<std::size_t>(index(s));
+    p[std::string(side_name(v, s))] = ojson{{"connected", players[i].connected},
+                                            {"lag", lag[i] ? ojson(*lag[i]) : ojson(nullptr)}};
+  }
+  j["players"] = std::move(p);
+  return dump(j);
+}
+
 std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t now_unix_ms) {
   ojson j;
   j["type"] = "pong";
@@ -222,6 +236,18 @@ void write_extensions(Writer& w, const StateView& s) {
     }
   } else {
     w.raw("null,\"abort_at\":null");
+  }
+  w.raw(",\"away\":");
+  if (s.away) {
+    w.raw("{\"side\":");
+    w.str(side_name(v, s.away->side));
+    w.raw(",\"since\":");
+    w.num(s.away->since);
+    w.raw(",\"claim_at\":");
+    w.num(s.away->claim_at);
+    w.raw("}");
+  } else {
+    w.raw("null");
   }
 }
 

@@ -1151,6 +1151,123 @@ TEST_F(RoomTest, Clock_RecordsAndPdnCarryTheTimeControlAndTheForfeit) {
   EXPECT_TRUE(json::parse(room_->record_text())["clock"].is_null());
 }
 
+TEST_F(RoomTest, Clock_S4_APlayerGoneForTheGraceCanBeClaimedAgainst) {
+  two_players(clocked(180, 2));
+  for (int i = 0; i < 2; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  sent();
+  EXPECT_TRUE(state()["away"].is_null());
+  send(A, {{"type", "claim"}});
+  EXPECT_EQ(error_code(A), "cannot_claim") << "nobody has left";
+  clear();
+  deliver(B, room_->disconnect(B));
+  json s = last_of(A, "state");
+  ASSERT_TRUE(s["away"].is_object()) << s.dump();
+  EXPECT_EQ(s["away"]["side"], "water");
+  EXPECT_EQ(s["away"]["claim_at"], s["away"]["since"].get<std::int64_t>() + 20'000);
+  time_.advance(19'000);
+  send(A, {{"type", "claim"}});
+  EXPECT_EQ(error_code(A), "cannot_claim");
+  EXPECT_NE(last_of(A, "error")["message"].get<std::string>().find("in 1 s"), std::string::npos);
+  time_.advance(1'000);
+  clear();
+  Outcome o = send(A, {{"type", "claim"}, {"id", 4}});
+  EXPECT_TRUE(o.finished);
+  EXPECT_EQ(last_of(A, "ok")["request"], "claim");
+  EXPECT_EQ(state()["result"], (json{{"winner", "fire"}, {"reason", "abandoned"}}));
+  EXPECT_EQ(room_->next_deadline(), std::nullopt) << "the clocks stopped";
+}
+
+TEST_F(RoomTest, Clock_S4_AClaimMayBeADrawAndAReturnCancelsIt) {
+  create("fire", clocked(180, 2));
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}});
+  const std::string water_token = last_of(B, "joined")["token"];
+  for (int i = 0; i < 2; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  deliver(B, room_->disconnect(B));
+  time_.advance(10'000);
+  send(D, {{"type", "join"}, {"room", "K7QF2M"}, {"token", water_token}});
+  EXPECT_TRUE(state()["away"].is_null()) << "water came back";
+  time_.advance(30'000);
+  send(A, {{"type", "claim"}});
+  EXPECT_EQ(error_code(A), "cannot_claim");
+  deliver(D, room_->disconnect(D));
+  time_.advance(20'000);
+  send(A, {{"type", "claim"}, {"draw", true}});
+  EXPECT_EQ(state()["result"], (json{{"winner", nullptr}, {"reason", "abandoned"}}));
+}
+
+TEST_F(RoomTest, Clock_S4_NoClaimsInCorrespondenceUntimedOrComputerGames) {
+  two_players({{"type", "create"}, {"variant", "bomb"}, {"clock", {{"days", 1}}}});
+  deliver(B, room_->disconnect(B));
+  time_.advance(3'600'000);
+  EXPECT_TRUE(state()["away"].is_null());
+  send(A, {{"type", "claim"}});
+  EXPECT_EQ(error_code(A), "cannot_claim");
+  clear();
+  two_players();
+  deliver(B, room_->disconnect(B));
+  time_.advance(3'600'000);
+  send(A, {{"type", "claim"}});
+  EXPECT_EQ(error_code(A), "cannot_claim");
+  EXPECT_NE(last_of(A, "error")["message"].get<std::string>().find("on a clock"),
+            std::string::npos);
+}
+
+TEST_F(RoomTest, Clock_S4_AfterARestartEveryoneHasTheGraceToComeBack) {
+  two_players(clocked(180, 2));
+  for (int i = 0; i < 3; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  GameRecord image(room_->setup());
+  image.actions = room_->log();
+  for (Side s : {Side::First, Side::Second})
+    image.seats[static_cast<std::size_t>(index(s))] = room_->stored_seat(s);
+  time_.advance(50'000);
+  auto back = std::make_unique<Room>("K7QF2M", room_->setup(), Limits{}, random_token, 1, &time_);
+  ASSERT_FALSE(back->restore(image));
+  EXPECT_TRUE(json::parse(back->state_text())["away"].is_null()) << "nobody is here to claim";
+  const std::int64_t loaded = time_.unix_ms();
+  room_ = std::move(back);
+  members_.clear();
+  clear();
+  time_.advance(5'000);
+  char token[40];
+  std::snprintf(token, sizeof token, "%032d", 1);  // fire's (the first token made)
+  send(A, {{"type", "join"}, {"room", "K7QF2M"}, {"token", token}});
+  json s = last_of(A, "state");
+  ASSERT_TRUE(s["away"].is_object()) << s.dump();
+  EXPECT_EQ(s["away"]["side"], "water");
+  EXPECT_EQ(s["away"]["since"], loaded) << "gone since the restart, not since before it";
+  EXPECT_EQ(s["away"]["claim_at"], loaded + 20'000);
+}
+
+TEST_F(RoomTest, Clock_PresenceTellsEveryoneThePlayersLagOnAChangeAtMostEveryTwoSeconds) {
+  two_players(clocked(180, 2));
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  clear();
+  deliver(A, room_->report_lag(A, 40));
+  json p = last_of(C, "presence");
+  EXPECT_EQ(p["players"]["fire"], (json{{"connected", true}, {"lag", 40}}));
+  EXPECT_EQ(p["players"]["water"], (json{{"connected", true}, {"lag", nullptr}}));
+  clear();
+  deliver(B, room_->report_lag(B, 80));
+  EXPECT_TRUE(of(C, "presence").empty()) << "within 2 s of the last one";
+  time_.advance(2'000);
+  deliver(A, room_->report_lag(A, 45));
+  EXPECT_EQ(last_of(C, "presence")["players"]["water"]["lag"], 80);
+  clear();
+  time_.advance(2'000);
+  deliver(A, room_->report_lag(A, 50));
+  EXPECT_TRUE(of(C, "presence").empty()) << "a change under 20 ms is not news";
+  EXPECT_TRUE(room_->report_lag(C, 10).messages.empty()) << "spectators have no lag to show";
+}
+
 TEST_F(RoomTest, Clock_BadClocksAreRefused) {
   for (const json& clock : {json{{"base", "5"}}, json{{"increment", 3}}, json(7),
                             json{{"days", 1.5}}, json{{"days", 2}, {"base", 60}}}) {
