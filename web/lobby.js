@@ -1,6 +1,6 @@
 // The start screen and routes: choosing a game and a side, the computer, open rooms, /r/{room}.
 
-import { $, aiName, h, humanize, icon, sideChip, sideName, toast, variantBlurb, variantName } from './ui.js';
+import { $, aiName, h, humanize, icon, markChecked, sideChip, sideName, toast, variantBlurb, variantName } from './ui.js';
 import { app, decodeRoom, normRoom, store } from './state.js';
 import { sendJoin } from './connection.js';
 import { net, send, sidesOf } from './context.js';
@@ -28,12 +28,6 @@ export function leaveToStart() {
   refreshRooms();
 }
 
-/** Marks the label of each checked radio for style.css (which cannot rely on :has() yet). */
-function markChecked(fieldset) {
-  for (const label of fieldset.querySelectorAll('label')) {
-    label.classList.toggle('is-checked', !!label.querySelector('input:checked'));
-  }
-}
 for (const id of ['#variant-list', '#side-list']) $(id).addEventListener('change', () => markChecked($(id)));
 
 export function renderVariantPicker() {
