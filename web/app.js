@@ -11,6 +11,9 @@
 //   replay_view.js  looking back over a game
 //   export.js       the record, PDN and the Kaboom text record
 //   lobby.js        the start screen and the routes
+//   time_control.js a clock's time control in words, and its choice on the start screen
+//   server_time.js  the server's time and our lag, from ping and pong
+//   clocks.js       the two clocks and the first turns' countdown
 
 import { $ } from './ui.js';
 import { app, store } from './state.js';

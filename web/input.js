@@ -6,11 +6,16 @@ import { board, canvas, hint, isPlayer, myLegal, pieceAt, same, send } from './c
 import { sequencePiece } from './game_state.js';
 import { kaboomGhost, renderGame } from './game_view.js';
 import { closeReplay, openReplay, replayGo } from './replay_view.js';
+import { lagMs } from './server_time.js';
 
 export function act(action) {
   const s = app.state;
   if (!s) return;
-  const id = send({ type: 'act', action, version: s.version }, { kind: 'act' });
+  const msg = { type: 'act', action, version: s.version };
+  // A clocked game forgives our network lag, up to a quota.
+  const lag = lagMs();
+  if (s.clock && lag !== null) msg.lag = lag;
+  const id = send(msg, { kind: 'act' });
   if (id === null) return;
   app.pending = true;
   app.selected = null;
