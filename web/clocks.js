@@ -7,10 +7,11 @@ import { $, h, icon, sideName } from './ui.js';
 import { app } from './state.js';
 import { isPlayer } from './context.js';
 import { serverNow } from './server_time.js';
+import { playSound } from './sounds.js';
 import { controlWords } from './time_control.js';
 
 const LOW_MS = 20000; // the low-time look
-const WARN_MS = 10000; // tenths of a second below this
+const WARN_MS = 10000; // the low-time sound, once a turn, and tenths of a second
 
 const pad = (n) => String(n).padStart(2, '0');
 
@@ -50,6 +51,9 @@ export function clockEl(side) {
   return el;
 }
 
+const lastMs = new Map(); // side -> the time shown at the last paint, to hear it pass 10 s
+let warnedAt = ''; // the turn (game:version) of the last low-time sound
+
 function paintClock(el, now) {
   const s = app.state;
   const side = el.dataset.side;
@@ -64,6 +68,15 @@ function paintClock(el, now) {
   el.classList.toggle('running', running);
   el.classList.toggle('low', ms < LOW_MS && (running || ms === 0));
   el.classList.toggle('out', ms === 0);
+  const before = lastMs.get(side);
+  lastMs.set(side, ms);
+  if (running && isPlayer() && side === app.seat && before >= WARN_MS && ms < WARN_MS) {
+    const turn = `${app.gameNo}:${s.version}`;
+    if (warnedAt !== turn) {
+      warnedAt = turn;
+      playSound('low');
+    }
+  }
 }
 
 function paintAbort(now) {
@@ -109,6 +122,7 @@ export function renderClocks() {
     label.replaceChildren(icon('clock'), ` ${s.clock.control}`, h('span.sr-only', {}, ` (${controlWords(s.clock.control)})`));
     label.title = controlWords(s.clock.control);
   }
+  if (!s) lastMs.clear();
   paint();
   if (ticking() && !raf) raf = requestAnimationFrame(frame);
 }

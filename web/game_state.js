@@ -7,6 +7,7 @@ import { board, clearHint, flipped, myLegal, same } from './context.js';
 import { layoutBoard, renderGame, renderMoves } from './game_view.js';
 import { showScreen } from './lobby.js';
 import { apiFetch } from './net.js';
+import { soundOfState } from './sounds.js';
 
 export function onState(s) {
   // A state still on its way when we left (or of a room we left for another) is old news.
@@ -60,6 +61,7 @@ export function onState(s) {
   }
   showScreen('game');
   renderGame();
+  soundOfState(prev, s);
   if (needHistory) loadHistory(s);
 }
 

@@ -36,6 +36,12 @@ export const store = {
   set ai(v) {
     localStorage.setItem('bc.ai', JSON.stringify(v));
   },
+  get muted() {
+    return localStorage.getItem('bc.muted') === '1';
+  },
+  set muted(v) {
+    localStorage.setItem('bc.muted', v ? '1' : '0');
+  },
   seat(room) {
     try {
       const v = JSON.parse(localStorage.getItem(`bc.seat.${normRoom(room)}`) ?? 'null');
