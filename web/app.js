@@ -14,6 +14,7 @@
 //   time_control.js a clock's time control in words, and its choice on the start screen
 //   server_time.js  the server's time and our lag, from ping and pong
 //   clocks.js       the two clocks and the first turns' countdown
+//   premove.js      a move picked during the other side's turn, played when ours comes
 //   sounds.js       the game's sounds (WebAudio) and the mute button
 
 import { $ } from './ui.js';

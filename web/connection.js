@@ -169,6 +169,7 @@ function onNotice(msg) {
     app.replaced = true;
     app.pending = false;
     app.selected = null;
+    app.premove = null;
     showReplaced();
     renderGame();
     return;

@@ -7,6 +7,7 @@ import { board, clearHint, flipped, myLegal, same } from './context.js';
 import { layoutBoard, renderGame, renderMoves } from './game_view.js';
 import { showScreen } from './lobby.js';
 import { apiFetch } from './net.js';
+import { playPremove } from './premove.js';
 import { soundOfState } from './sounds.js';
 
 export function onState(s) {
@@ -59,6 +60,7 @@ export function onState(s) {
     board.setFlipped(flipped());
     if (geometryChanged || !prev) layoutBoard();
   }
+  playPremove(); // a premove goes as soon as our turn comes
   showScreen('game');
   renderGame();
   soundOfState(prev, s);
@@ -186,6 +188,7 @@ export function resetGameView() {
   app.seat = null;
   app.token = null;
   app.selected = null;
+  app.premove = null;
   app.pending = false;
   app.userFlip = false;
   app.moves = [];

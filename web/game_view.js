@@ -8,6 +8,7 @@ import { askRematch, copyLink, shareLink } from './controls.js';
 import { act } from './input.js';
 import { aiLevelName } from './lobby.js';
 import { clockEl, renderClocks } from './clocks.js';
+import { premoveKey, premoveMarks } from './premove.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
@@ -24,6 +25,7 @@ export function updateDataAttrs() {
   canvas.dataset.cols = String(s?.board?.width ?? 8);
   canvas.dataset.rows = String(s?.board?.height ?? 8);
   canvas.dataset.selected = app.selected ? app.selected.join(',') : '';
+  canvas.dataset.premove = premoveKey();
   canvas.dataset.replayVersion = app.replay ? String(app.replay.version) : '';
   canvas.dataset.replayGame = app.replay ? String(app.replay.game) : '';
   canvas.dataset.game = s ? String(app.gameNo) : '';
@@ -87,7 +89,10 @@ function renderHighlights(s, legal) {
     }
   }
   board.setFlipped(flipped());
-  board.setUi({ selected: app.replay ? null : app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal) });
+  board.setUi({
+    selected: app.replay ? null : app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal),
+    premove: app.replay ? null : premoveMarks(),
+  });
 }
 
 /** The status line (whose turn, the result) and the tab's title; returns the line's text. */

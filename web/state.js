@@ -70,6 +70,7 @@ export const app = {
   requests: new Map(), // request id -> {kind, ...}
   state: null,
   selected: null,
+  premove: null, // our next move, chosen during the other side's turn: {from, to} or {action}
   pending: false, // an `act` is on its way; wait for the state
   userFlip: false,
   moves: [], // [{side, actions, exploded, promoted}]
