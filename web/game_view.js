@@ -203,9 +203,10 @@ function renderPlayer(el, side, s) {
       h('span.sr-only', {}, p.connected ? 'connected' : 'disconnected')));
   }
   if (turn) kids.push(h('span.to-move', {}, 'to move'));
-  kids.push(clockEl(side));
+  const clock = clockEl(side);
+  kids.push(clock);
   el.replaceChildren(...kids.filter(Boolean));
-  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}`;
+  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}${clock ? ' timed' : ''}`;
 }
 
 let overlayKey = '';
