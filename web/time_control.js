@@ -37,7 +37,7 @@ export function renderTimeControl(clocks) {
   }
   limits = { maxBase: clocks.max_base ?? 10800, maxIncrement: clocks.max_increment ?? 180 };
   const before = box.querySelector('input[name=clock]:checked')?.value ?? 'none';
-  const pick = (value, text, title) => h('label.side-pick.clock-pick', { title },
+  const pick = (value, text, title) => h('label.clock-pick', { title },
     h('input', { type: 'radio', name: 'clock', value, checked: value === before }), h('span', {}, text));
   const presets = (Array.isArray(clocks.presets) ? clocks.presets : [])
     .filter((p) => Array.isArray(p) && p.length === 2)

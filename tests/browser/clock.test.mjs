@@ -1,5 +1,6 @@
 // Chromium: the clock's numbers and words (web/clocks.js, web/time_control.js) in the page, without
-// a game: how a time is shown, what a running clock reads, and how a custom time is read.
+// a game: how a time is shown, what a running clock reads, how a custom time is read; and the
+// start screen's choice of a clock.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, BASE } from './helpers.mjs';
@@ -35,6 +36,27 @@ test('clock times, time controls and custom minutes', async () => {
     'Correspondence: 3 days a move', 'Correspondence: 1 day a move', 'No clock']);
   assert.deepEqual(got.minutes.slice(0, 5), [300, 90, 2, 90, 150]);
   assert.ok(got.minutes.slice(5).every(Number.isNaN));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the start screen's clock choice: none by default, marked by a class, custom and days fields shown when chosen", async () => {
+  const page = await person(browser);
+  await page.goto(`${BASE}/`);
+  await page.locator('#create-btn:not([disabled])').waitFor();
+  const marked = () => page.locator('label.clock-pick.is-checked input').evaluateAll((els) => els.map((e) => e.value));
+  assert.deepEqual(await page.locator('label.clock-pick input').evaluateAll((els) => els.map((e) => e.value)),
+    ['none', '3+2', '5+3', '10+5', '15+10', 'custom', 'days'], 'the presets come from the welcome');
+  assert.deepEqual(await marked(), ['none']);
+  assert.ok(await page.locator('#clock-custom').isHidden());
+  await page.locator('label.clock-pick:has(input[value="custom"])').click();
+  assert.deepEqual(await marked(), ['custom']);
+  await page.locator('#clock-minutes').waitFor();
+  await page.locator('label.clock-pick:has(input[value="days"])').click();
+  assert.ok(await page.locator('#clock-custom').isHidden());
+  assert.deepEqual(await page.locator('#clock-days-n option').evaluateAll((els) => els.map((e) => e.value)),
+    ['1', '2', '3', '5', '7', '14']);
+  assert.equal(await page.locator('#clock-days-n').inputValue(), '3');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
