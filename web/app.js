@@ -11,12 +11,18 @@
 //   replay_view.js  looking back over a game
 //   export.js       the record, PDN and the Kaboom text record
 //   lobby.js        the start screen and the routes
+//   time_control.js a clock's time control in words, and its choice on the start screen
+//   server_time.js  the server's time and our lag, from ping and pong
+//   clocks.js       the two clocks and the first turns' countdown
+//   premove.js      a move picked during the other side's turn, played when ours comes
+//   sounds.js       the game's sounds (WebAudio) and the mute button
 
 import { $ } from './ui.js';
 import { app, store } from './state.js';
 import { board, net, netEvents } from './context.js';
 import { onDown, onMessage, onOpen, setConn } from './connection.js';
 import { route } from './lobby.js';
+import { played as sounds } from './sounds.js';
 // Modules whose buttons and keys are wired when they load.
 import './game_view.js';
 import './input.js';
@@ -27,7 +33,7 @@ import './export.js';
 Object.assign(netEvents, { message: onMessage, open: onOpen, down: onDown });
 
 // Tests and the curious can look at the client's view of things.
-window.bombcheckers = { app, board, net, receive: (msg) => onMessage(msg) };
+window.bombcheckers = { app, board, net, sounds, receive: (msg) => onMessage(msg) };
 
 $('#create-name').value = store.name;
 setConn(false, 'Connecting…');

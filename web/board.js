@@ -31,7 +31,7 @@ export class BoardView {
     this.flipped = false;
     this.cssW = 0;
     this.cssH = 0;
-    this.ui = { selected: null, targets: [], movable: [], detonatable: [], hover: null, ghost: null };
+    this.ui = { selected: null, targets: [], movable: [], detonatable: [], hover: null, ghost: null, premove: null };
     this.effects = [];
     this.shakeUntil = 0;
     this.raf = 0;

@@ -178,10 +178,30 @@ function drawLastPath(view, path, m) {
   ctx.restore();
 }
 
+// A premove's colour: violet, unlike the blue of a selection and the gold of the last turn.
+const PREMOVE = { fill: 'rgba(190, 120, 255, 0.3)', line: 'rgba(214, 170, 255, 0.95)' };
+
+/** The rectangles a premove marks: its squares, or the whole column of a premoved drop. */
+function premoveRects(view) {
+  const pm = view.ui.premove;
+  if (!pm) return [];
+  const rects = pm.squares.map((sq) => view.cellRect(sq));
+  if (pm.column !== null && pm.column !== undefined) {
+    const [x0, y0, cw] = view.cellRect([pm.column, view.rows - 1]);
+    const [, y1, , ch] = view.cellRect([pm.column, 0]);
+    rects.push([x0, Math.min(y0, y1), cw, Math.abs(y1 - y0) + ch]);
+  }
+  return rects;
+}
+
 export function drawUiUnder(view, w, h, now) {
   const { ctx } = view;
   const m = Math.min(w, h);
   const { selected, targets, hover } = view.ui;
+  for (const [rx, ry, rw, rh] of premoveRects(view)) {
+    ctx.fillStyle = PREMOVE.fill;
+    ctx.fillRect(rx, ry, rw, rh);
+  }
   if (selected) {
     const [rx, ry, rw, rh] = view.cellRect(selected);
     ctx.fillStyle = 'rgba(120, 220, 255, 0.28)';
@@ -242,6 +262,15 @@ export function drawUiOver(view, w, h, now) {
       ctx.arc(cx, cy, m * 0.14, 0, Math.PI * 2);
       ctx.fill();
     }
+  }
+  // The premove's outline, dashed: a move to come, not one being made.
+  const lw = Math.max(2, m * 0.06);
+  for (const [rx, ry, rw, rh] of premoveRects(view)) {
+    ctx.strokeStyle = PREMOVE.line;
+    ctx.lineWidth = lw;
+    ctx.setLineDash([m * 0.12, m * 0.08]);
+    ctx.strokeRect(rx + lw / 2, ry + lw / 2, rw - lw, rh - lw);
+    ctx.setLineDash([]);
   }
   if (ghost) {
     const [cx, cy] = view.center(ghost.sq);

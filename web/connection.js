@@ -6,6 +6,8 @@ import { hint, net, send } from './context.js';
 import { loadInvitation, onChat, onDrawOffer } from './controls.js';
 import { applyDelta } from './delta.js';
 import { onState, resetGameView } from './game_state.js';
+import { onPong, sendPing } from './server_time.js';
+import { renderTimeControl } from './time_control.js';
 import { renderGame, updateDataAttrs } from './game_view.js';
 import {
   leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen,
@@ -80,6 +82,7 @@ export function onMessage(msg) {
     case 'draw_offer': return onDrawOffer(msg);
     case 'error': return onError(msg);
     case 'notice': return onNotice(msg);
+    case 'pong': return onPong(msg);
     case 'ok':
       app.requests.delete(msg.id); // the request went through; its state or chat follows
       return undefined;
@@ -107,6 +110,8 @@ function onWelcome(msg) {
   app.welcome = msg;
   app.ai = aiLevels(msg);
   renderOpponentPicker();
+  renderTimeControl(msg.clocks);
+  if (msg.clocks) sendPing(); // a server with clocks answers pings: the first estimate of its time
   if (Array.isArray(msg.variants) && msg.variants.length) {
     const first = app.variants.length === 0;
     app.variants = msg.variants;
@@ -164,6 +169,7 @@ function onNotice(msg) {
     app.replaced = true;
     app.pending = false;
     app.selected = null;
+    app.premove = null;
     showReplaced();
     renderGame();
     return;

@@ -7,6 +7,8 @@ import { board, clearHint, flipped, myLegal, same } from './context.js';
 import { layoutBoard, renderGame, renderMoves } from './game_view.js';
 import { showScreen } from './lobby.js';
 import { apiFetch } from './net.js';
+import { playPremove } from './premove.js';
+import { soundOfState } from './sounds.js';
 
 export function onState(s) {
   // A state still on its way when we left (or of a room we left for another) is old news.
@@ -58,8 +60,10 @@ export function onState(s) {
     board.setFlipped(flipped());
     if (geometryChanged || !prev) layoutBoard();
   }
+  playPremove(); // a premove goes as soon as our turn comes
   showScreen('game');
   renderGame();
+  soundOfState(prev, s);
   if (needHistory) loadHistory(s);
 }
 
@@ -184,6 +188,7 @@ export function resetGameView() {
   app.seat = null;
   app.token = null;
   app.selected = null;
+  app.premove = null;
   app.pending = false;
   app.userFlip = false;
   app.moves = [];

@@ -1,12 +1,14 @@
 // Drawing the game screen from the latest state: players, status, overlay, drops, moves, layout.
 
 import { qrImage } from './qr.js';
-import { $, h, icon, resultText, sideChip, sideName, turnText, variantName } from './ui.js';
+import { $, h, icon, resultShort, resultText, sideChip, sideName, turnText, variantName } from './ui.js';
 import { app } from './state.js';
 import { board, canvas, flipped, isPlayer, myLegal, pieceAt, same, sidesOf } from './context.js';
 import { askRematch, copyLink, shareLink } from './controls.js';
 import { act } from './input.js';
 import { aiLevelName } from './lobby.js';
+import { clockEl, renderClocks } from './clocks.js';
+import { premoveKey, premoveMarks } from './premove.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
@@ -23,6 +25,7 @@ export function updateDataAttrs() {
   canvas.dataset.cols = String(s?.board?.width ?? 8);
   canvas.dataset.rows = String(s?.board?.height ?? 8);
   canvas.dataset.selected = app.selected ? app.selected.join(',') : '';
+  canvas.dataset.premove = premoveKey();
   canvas.dataset.replayVersion = app.replay ? String(app.replay.version) : '';
   canvas.dataset.replayGame = app.replay ? String(app.replay.game) : '';
   canvas.dataset.game = s ? String(app.gameNo) : '';
@@ -40,6 +43,7 @@ export function renderGame() {
   updateDataAttrs();
   if (!s) {
     $('#status-line').textContent = app.room ? 'Joining…' : '';
+    renderClocks();
     return;
   }
   const sides = sidesOf(s.variant);
@@ -62,6 +66,7 @@ export function renderGame() {
   renderDrops(s, legal);
   renderMoves();
   renderReplayBar();
+  renderClocks();
   canvas.setAttribute('aria-label', app.replay ?
     `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}` :
     `${variantName(s.variant, app.variants)} board. ${text}`);
@@ -84,7 +89,10 @@ function renderHighlights(s, legal) {
     }
   }
   board.setFlipped(flipped());
-  board.setUi({ selected: app.replay ? null : app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal) });
+  board.setUi({
+    selected: app.replay ? null : app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal),
+    premove: app.replay ? null : premoveMarks(),
+  });
 }
 
 /** The status line (whose turn, the result) and the tab's title; returns the line's text. */
@@ -195,8 +203,10 @@ function renderPlayer(el, side, s) {
       h('span.sr-only', {}, p.connected ? 'connected' : 'disconnected')));
   }
   if (turn) kids.push(h('span.to-move', {}, 'to move'));
-  el.replaceChildren(...kids);
-  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}`;
+  const clock = clockEl(side);
+  kids.push(clock);
+  el.replaceChildren(...kids.filter(Boolean));
+  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}${clock ? ' timed' : ''}`;
 }
 
 let overlayKey = '';
@@ -247,7 +257,7 @@ function renderOverlay(s, sides) {
   if (s.status === 'finished' && !app.overlayClosed) {
     const opt = s.options ?? {};
     const won = s.result?.winner && isPlayer() ? s.result.winner === app.seat : null;
-    const title = !s.result?.winner ? 'Draw' : won === true ? 'You win!' : won === false ? 'You lose' : `${sideName(s.result.winner)} wins`;
+    const title = s.result?.reason === 'aborted' ? 'Aborted' : !s.result?.winner ? 'Draw' : won === true ? 'You win!' : won === false ? 'You lose' : `${sideName(s.result.winner)} wins`;
     // Just finished in front of us: let the last move's animation play before covering the board.
     const live = app.finishedLive;
     app.finishedLive = false;
@@ -313,6 +323,12 @@ export function shownMoves() {
   return r && r.game !== app.gameNo ? r.moves ?? [] : app.moves;
 }
 
+/** How the current game ended, in a few words, once it has. */
+function finalResult() {
+  const s = app.state;
+  return s?.status === 'finished' && s.result ? resultShort(s.result) : null;
+}
+
 /** Brings an item of a scrolling list into view by scrolling that list alone: scrollIntoView would
  *  scroll the page too, and on a phone that moves the board away at every replay step. */
 function scrollWithin(list, item) {
@@ -328,8 +344,9 @@ export function renderMoves() {
   const r = app.replay;
   const moves = shownMoves();
   const current = r ? moveIndexOf(r.version, moves) : -1;
+  const result = r && r.game !== app.gameNo ? null : finalResult();
   const k = JSON.stringify([moves.map((m) => [m.side, m.actions.length, m.versions, m.exploded.length, m.promoted.length]),
-    app.movesPartial, r?.game, current, app.gameNo]);
+    app.movesPartial, r?.game, current, app.gameNo, result]);
   if (k === movesKey && list.children.length) return;
   movesKey = k;
   const items = moves.map((m, i) => {
@@ -346,6 +363,7 @@ export function renderMoves() {
   });
   if (app.movesPartial && !(r && r.game !== app.gameNo)) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
   if (!items.length) items.push(h('li.muted', {}, 'No moves yet'));
+  if (result) items.push(h('li.result', {}, result));
   if (app.gameNo > 1 && !r) {
     // The earlier games of a rematch series, newest first.
     const earlier = [];

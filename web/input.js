@@ -1,16 +1,22 @@
 // Playing: what a click, a drag or a key means. Every move sent is taken unchanged from `legal`.
 
-import { $, sideName } from './ui.js';
+import { $ } from './ui.js';
 import { app } from './state.js';
 import { board, canvas, hint, isPlayer, myLegal, pieceAt, same, send } from './context.js';
 import { sequencePiece } from './game_state.js';
 import { kaboomGhost, renderGame } from './game_view.js';
 import { closeReplay, openReplay, replayGo } from './replay_view.js';
+import { cancelPremove, premoveClick, premoveTime } from './premove.js';
+import { lagMs } from './server_time.js';
 
 export function act(action) {
   const s = app.state;
   if (!s) return;
-  const id = send({ type: 'act', action, version: s.version }, { kind: 'act' });
+  const msg = { type: 'act', action, version: s.version };
+  // A clocked game forgives our network lag, up to a quota.
+  const lag = lagMs();
+  if (s.clock && lag !== null) msg.lag = lag;
+  const id = send(msg, { kind: 'act' });
   if (id === null) return;
   app.pending = true;
   app.selected = null;
@@ -49,8 +55,8 @@ function clickSquare(sq) {
   }
   if (app.pending) return;
   if (s.turn !== app.seat) {
-    hint(`It is ${sideName(s.turn)}'s turn.`);
-    board.flash(sq);
+    premoveClick(sq);
+    renderGame();
     return;
   }
   const legal = myLegal();
@@ -88,14 +94,32 @@ function clickSquare(sq) {
 }
 
 let downSq = null;
+let eatMenu = false; // a right click that cancelled a premove opens no menu
 canvas.addEventListener('pointerdown', (e) => {
+  if (e.button === 2) {
+    eatMenu = cancelPremove();
+    if (eatMenu) renderGame();
+    return;
+  }
   if (e.button !== 0) return;
   downSq = board.squareAtClient(e.clientX, e.clientY);
-  // Pressing on one of your movable pieces picks it up at once, so it can be dragged.
-  if (downSq && !app.state?.variant?.startsWith('kaboom') && myLegal().some((a) => same(a.from, downSq)) &&
-      !same(app.selected, downSq)) {
+  if (!downSq || app.state?.variant?.startsWith('kaboom')) return;
+  // Pressing on one of your movable pieces picks it up at once, so it can be dragged; during the
+  // other side's turn, any of your pieces, for a premove.
+  if (myLegal().some((a) => same(a.from, downSq)) && !same(app.selected, downSq)) {
     app.selected = downSq;
     downSq = [...downSq, 'picked'];
+    renderGame();
+  } else if (premoveTime() && pieceAt(downSq)?.side === app.seat && !same(app.premove?.from, downSq)) {
+    premoveClick(downSq);
+    downSq = [...downSq, 'picked'];
+    renderGame();
+  }
+});
+canvas.addEventListener('contextmenu', (e) => {
+  if (eatMenu || cancelPremove()) {
+    e.preventDefault();
+    eatMenu = false;
     renderGame();
   }
 });
@@ -148,6 +172,8 @@ document.addEventListener('keydown', (e) => {
       $('#export-menu').open = false;
     } else if (app.replay) {
       closeReplay();
+    } else if (cancelPremove()) {
+      renderGame();
     } else if (app.selected) {
       app.selected = null;
       renderGame();

@@ -1,6 +1,6 @@
 // The start screen and routes: choosing a game and a side, the computer, open rooms, /r/{room}.
 
-import { $, aiName, h, humanize, icon, sideChip, sideName, toast, variantBlurb, variantName } from './ui.js';
+import { $, aiName, h, humanize, icon, markChecked, sideChip, sideName, toast, variantBlurb, variantName } from './ui.js';
 import { app, decodeRoom, normRoom, store } from './state.js';
 import { sendJoin } from './connection.js';
 import { net, send, sidesOf } from './context.js';
@@ -8,6 +8,7 @@ import { sendLeave } from './controls.js';
 import { resetGameView } from './game_state.js';
 import { layoutBoard, renderGame, updateDataAttrs } from './game_view.js';
 import { apiFetch } from './net.js';
+import { chosenClock, controlWords } from './time_control.js';
 
 export function showScreen(name) {
   if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
@@ -28,12 +29,6 @@ export function leaveToStart() {
   refreshRooms();
 }
 
-/** Marks the label of each checked radio for style.css (which cannot rely on :has() yet). */
-function markChecked(fieldset) {
-  for (const label of fieldset.querySelectorAll('label')) {
-    label.classList.toggle('is-checked', !!label.querySelector('input:checked'));
-  }
-}
 for (const id of ['#variant-list', '#side-list']) $(id).addEventListener('change', () => markChecked($(id)));
 
 export function renderVariantPicker() {
@@ -160,11 +155,18 @@ $('#create-form').addEventListener('submit', (e) => {
       options[input.name] = n;
     }
   }
+  const { clock, error, input } = chosenClock();
+  if (error) {
+    toast(error, 'error');
+    input.focus();
+    return;
+  }
   const name = $('#create-name').value.trim() || 'Player';
   store.name = name;
   const seat = form.querySelector('input[name=seat]:checked')?.value ?? 'random';
   const msg = { type: 'create', variant: v.id, options, name, seat };
   const vsAi = $('#vs-ai').checked && aiOffered(v.id);
+  if (clock) msg.clock = clock;
   if (vsAi) msg.opponent = { ai: app.ai.levels[Number($('#ai-level').value)] ?? app.ai.levels[0] };
   const posText = $('#create-position')?.value.trim();
   if (posText) {
@@ -245,6 +247,8 @@ export async function refreshRooms() {
         h('span.room-players', {}, ...seats.flatMap((x, i) => [i ? h('span.vs', {}, 'vs') : null, sideChip(x.side), h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—'))]))),
       h('div.room-meta', {},
         h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : r.status ?? ''),
+        r.clock ? h('span.pill.clock', { title: controlWords(r.clock) }, icon('clock'), r.clock,
+          h('span.sr-only', {}, ` (${controlWords(r.clock)})`)) : null,
         h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
         free ? h('button.btn.small.primary', { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any') }, 'Play') : null,
         h('button.btn.small', { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') }, 'Watch')));

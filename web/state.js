@@ -36,6 +36,12 @@ export const store = {
   set ai(v) {
     localStorage.setItem('bc.ai', JSON.stringify(v));
   },
+  get muted() {
+    return localStorage.getItem('bc.muted') === '1';
+  },
+  set muted(v) {
+    localStorage.setItem('bc.muted', v ? '1' : '0');
+  },
   seat(room) {
     try {
       const v = JSON.parse(localStorage.getItem(`bc.seat.${normRoom(room)}`) ?? 'null');
@@ -64,6 +70,7 @@ export const app = {
   requests: new Map(), // request id -> {kind, ...}
   state: null,
   selected: null,
+  premove: null, // our next move, chosen during the other side's turn: {from, to} or {action}
   pending: false, // an `act` is on its way; wait for the state
   userFlip: false,
   moves: [], // [{side, actions, exploded, promoted}]

@@ -23,6 +23,14 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Marks the label of each checked radio in `fieldset`, for the styles (which cannot rely on
+ *  :has() yet). */
+export function markChecked(fieldset) {
+  for (const label of fieldset.querySelectorAll('label')) {
+    label.classList.toggle('is-checked', !!label.querySelector('input:checked'));
+  }
+}
+
 // ---- words ----------------------------------------------------------------------------------
 
 const VARIANT_BLURB = {
@@ -129,8 +137,21 @@ export function resultText(result, sides, connect, misere) {
     case 'draw_rule': return 'Draw: too many turns without a capture or a man moving.';
     case 'board_full': return 'Draw: the board is full.';
     case 'turn_limit': return 'Draw: the game reached its limit of 1,000 turns.';
+    case 'timeout': return w ? `${W} wins on time: ${L} ran out of time.` :
+      'Drawn on time: a clock ran out, and the other side could not have won.';
+    case 'aborted': return 'Aborted: a first move was not made in time.';
     default: return w ? `${W} wins (${humanize(result.reason ?? 'game over')}).` : `Draw (${humanize(result.reason ?? 'game over')}).`;
   }
+}
+
+/** The result in a few words, for the end of the move list: "Water wins on time", "Aborted". */
+export function resultShort(result) {
+  if (!result) return '';
+  const w = result.winner;
+  if (result.reason === 'aborted') return 'Aborted';
+  if (result.reason === 'timeout') return w ? `${sideName(w)} wins on time` : 'Drawn on time';
+  if (result.reason === 'resigned') return `${sideName(w)} wins by resignation`;
+  return w ? `${sideName(w)} wins` : 'Draw';
 }
 
 /** One turn in words, for the move list: "c3–d4", "c3×e5×c7", "drop 4", "bomb 2", "detonate b1". */

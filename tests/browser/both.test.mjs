@@ -1,15 +1,25 @@
 // The game as people play it, in every browser of BC_BROWSERS (default Chromium and Firefox ESR):
-// a whole game between two people who meet by link, a reload mid-game, a spectator.
+// a whole game between two people who meet by link, a reload mid-game, a spectator, clocks (one
+// that runs, one that flags), premoves.
 // One browser per engine, shared by the tests; each person is a context of their own.
 // A new behaviour to check in every browser is one more it(...) in the describe below.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browsers, launch } from './driver.mjs';
 import {
-  board, waitBoard, clickSquare, move, startGame, watchByLink, pieceAt, pieces,
+  board, waitBoard, clickSquare, clockOf, move, startGame, watchByLink, pieceAt, pieces,
 } from './game_driver.mjs';
+import { squarePoint } from './helpers.mjs';
 
 const piece = (x, y, side, kind = 'normal', rank = 'man') => ({ at: [x, y], side, kind, rank });
+
+/** The two opening moves (each side's first turn has no clock): fire c3-d4, water f6-e5. */
+async function openingMoves(fire, water) {
+  await move(fire, [2, 2], [3, 3]);
+  await waitBoard(water, { version: 1, turn: 'water' });
+  await move(water, [5, 5], [4, 4]);
+  await waitBoard(fire, { version: 2, turn: 'fire' });
+}
 
 /** Every person's page threw nothing; then their contexts are closed. */
 async function done(...people) {
@@ -123,6 +133,106 @@ for (const kind of browsers()) {
       await watcher.sleep(1000);  // the explosion's animation ends
       await watcher.shot('both-spectator');
       await done(fire, water, watcher);
+    });
+
+    it('a clocked game made on the start screen: two clocks, the running one counts down, a reload shows the same time', async () => {
+      const { room, creator: fire, joiner: water } = await startGame(browser, { clock: '5+3' });
+      for (const p of [fire, water]) {
+        await p.waitText('#time-control-label', '5+3');
+        for (const side of ['fire', 'water']) assert.equal((await clockOf(p, side))?.text, '05:00', `${p.kind} ${side}`);
+      }
+      // The first turns are not timed, but they must be played soon.
+      await fire.waitText('#abort-note', 'Fire (you) must move within');
+      await water.waitText('#abort-note', 'Fire must move within');
+      await move(fire, [2, 2], [3, 3]);
+      await water.waitText('#abort-note', 'Water (you) must move within');
+      assert.equal((await clockOf(water, 'water')).running, false);
+      await move(water, [5, 5], [4, 4]);
+      await waitBoard(fire, { version: 2, turn: 'fire' });
+
+      // Fire's clock runs, in both pages; water's stands.
+      await fire.hidden('#abort-note');
+      await fire.sleep(1200);
+      for (const p of [fire, water]) {
+        const f = await clockOf(p, 'fire');
+        assert.ok(f.running && !f.low, `${p.kind}: fire's clock runs`);
+        assert.ok(f.ms > 290000 && f.ms < 299500, `${p.kind}: fire's clock went down (${f.text})`);
+        const w = await clockOf(p, 'water');
+        assert.ok(!w.running && w.ms >= 300000, `${p.kind}: water's clock stands (${w.text})`);
+      }
+      await fire.shot('both-clocks');
+
+      // A reload reads the same time from the state and the server's time.
+      await fire.reload();
+      await waitBoard(fire, { room, version: '2', turn: 'fire' });
+      await fire.visible('#game .clock.running[data-side="fire"]');
+      const [mine, theirs] = await Promise.all([clockOf(fire, 'fire'), clockOf(water, 'fire')]);
+      assert.ok(Math.abs(mine.ms - theirs.ms) < 1000, `after the reload ${mine.text}, the opponent sees ${theirs.text}`);
+      await done(fire, water);
+    });
+
+    it('a player who does not move loses on time, and both see it', async () => {
+      const { creator: fire, joiner: water } = await startGame(browser, { clock: { minutes: '0:02', increment: '0' } });
+      await fire.waitText('#time-control-label', '2s+0');
+      await openingMoves(fire, water);
+      await fire.visible('#game .clock.running.low[data-side="fire"]');
+      // Fire does not move: its two seconds run out.
+      await waitBoard(fire, { status: 'finished' }, 5000);
+      await waitBoard(water, { status: 'finished' }, 5000);
+      await water.waitText('#status-line', 'Water wins on time');
+      await water.waitText('.overlay-card', 'You win!');
+      await fire.waitText('.overlay-card', 'You lose');
+      for (const p of [fire, water]) {
+        await p.waitText('#move-list li.result', 'Water wins on time');
+        assert.equal((await clockOf(p, 'fire')).text, '00:00.0');
+        assert.ok(await p.eval(() => window.bombcheckers.sounds.includes('end')), `${p.kind}: the end is heard`);
+      }
+      await water.shot('both-flagged');
+      await done(fire, water);
+    });
+
+    it('a premove made during the other side\'s turn is played at once when it comes; Escape and a right click cancel one', async () => {
+      const { creator: fire, joiner: water } = await startGame(browser);
+      // Water picks f6-e5 while fire thinks; it is marked on water's board.
+      await clickSquare(water, [5, 5]);
+      await waitBoard(water, { premove: '5,5-' });
+      await clickSquare(water, [4, 4]);
+      await waitBoard(water, { premove: '5,5-4,4', version: '0' });
+      await water.shot('both-premove');
+      await move(fire, [2, 2], [3, 3]);
+      const t0 = Date.now();
+      await waitBoard(fire, { version: 2, turn: 'fire' }, 2000);
+      assert.ok(Date.now() - t0 < 1000, `the premove came ${Date.now() - t0} ms after the turn`);
+      assert.equal((await pieceAt(fire, [4, 4]))?.side, 'water');
+      await waitBoard(water, { version: 2, premove: '' });
+
+      // Escape cancels a premove: water's turn then waits for water.
+      await clickSquare(water, [6, 6]);
+      await clickSquare(water, [5, 5]);
+      await waitBoard(water, { premove: '6,6-5,5' });
+      await water.key('Escape');
+      await waitBoard(water, { premove: '' });
+      await move(fire, [4, 2], [5, 3]);
+      await water.sleep(500);
+      assert.equal((await board(water)).version, '3', 'nothing was played for water');
+
+      // A right click cancels one too.
+      await clickSquare(fire, [5, 3]);
+      await clickSquare(fire, [6, 4]);
+      await waitBoard(fire, { premove: '5,3-6,4' });
+      const at = squarePoint(await fire.box('#board'), await board(fire), [6, 4]);
+      await fire.mouse(at.x, at.y, { button: 'right' });
+      await waitBoard(fire, { premove: '' });
+      // And one that is not legal when the turn comes is dropped without a word.
+      await clickSquare(fire, [5, 3]);
+      await clickSquare(fire, [5, 4]);
+      await waitBoard(fire, { premove: '5,3-5,4' });
+      await move(water, [6, 6], [5, 5]);
+      await waitBoard(fire, { version: 4, turn: 'fire', premove: '' });
+      await fire.sleep(300);
+      assert.equal((await board(fire)).version, '4', 'nothing was played for fire');
+      assert.equal(await fire.count('.toast.error'), 0);
+      await done(fire, water);
     });
   });
 }

@@ -30,8 +30,11 @@ export async function move(p, from, to) {
   await waitBoard(p, { version: before + 1 });
 }
 
-/** Fills the start screen's form and creates a game; returns the room code. */
-export async function createGame(p, { variant = 'bomb', name, seat, options = {}, position } = {}) {
+/**
+ * Fills the start screen's form and creates a game; returns the room code. `clock`: a preset's
+ * name ('5+3'), {minutes: '0:02', increment: '0'} for a custom one, or {days: 3}; none by default.
+ */
+export async function createGame(p, { variant = 'bomb', name, seat, options = {}, position, clock } = {}) {
   await p.goto(`${BASE}/`);
   await p.visible('#create-btn:not([disabled])');
   await p.click(`label.variant:has(input[value="${variant}"])`);
@@ -41,6 +44,15 @@ export async function createGame(p, { variant = 'bomb', name, seat, options = {}
   }
   await p.fill('#create-name', name);
   await p.click(`label.side-pick:has(input[value="${seat}"])`);
+  if (typeof clock === 'string') await p.click(`label.clock-pick:has(input[value="${clock}"])`);
+  else if (clock?.minutes !== undefined) {
+    await p.click('label.clock-pick:has(input[value="custom"])');
+    await p.fill('#clock-minutes', clock.minutes);
+    await p.fill('#clock-increment', clock.increment ?? '0');
+  } else if (clock?.days) {
+    await p.click('label.clock-pick:has(input[value="days"])');
+    await p.eval((d) => { document.querySelector('#clock-days-n').value = String(d); }, clock.days);
+  }
   if (position) {
     await p.click('details.advanced summary');
     await p.fill('#create-position', JSON.stringify(position));
@@ -92,6 +104,18 @@ export async function startGame(browser, opts = {}) {
   await waitBoard(creator, { status: 'playing' });
   await waitBoard(joiner, { status: 'playing' });
   return { room, link, creator, joiner };
+}
+
+/** A side's clock as shown in its player card: {text, ms, running, low}, or null. */
+export function clockOf(p, side) {
+  return p.eval((s) => {
+    const el = document.querySelector(`#game .clock[data-side="${s}"]`);
+    if (!el) return null;
+    return {
+      text: el.querySelector('.clock-time').textContent, ms: Number(el.dataset.ms),
+      running: el.classList.contains('running'), low: el.classList.contains('low'),
+    };
+  }, side);
 }
 
 /** The pieces the page knows, sorted, to compare two views of one position. */

@@ -1,0 +1,48 @@
+// The server's time, for the clocks: a `ping` now and then (once the socket opens, then every few
+// seconds while a clocked game is shown) and its `pong` give the offset of the server's clock from
+// ours, taken from the quickest of the last few round trips, and our one-way lag, which an `act`
+// of a clocked game tells the server (it forgives that much, up to a quota).
+
+import { app } from './state.js';
+import { net } from './context.js';
+
+const EVERY_MS = 4000;
+const SAMPLES = 5;
+
+/** This page's clock in ms since the epoch: monotonic, unlike Date.now(). */
+const localNow = () => performance.timeOrigin + performance.now();
+
+const samples = []; // the last few {rtt, offset}
+let offset = 0; // server time - local time, ms
+let lag = null; // smoothed rtt/2, ms, once a pong came
+
+/** The server's time now (our own clock until the first pong). */
+export function serverNow() {
+  return localNow() + offset;
+}
+
+/** Our one-way lag for an `act`: a whole number of ms in 0..60000, or null before any pong. */
+export function lagMs() {
+  return lag === null ? null : Math.max(0, Math.min(60000, Math.round(lag)));
+}
+
+export function sendPing() {
+  net.send({ type: 'ping', t: localNow() });
+}
+
+export function onPong(msg) {
+  const t = Number(msg.t);
+  const now = Number(msg.now);
+  if (!Number.isFinite(t) || !Number.isFinite(now)) return;
+  const rtt = localNow() - t;
+  if (!(rtt >= 0) || rtt > 60000) return; // not one of ours
+  samples.push({ rtt, offset: now - (t + rtt / 2) });
+  if (samples.length > SAMPLES) samples.shift();
+  offset = samples.reduce((a, b) => (b.rtt < a.rtt ? b : a)).offset;
+  lag = lag === null ? rtt / 2 : lag * 0.7 + (rtt / 2) * 0.3;
+}
+
+// While a clocked game is on screen, the estimate is kept fresh.
+setInterval(() => {
+  if (app.state?.clock && !document.hidden && document.body.dataset.screen === 'game') sendPing();
+}, EVERY_MS);
