@@ -140,6 +140,12 @@ bool GameClock::out_of_time(std::int64_t now) const {
   return d && now >= *d;
 }
 
+void GameClock::switch_to(Side s, std::int64_t now) {
+  if (running_ && since_ && timed()) left_[at(*running_)] = left(*running_, now);
+  running_ = s;
+  since_.reset();
+}
+
 void GameClock::flag() {
   if (running_) left_[at(*running_)] = 0;
   running_.reset();

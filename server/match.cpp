@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 namespace bc::server {
 
@@ -31,6 +32,7 @@ bool Match::accept(Side side, const Action& action, Applied applied) {
   log_.push_back(LoggedAction{version_, side, action});
   if (extend_last_turn(last_, side, action, applied.effects, game_.over())) ++moves_;
   if (draw_offer_ && *draw_offer_ != side) draw_offer_.reset();
+  takeback_offer_.reset();  // a move answers it: the turn it was about is not the last any more
   if (!game_.over()) return false;
   draw_offer_.reset();
   mark_ended();
@@ -70,6 +72,35 @@ bool Match::ask_rematch(Side side, std::array<bool, 2> computers) {
   return rematch_[0] && rematch_[1];
 }
 
+std::optional<std::int64_t> Match::takeback_target(Side side) const {
+  auto it = log_.rbegin();
+  while (it != log_.rend() && it->side != side) ++it;
+  if (it == log_.rend()) return std::nullopt;
+  while (it != log_.rend() && it->side == side) ++it;  // back to the first hop of that turn
+  return it == log_.rend() ? 0 : it->version;
+}
+
+void Match::replay_log() {
+  game_ = fresh_game(setup_);
+  last_.reset();
+  moves_ = 0;
+  for (const LoggedAction& e : log_) {
+    std::optional<Applied> applied = game_.apply(e.action);
+    if (!applied) break;  // cannot happen: every logged action was accepted from this start
+    game_ = std::move(applied->next);
+    if (extend_last_turn(last_, e.side, e.action, applied->effects, game_.over())) ++moves_;
+  }
+}
+
+void Match::take_back(std::int64_t to) {
+  std::erase_if(log_, [to](const LoggedAction& e) { return e.version > to; });
+  replay_log();
+  ++version_;
+  takebacks_.push_back(TakeBack{version_, to});
+  draw_offer_.reset();
+  takeback_offer_.reset();
+}
+
 void Match::next_game() {
   game_ = fresh_game(setup_);
   version_ = 0;
@@ -81,6 +112,8 @@ void Match::next_game() {
   last_.reset();
   log_.clear();
   draw_offer_.reset();
+  takeback_offer_.reset();
+  takebacks_.clear();
   rematch_ = {false, false};
 }
 
@@ -94,7 +127,31 @@ std::optional<ReplayError> Match::restore(const Stored& s) {
     return ReplayError{version, "game " + std::to_string(game_number_) + ", version " +
                                     std::to_string(version) + ": " + why};
   };
+  static const std::vector<TakeBack> kNone;
+  const auto& takebacks = s.takebacks ? *s.takebacks : kNone;
+  auto next_takeback = takebacks.begin();
+  // The takebacks due before version `before`, in order.
+  auto take_backs_until = [&](std::int64_t before) -> std::optional<ReplayError> {
+    for (; next_takeback != takebacks.end() && next_takeback->version < before; ++next_takeback) {
+      const TakeBack& t = *next_takeback;
+      // The actions it undid are not replayed (a record leaves them out): versions jump there.
+      if (t.version <= version_) {
+        return error(t.version,
+                     "a takeback, but the game was already at version " + std::to_string(version_));
+      }
+      const bool known = t.to == 0 || std::any_of(log_.begin(), log_.end(),
+                                                  [&](const auto& e) { return e.version == t.to; });
+      if (!known || game_.over()) {
+        return error(t.version, "a takeback to version " + std::to_string(t.to) +
+                                    ", which is not a position of the game");
+      }
+      version_ = t.version - 1;
+      take_back(t.to);
+    }
+    return std::nullopt;
+  };
   for (const auto& a : *s.actions) {
+    if (auto e = take_backs_until(a.version)) return e;
     if (a.version != version_ + 1) {
       return error(a.version, "expected version " + std::to_string(version_ + 1) + " next");
     }
@@ -112,6 +169,7 @@ std::optional<ReplayError> Match::restore(const Stored& s) {
     log_.push_back(a);
     if (extend_last_turn(last_, a.side, a.action, applied->effects, game_.over())) ++moves_;
   }
+  if (auto e = take_backs_until(std::numeric_limits<std::int64_t>::max())) return e;
   if (!s.result) return std::nullopt;
   const Result& r = *s.result;
   const std::string game_text = "game " + std::to_string(game_number_) + ": the stored result ";

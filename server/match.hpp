@@ -53,6 +53,17 @@ class Match {
   // `side` offers a draw: true when the opponent had offered one (a draw by agreement now).
   bool offer_draw(Side side);
   void withdraw_draw_offer() { draw_offer_.reset(); }
+  // Takebacks (docs/PROTOCOL.md, "Takebacks"). The version to go back to so that `side`'s last
+  // turn (or the turn it is in) is undone, `side` to move there; none if it has played nothing in
+  // this game.
+  std::optional<std::int64_t> takeback_target(Side side) const;
+  // Goes back to `to` (0 or the version of an action in the log): the actions after it are
+  // undone, and the takeback itself is the next version (versions never repeat).
+  void take_back(std::int64_t to);
+  const std::vector<TakeBack>& takebacks() const { return takebacks_; }
+  std::optional<Side> takeback_offer() const { return takeback_offer_; }
+  void offer_takeback(Side side) { takeback_offer_ = side; }
+  void withdraw_takeback_offer() { takeback_offer_.reset(); }
   // `side` asks for a rematch (`computers`: seats that always agree). True when both have asked.
   bool ask_rematch(Side side, std::array<bool, 2> computers);
   // The next game of the series from the same start (after both asked for it).
@@ -68,6 +79,7 @@ class Match {
     std::int64_t ended_ms = 0;
     const std::vector<LoggedAction>* actions = nullptr;
     std::optional<Result> result;
+    const std::vector<TakeBack>* takebacks = nullptr;  // in version order, among the actions
   };
   std::optional<ReplayError> restore(const Stored& s);
 
@@ -79,6 +91,8 @@ class Match {
 
  private:
   void mark_ended() { ended_ms_ = unix_ms(); }
+  // The game, last turn and move count from the start through log_.
+  void replay_log();
 
   GameSetup setup_;
   Game game_;
@@ -89,6 +103,8 @@ class Match {
   std::optional<LastTurn> last_;
   std::vector<LoggedAction> log_;
   std::optional<Side> draw_offer_;
+  std::optional<Side> takeback_offer_;
+  std::vector<TakeBack> takebacks_;
   std::array<bool, 2> rematch_{false, false};
   std::int64_t started_ms_ = 0;
   std::int64_t ended_ms_ = 0;

@@ -42,6 +42,18 @@ std::vector<store::Write> rows_for(const Room& room, const Durable& d) {
     if (room.clock()) row.left_ms = room.clock()->lefts();  // after the action, increment in
     out.push_back(store::AppendAction{std::move(row)});
   }
+  if (d.takeback && !room.match().takebacks().empty()) {
+    const TakeBack& t = room.match().takebacks().back();
+    store::ActionRow row{room.id(),
+                         room.game_number(),
+                         t.version,
+                         side_int(room.game().turn()),
+                         takeback_row_json(t.to),
+                         unix_ms(),
+                         std::nullopt};
+    if (room.clock()) row.left_ms = room.clock()->lefts();
+    out.push_back(store::AppendAction{std::move(row)});
+  }
   if (d.game) {
     store::GameRow g;
     g.room = room.id();
@@ -95,6 +107,11 @@ std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, 
   }
   for (const auto& a : loaded.actions) {
     if (a.game_no != wanted) continue;
+    if (auto to = parse_takeback_row(a.action)) {
+      image.takebacks.push_back(TakeBack{a.version, *to});
+      image.clock_left = a.left_ms;
+      continue;
+    }
     auto action = parse_action_text(a.action);
     if (!action || (a.side != 0 && a.side != 1)) {
       return ReplayError{a.version, "game " + std::to_string(wanted) + ", version " +
@@ -105,6 +122,12 @@ std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, 
         LoggedAction{a.version, a.side == 0 ? Side::First : Side::Second, *action});
     image.clock_left = a.left_ms;
   }
+  // The store keeps the actions a takeback undid; the game goes on without them.
+  std::erase_if(image.actions, [&](const LoggedAction& e) {
+    return std::any_of(image.takebacks.begin(), image.takebacks.end(), [&](const TakeBack& t) {
+      return t.to < e.version && e.version < t.version;
+    });
+  });
   return image;
 }
 

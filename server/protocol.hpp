@@ -56,8 +56,11 @@ enum class ErrorCode : std::uint8_t {
   TooManySpectators,  // join as spectator when the sender's address already has its spectators
                       // there
   CannotClaim,        // claim while the opponent is here, or before its grace has passed
+  NoTakeback,         // takeback with no turn of the sender's to take back
+  NoTakebackOffer,    // answer_takeback without a proposal from the opponent
 };
-inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::CannotClaim) + 1;
+inline constexpr std::size_t kErrorCodeCount =
+    static_cast<std::size_t>(ErrorCode::NoTakebackOffer) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {
@@ -141,13 +144,19 @@ struct PingMsg {
   std::optional<double> t;          // the client's own time, echoed back
   std::optional<std::int64_t> lag;  // the client's estimate of its lag, ms, for `presence`
 };
+// extension: take back the sender's last turn, by the opponent's consent.
+struct TakebackMsg {};
+struct AnswerTakebackMsg {
+  bool accept = false;
+};
 // extension: the opponent left a clocked game: win (or draw) by abandonment.
 struct ClaimMsg {
   bool draw = false;
 };
 
-using MessageBody = std::variant<CreateMsg, JoinMsg, ActMsg, ResignMsg, OfferDrawMsg, AnswerDrawMsg,
-                                 RematchMsg, ChatMsg, LeaveMsg, SyncMsg, PingMsg, ClaimMsg>;
+using MessageBody =
+    std::variant<CreateMsg, JoinMsg, ActMsg, ResignMsg, OfferDrawMsg, AnswerDrawMsg, RematchMsg,
+                 ChatMsg, LeaveMsg, SyncMsg, PingMsg, ClaimMsg, TakebackMsg, AnswerTakebackMsg>;
 
 struct ClientMessage {
   RequestId id;
@@ -250,6 +259,14 @@ struct StateView {
   bool with_legal = true;            // false for the replay's positions: nobody moves from them
   const ClockView* clock = nullptr;  // null: an untimed game (or a replayed position)
   std::optional<AwayView> away;
+  std::optional<Side> takeback_offer;
+};
+
+// A takeback: at `version` the game went back to the position of version `to`.
+struct TakeBack {
+  std::int64_t version = 0;
+  std::int64_t to = 0;
+  friend bool operator==(const TakeBack&, const TakeBack&) = default;
 };
 
 struct LoggedAction {
@@ -266,7 +283,8 @@ struct RecordView {
   std::int64_t version = 0;
   int game_number = 1;
   std::array<std::optional<PlayerView>, 2> players;
-  const std::vector<LoggedAction>* actions = nullptr;
+  const std::vector<LoggedAction>* actions = nullptr;  // the game's (a takeback's undone ones not)
+  const std::vector<TakeBack>* takebacks = nullptr;
   int games = 1;                // games in the room so far (the last is the current one)
   std::int64_t started_ms = 0;  // Unix ms; 0: unknown
   std::int64_t ended_ms = 0;    // 0: not over (or unknown)
@@ -294,6 +312,8 @@ std::string notice_json(std::string_view code, std::string_view message);
 std::string chat_json(std::string_view from, std::string_view seat, std::string_view text);
 std::string presence_json(VariantId v, const std::array<PlayerView, 2>& players,
                           const std::array<std::optional<std::int64_t>, 2>& lag);
+std::string takeback_offer_json(VariantId v, Side from);
+std::string takeback_declined_json(VariantId v, Side from);
 std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t now_unix_ms);
 std::string draw_offer_json(VariantId v, Side from);
 std::string draw_declined_json(VariantId v, Side from);
@@ -358,6 +378,7 @@ struct GameRecord {
   std::int64_t version = -1;  // a record file's own `version` (its last action's); -1: not given
   // Clocked games: the times left after the last action (none: each side's base).
   std::optional<std::array<std::int64_t, 2>> clock_left;
+  std::vector<TakeBack> takebacks;                                // in version order
   std::optional<std::pair<std::int64_t, std::string>> malformed;  // a file's first bad entry
 };
 std::variant<GameRecord, std::string> parse_record_json(std::string_view text);
@@ -365,5 +386,8 @@ std::variant<GameRecord, std::string> parse_record_json(std::string_view text);
 // Building blocks, exposed for tests.
 std::string action_json(const Action& a);
 std::optional<Action> parse_action_text(std::string_view json);
+// A takeback as the store keeps it in an action row: {"kind":"takeback","to":N}.
+std::string takeback_row_json(std::int64_t to);
+std::optional<std::int64_t> parse_takeback_row(std::string_view json);
 
 }  // namespace bc::server

@@ -193,6 +193,7 @@ std::string Room::state_text() const {
   v.rematch = match_.rematch();
   v.clock = clock_view();
   v.away = away_view();
+  v.takeback_offer = match_.takeback_offer();
   return state_json(v);
 }
 
@@ -247,6 +248,73 @@ Outcome Room::handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c) {
   add_ok(o, m, id, "claim");
   add_state(o);
   return o;
+}
+
+// At most this many proposals per side and game; after a decline, none until the game moves.
+constexpr int kTakebackAsks = 3;
+
+Outcome Room::handle_takeback(MemberId m, const RequestId& id) {
+  if (auto e = check_player_in_game(m)) return refuse(m, id, "takeback", e->code, e->message);
+  const Side side = *seat_of(m);
+  if (!match_.takeback_target(side)) {
+    return refuse(m, id, "takeback", ErrorCode::NoTakeback,
+                  "you have not played a turn in this game yet: there is nothing to take back");
+  }
+  Outcome o;
+  if (match_.takeback_offer() == side) {
+    add_ok(o, m, id, "takeback");  // asked again: nothing new to tell
+    return o;
+  }
+  const auto& opponent = seats_[at(other(side))];
+  if (opponent && opponent->ai) {
+    // Casual play: the computer grants it at once (its own reply is taken back too).
+    add_ok(o, m, id, "takeback");
+    take_back(side, o);
+    return o;
+  }
+  if (takeback_asks_[at(side)] >= kTakebackAsks) {
+    return refuse(m, id, "takeback", ErrorCode::RateLimited,
+                  "at most " + std::to_string(kTakebackAsks) + " takeback proposals a game");
+  }
+  if (takeback_declined_at_[at(side)] == version()) {
+    return refuse(m, id, "takeback", ErrorCode::RateLimited,
+                  "your opponent declined; you may ask again after the next move");
+  }
+  ++takeback_asks_[at(side)];
+  match_.offer_takeback(side);
+  add_ok(o, m, id, "takeback");
+  o.messages.push_back(everyone(takeback_offer_json(match_.variant(), side)));
+  add_state(o);
+  return o;
+}
+
+Outcome Room::handle_answer_takeback(MemberId m, const RequestId& id, const AnswerTakebackMsg& a) {
+  if (auto e = check_player_in_game(m)) {
+    return refuse(m, id, "answer_takeback", e->code, e->message);
+  }
+  const Side side = *seat_of(m);
+  if (match_.takeback_offer() != other(side)) {
+    return refuse(m, id, "answer_takeback", ErrorCode::NoTakebackOffer,
+                  "your opponent has not asked to take a turn back");
+  }
+  Outcome o;
+  add_ok(o, m, id, "answer_takeback");
+  if (a.accept) {
+    take_back(other(side), o);
+    return o;
+  }
+  match_.withdraw_takeback_offer();
+  takeback_declined_at_[at(other(side))] = version();
+  o.messages.push_back(everyone(takeback_declined_json(match_.variant(), side)));
+  add_state(o);
+  return o;
+}
+
+void Room::take_back(Side side, Outcome& o) {
+  match_.take_back(*match_.takeback_target(side));
+  if (clock_) clock_->switch_to(game().turn(), time_->steady_ms());
+  o.durable.takeback = true;
+  add_state(o);
 }
 
 Outcome Room::report_lag(MemberId m, std::int64_t lag) {
@@ -349,6 +417,7 @@ std::string Room::record_text() const {
     if (const auto& seat = seats_[at(s)]) r.players[at(s)] = player_view(*seat);
   }
   r.actions = &log();
+  r.takebacks = &match_.takebacks();
   r.games = match_.games();
   r.started_ms = started_ms();
   r.ended_ms = ended_ms();
@@ -435,6 +504,8 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view addr
           [&](const ChatMsg& c) { return handle_chat(m, msg.id, c); },
           [&](const LeaveMsg&) { return handle_leave(m, msg.id); },
           [&](const ClaimMsg& c) { return handle_claim(m, msg.id, c); },
+          [&](const TakebackMsg&) { return handle_takeback(m, msg.id); },
+          [&](const AnswerTakebackMsg& a) { return handle_answer_takeback(m, msg.id, a); },
           [&](const SyncMsg&) {
             Outcome o;
             o.messages.push_back(to(m, state_text()));
@@ -588,6 +659,8 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   // Both asked: a new game from the same start, the players changing sides with their tokens.
   match_.next_game();
   reset_clock();
+  takeback_asks_ = {};
+  takeback_declined_at_ = {-1, -1};
   std::swap(seats_[0], seats_[1]);
   for (auto& [member, info] : members_) {
     if (info.side) info.side = other(*info.side);

@@ -49,7 +49,8 @@ struct Durable {
   std::array<bool, 2> seats{false, false};  // these sides' seats were taken, freed or swapped
   bool game = false;                        // the current game's row: started, players, result
   bool action = false;                      // log().back() was accepted
-  bool any() const { return room || seats[0] || seats[1] || game || action; }
+  bool takeback = false;                    // match().takebacks().back() happened
+  bool any() const { return room || seats[0] || seats[1] || game || action || takeback; }
 };
 
 struct Outcome {
@@ -174,6 +175,10 @@ class Room {
   std::int64_t claim_grace_ms() const;
   std::optional<AwayView> away_view() const;
   Outcome handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c);
+  Outcome handle_takeback(MemberId m, const RequestId& id);
+  Outcome handle_answer_takeback(MemberId m, const RequestId& id, const AnswerTakebackMsg& a);
+  // Undoes `side`'s last turn (both sides' when its opponent has answered it), `side` to move.
+  void take_back(Side side, Outcome& o);
   static PlayerView player_view(const Seat& seat);
   struct Member {
     std::string name;
@@ -253,9 +258,11 @@ class Room {
   std::shared_ptr<const std::string> last_state_;  // the last state sent to every member
   std::optional<SplitState> last_split_;           // the same, read for deltas (compact_ only)
   int spectators_shown_ = 0;                       // `spectators` in the room's states
-  std::array<std::optional<std::int64_t>, 2> lag_shown_{};  // in the last `presence`
-  std::int64_t presence_at_ = 0;                            // when it was sent (steady ms)
-  std::optional<TokenBucket> spectator_chat_;               // all spectators' chat together
+  std::array<std::optional<std::int64_t>, 2> lag_shown_{};    // in the last `presence`
+  std::int64_t presence_at_ = 0;                              // when it was sent (steady ms)
+  std::array<int, 2> takeback_asks_{};                        // proposals this game, by side
+  std::array<std::int64_t, 2> takeback_declined_at_{-1, -1};  // version of the last decline
+  std::optional<TokenBucket> spectator_chat_;                 // all spectators' chat together
 };
 
 }  // namespace bc::server

@@ -202,7 +202,31 @@ std::variant<GameRecord, std::string> parse_record_json(std::string_view text) {
     out.actions.push_back(LoggedAction{version, *side, **act});
     expected = version + 1;
   }
+  if (auto t = j.find("takebacks"); t != j.end() && t->is_array()) {
+    for (const auto& e : *t) {
+      const std::int64_t version = e.is_object() ? int_or(e, "version", -1) : -1;
+      const std::int64_t to = e.is_object() ? int_or(e, "to", -1) : -1;
+      if (version < 1 || to < 0 || to >= version)
+        return std::string("a takeback is not {version, to}");
+      out.takebacks.push_back(TakeBack{version, to});
+    }
+  }
   return out;
+}
+
+std::string takeback_row_json(std::int64_t to) {
+  return "{\"kind\":\"takeback\",\"to\":" + std::to_string(to) + "}";
+}
+
+std::optional<std::int64_t> parse_takeback_row(std::string_view text) {
+  if (text.find("\"takeback\"") == std::string_view::npos) return std::nullopt;
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (!j.is_object() || j.value("kind", "") != "takeback") return std::nullopt;
+  auto to = j.find("to");
+  if (to == j.end()) return std::nullopt;
+  auto n = as_int(*to);
+  if (!n || *n < 0) return std::nullopt;
+  return *n;
 }
 
 std::optional<Action> parse_action_text(std::string_view text) {

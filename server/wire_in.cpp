@@ -13,11 +13,13 @@ namespace bc::server {
 namespace {
 
 constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
-    "bad_message",    "unknown_type",        "unknown_room",  "unknown_variant", "bad_options",
-    "bad_position",   "seat_taken",          "not_a_player",  "not_your_turn",   "illegal_action",
-    "stale_version",  "game_over",           "bad_token",     "rate_limited",    "too_large",
-    "not_started",    "no_draw_offer",       "game_not_over", "server_full",     "server_error",
-    "too_many_rooms", "too_many_spectators", "cannot_claim"};
+    "bad_message",      "unknown_type",        "unknown_room",  "unknown_variant",
+    "bad_options",      "bad_position",        "seat_taken",    "not_a_player",
+    "not_your_turn",    "illegal_action",      "stale_version", "game_over",
+    "bad_token",        "rate_limited",        "too_large",     "not_started",
+    "no_draw_offer",    "game_not_over",       "server_full",   "server_error",
+    "too_many_rooms",   "too_many_spectators", "cannot_claim",  "no_takeback",
+    "no_takeback_offer"};
 
 // Reads the fields of one request, remembering the first problem.
 class Fields {
@@ -281,6 +283,17 @@ MessageBody parse_answer_draw(Fields& f) {
   return m;
 }
 
+MessageBody parse_answer_takeback(Fields& f) {
+  AnswerTakebackMsg m;
+  const json* a = f.find("accept");
+  if (!a || !a->is_boolean()) {
+    f.fail("`accept` must be true or false");
+  } else {
+    m.accept = a->get<bool>();
+  }
+  return m;
+}
+
 MessageBody parse_chat(Fields& f) {
   ChatMsg m;
   f.required_str("text", m.text);
@@ -333,6 +346,8 @@ constexpr std::pair<std::string_view, BodyParser> kParsers[] = {
     {"sync", no_fields<SyncMsg>},
     {"ping", parse_ping},
     {"claim", parse_claim},
+    {"takeback", no_fields<TakebackMsg>},
+    {"answer_takeback", parse_answer_takeback},
 };
 
 }  // namespace
@@ -343,8 +358,8 @@ std::string_view error_code_name(ErrorCode c) {
 
 std::string_view message_type(const MessageBody& b) {
   constexpr std::array<std::string_view, std::variant_size_v<MessageBody>> kNames{
-      "create",  "join", "act",   "resign", "offer_draw", "answer_draw",
-      "rematch", "chat", "leave", "sync",   "ping",       "claim"};
+      "create", "join",  "act",  "resign", "offer_draw", "answer_draw", "rematch",
+      "chat",   "leave", "sync", "ping",   "claim",      "takeback",    "answer_takeback"};
   return kNames[b.index()];
 }
 

@@ -128,6 +128,20 @@ std::string presence_json(VariantId v, const std::array<PlayerView, 2>& players,
   return dump(j);
 }
 
+std::string takeback_offer_json(VariantId v, Side from) {
+  ojson j;
+  j["type"] = "takeback_offer";
+  j["from"] = side_name(v, from);
+  return dump(j);
+}
+
+std::string takeback_declined_json(VariantId v, Side from) {
+  ojson j;
+  j["type"] = "takeback_declined";
+  j["from"] = side_name(v, from);
+  return dump(j);
+}
+
 std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t now_unix_ms) {
   ojson j;
   j["type"] = "pong";
@@ -236,6 +250,12 @@ void write_extensions(Writer& w, const StateView& s) {
     }
   } else {
     w.raw("null,\"abort_at\":null");
+  }
+  w.raw(",\"takeback_offer\":");
+  if (s.takeback_offer) {
+    w.str(side_name(v, *s.takeback_offer));
+  } else {
+    w.raw("null");
   }
   w.raw(",\"away\":");
   if (s.away) {
@@ -359,6 +379,14 @@ std::string record_json(const RecordView& r) {
   }
   w.raw("},\"custom_start\":");
   w.boolean(setup.position.has_value());
+  w.raw(",\"takebacks\":");
+  w.list(*r.takebacks, [&](const TakeBack& t) {
+    w.raw("{\"version\":");
+    w.num(t.version);
+    w.raw(",\"to\":");
+    w.num(t.to);
+    w.raw("}");
+  });
   w.raw(",\"clock\":");  // as create takes it; null: untimed
   w.raw(setup.clock ? clock_json(*setup.clock) : std::string("null"));
   w.raw(",\"actions\":");

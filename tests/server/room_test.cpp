@@ -9,6 +9,7 @@
 #include <set>
 
 #include "server/notation.hpp"
+#include "server/persist.hpp"
 #include "server/protocol.hpp"
 
 namespace bc::server {
@@ -1289,6 +1290,166 @@ TEST_F(RoomTest, Clock_BadClocksAreRefused) {
   auto days = setup_of({{"type", "create"}, {"variant", "classic"}, {"clock", {{"days", 3}}}});
   ASSERT_TRUE(days.clock.has_value());
   EXPECT_EQ(time_control_text(*days.clock), "3d");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Takebacks (docs/PROTOCOL.md, "Takebacks")
+
+TEST_F(RoomTest, Takeback_ByConsentUndoesTheProposersLastTurnAndVersionsGoOn) {
+  two_players();
+  ASSERT_TRUE(play_first().action_accepted);  // fire, v1
+  ASSERT_TRUE(play_first().action_accepted);  // water, v2
+  const json start = json::parse(Room("X", room_->setup()).state_text());
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  clear();
+  send(A, {{"type", "takeback"}, {"id", 1}});
+  EXPECT_EQ(last_of(A, "ok")["request"], "takeback");
+  EXPECT_EQ(last_of(B, "takeback_offer")["from"], "fire");
+  EXPECT_EQ(last_of(C, "state")["takeback_offer"], "fire");
+  EXPECT_EQ(state()["version"], 2) << "a proposal is not a version";
+  send(B, {{"type", "answer_takeback"}, {"accept", true}});
+  json s = last_of(C, "state");
+  EXPECT_EQ(s["version"], 3);
+  EXPECT_EQ(s["turn"], "fire");
+  EXPECT_EQ(s["board"], start["board"]) << "fire's turn and water's answer are undone";
+  EXPECT_TRUE(s["takeback_offer"].is_null());
+  EXPECT_TRUE(s["last"].is_null());
+  EXPECT_EQ(s["moves"], 0);
+  EXPECT_TRUE(room_->log().empty());
+  act(A, s["legal"][0]);
+  EXPECT_EQ(state()["version"], 4);
+  // The record lists the game's actions and the takeback, and replays to the same state.
+  json record = json::parse(room_->record_text());
+  EXPECT_EQ(record["takebacks"], json::parse(R"([{"version":3,"to":0}])"));
+  ASSERT_EQ(record["actions"].size(), 1u);
+  EXPECT_EQ(record["actions"][0]["version"], 4);
+  auto parsed = parse_record_json(record.dump());
+  ASSERT_TRUE(std::holds_alternative<GameRecord>(parsed));
+  auto back = restore_room("K7QF2M", std::get<GameRecord>(parsed), Limits{});
+  ASSERT_TRUE(back.room) << back.error->message;
+  EXPECT_EQ(json::parse(back.room->state_text())["board"], state()["board"]);
+  EXPECT_EQ(back.room->version(), 4);
+}
+
+TEST_F(RoomTest, Takeback_OnlyTheProposersOwnTurnWhenTheOpponentHasNotAnswered) {
+  two_players();
+  ASSERT_TRUE(play_first().action_accepted);  // fire, v1
+  const json after_fire = state();
+  ASSERT_TRUE(play_first().action_accepted);  // water, v2
+  send(B, {{"type", "takeback"}});
+  send(A, {{"type", "answer_takeback"}, {"accept", true}});
+  EXPECT_EQ(state()["board"], after_fire["board"]);
+  EXPECT_EQ(state()["turn"], "water");
+  EXPECT_EQ(state()["version"], 3);
+}
+
+TEST_F(RoomTest, Takeback_RefusalsDeclinesAndLimits) {
+  two_players();
+  send(A, {{"type", "takeback"}});
+  EXPECT_EQ(error_code(A), "no_takeback");
+  send(B, {{"type", "answer_takeback"}, {"accept", true}});
+  EXPECT_EQ(error_code(B), "no_takeback_offer");
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}});
+  send(C, {{"type", "takeback"}});
+  EXPECT_EQ(error_code(C), "not_a_player");
+  ASSERT_TRUE(play_first().action_accepted);
+  clear();
+  send(A, {{"type", "takeback"}});
+  send(B, {{"type", "answer_takeback"}, {"accept", false}});
+  EXPECT_EQ(last_of(A, "takeback_declined")["from"], "water");
+  EXPECT_TRUE(state()["takeback_offer"].is_null());
+  send(A, {{"type", "takeback"}});
+  EXPECT_EQ(error_code(A), "rate_limited") << "not again before the game moves";
+  // Playing on answers a standing proposal; three proposals a game at most.
+  ASSERT_TRUE(play_first().action_accepted);  // water
+  send(A, {{"type", "takeback"}});
+  EXPECT_EQ(state()["takeback_offer"], "fire");
+  ASSERT_TRUE(play_first().action_accepted);  // fire plays on: the proposal is gone
+  EXPECT_TRUE(state()["takeback_offer"].is_null());
+  ASSERT_TRUE(play_first().action_accepted);  // water
+  send(A, {{"type", "takeback"}});
+  EXPECT_EQ(state()["takeback_offer"], "fire");
+  ASSERT_TRUE(play_first().action_accepted);
+  ASSERT_TRUE(play_first().action_accepted);
+  clear();
+  send(A, {{"type", "takeback"}});
+  EXPECT_EQ(error_code(A), "rate_limited");
+  EXPECT_NE(last_of(A, "error")["message"].get<std::string>().find("at most 3"), std::string::npos);
+}
+
+TEST_F(RoomTest, Takeback_AgainstTheComputerIsGrantedAtOnce) {
+  json c = {{"type", "create"}, {"variant", "classic"}, {"opponent", {{"ai", 1}}}};
+  make(c, limits_);
+  auto choice = std::get<SeatChoice>(resolve_seat(VariantId::Classic, "black", true));
+  deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{}));
+  deliver(A, room_->seat_computers(Opponent{1, 0}));
+  ASSERT_TRUE(play_first().action_accepted);
+  ASSERT_FALSE(room_->act_for_computer(Side::Second, room_->game().legal()[0]).refused);
+  clear();
+  send(A, {{"type", "takeback"}, {"id", 2}});
+  EXPECT_EQ(last_of(A, "ok")["request"], "takeback");
+  EXPECT_EQ(state()["version"], 3);
+  EXPECT_EQ(state()["turn"], "black");
+  EXPECT_TRUE(room_->log().empty());
+  EXPECT_EQ(room_->computer_to_move(), std::nullopt) << "the person is to move again";
+}
+
+TEST_F(RoomTest, Takeback_AClockedGameKeepsItsTimesAndTheMoverRunsAgain) {
+  two_players(clocked(60, 0));
+  for (int i = 0; i < 3; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  const json before = state()["clock"]["left"];  // water to move
+  sent();
+  time_.advance(4'000);
+  send(A, {{"type", "takeback"}});
+  send(B, {{"type", "answer_takeback"}, {"accept", true}});
+  json s = state();
+  EXPECT_EQ(s["turn"], "fire");
+  EXPECT_EQ(s["clock"]["running"], "fire");
+  EXPECT_EQ(s["clock"]["left"]["water"], before["water"].get<std::int64_t>() - 4'000)
+      << "water's 4 s are not given back";
+  EXPECT_EQ(s["clock"]["left"]["fire"], before["fire"]);
+}
+
+TEST_F(RoomTest, Takeback_TheStoreKeepsItAndARestoredRoomIsTheSame) {
+  std::string why;
+  auto store = store::Store::open(":memory:", why);
+  ASSERT_TRUE(store) << why;
+  two_players(clocked(300, 3));
+  auto keep = [&](const Outcome& o) {
+    auto rows = rows_for(*room_, o.durable);
+    if (!rows.empty()) store->submit(std::move(rows));
+  };
+  keep(Outcome{{},
+               Durable{true, {true, true}, true, false, false},
+               {},
+               false,
+               false,
+               Membership::Unchanged,
+               std::nullopt,
+               false});
+  for (int i = 0; i < 4; ++i) {
+    sent();
+    keep(play_first());
+  }
+  keep(send(A, {{"type", "takeback"}}));
+  keep(send(B, {{"type", "answer_takeback"}, {"accept", true}}));
+  sent();
+  keep(play_first());
+  store->flush();
+  auto loaded = store->load_room("K7QF2M");
+  ASSERT_TRUE(loaded);
+  auto image = image_of(*loaded);
+  ASSERT_TRUE(std::holds_alternative<GameRecord>(image)) << std::get<ReplayError>(image).message;
+  auto back = restore_room("K7QF2M", std::get<GameRecord>(image), Limits{});
+  ASSERT_TRUE(back.room) << back.error->message;
+  EXPECT_EQ(back.room->version(), room_->version());
+  EXPECT_EQ(json::parse(back.room->state_text())["board"], state()["board"]);
+  EXPECT_EQ(json::parse(back.room->record_text())["takebacks"],
+            json::parse(room_->record_text())["takebacks"]);
+  EXPECT_EQ(back.room->clock()->lefts(), room_->clock()->lefts());
 }
 
 }  // namespace
