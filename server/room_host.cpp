@@ -140,6 +140,7 @@ void RoomHost::retire(std::string why, bool durable) {
     if (self->retired_) return;
     self->retired_ = true;
     self->computer_stop_->store(true);
+    self->deadline_.cancel();
     Outcome o = self->room_.close(why);
     std::vector<store::Write> writes;
     if (durable && self->store_ && !self->broken_) writes.push_back(store::RetireRoom{self->id_});
@@ -454,7 +455,8 @@ void RoomHost::maybe_start_computer() {
   job.quick = ai::level_time_cap(turn->level) <= kQuickSearchCap;
   // The snapshot, not room_: this runs on a pool thread.
   job.watched = [self, stop = computer_stop_] {
-    return !stop->load() && self->activity().members > 0;
+    const auto a = self->activity();
+    return !stop->load() && (a.members > 0 || a.clock_running);
   };
   job.run = [self, turn = *turn, game, started, stop = computer_stop_] {
     ai::SearchResult r = ai::choose_turn(game, computer_limits(turn, self->id_, stop.get()));

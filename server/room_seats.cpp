@@ -339,7 +339,9 @@ Outcome Room::seat_computers(const Opponent& opponent) {
 }
 
 std::optional<Room::ComputerTurn> Room::computer_to_move() const {
-  if (members_.empty() || status() != RoomStatus::Playing) return std::nullopt;
+  // Nobody to watch: the computer waits, unless its clock is running (it would lose on time).
+  if ((members_.empty() && !clock_running()) || status() != RoomStatus::Playing)
+    return std::nullopt;
   const Side s = game().turn();
   const auto& seat = seats_[at(s)];
   if (!seat || !seat->ai) return std::nullopt;

@@ -792,6 +792,15 @@ TEST_F(RoomTest, Computer_DoesNotPlayToAnEmptyRoom) {
   EXPECT_FALSE(room_->computer_to_move());
 }
 
+json clocked(json base, double increment, const char* variant = "bomb");
+
+TEST_F(RoomTest, Computer_OnTheClockPlaysEvenToAnEmptyRoom) {
+  create("spectator", clocked(60, 0));
+  deliver(A, room_->seat_computers(Opponent{1, 1}));
+  send(A, {{"type", "leave"}});
+  EXPECT_TRUE(room_->computer_to_move()) << "waiting would lose it the game on time";
+}
+
 TEST_F(RoomTest, Computer_AlwaysAgreesToARematch) {
   create("fire", {{"type", "create"}, {"variant", "bomb"}});
   deliver(A, room_->seat_computers(Opponent{1, 0}));
@@ -954,7 +963,7 @@ TEST_F(RoomTest, Chat_EachMemberHasABudgetAndAPlayerKeepsItAcrossReconnects) {
 // ---------------------------------------------------------------------------------------------
 // Clocks (S1-S3; docs/PROTOCOL.md, "Clocks"), on a fake clock
 
-json clocked(json base, double increment, const char* variant = "bomb") {
+json clocked(json base, double increment, const char* variant) {
   return {{"type", "create"},
           {"variant", variant},
           {"clock", {{"base", base}, {"increment", increment}}}};

@@ -1567,5 +1567,68 @@ TEST_F(ServerTest, Clock_S1_APlayerWhoDoesNotMoveIsFlaggedByTheServer) {
   EXPECT_EQ(a->expect("error")["code"], "game_over");
 }
 
+// A client whose every message takes D ms to reach the server (simulated: it waits D ms before
+// sending), answering each state at once (a premove). Returns what fire was charged over `moves`
+// timed turns of 3+2.
+json next_state_at(WsClient& c, std::int64_t version) {
+  for (int i = 0; i < 50; ++i) {
+    json s = c.expect("state");
+    if (s["version"] == version) return s;
+  }
+  throw std::runtime_error("no state at version " + std::to_string(version));
+}
+
+std::int64_t charged_to_a_delayed_client(std::uint16_t port, std::chrono::milliseconds delay,
+                                         bool claims_lag, int moves) {
+  WsClient a(port), b(port);
+  a.expect("welcome");
+  b.expect("welcome");
+  a.send({{"type", "create"},
+          {"variant", "classic"},
+          {"seat", "black"},
+          {"clock", {{"base", 180}, {"increment", 2}}}});
+  const std::string room = a.expect("joined")["room"];
+  a.expect("state");
+  b.send({{"type", "join"}, {"room", room}, {"seat", "white"}});
+  b.expect("joined");
+  json s = b.expect("state");
+  std::int64_t v = 0;
+  int fire_timed = 0;
+  for (int turn = 0; turn < 2 * moves + 2 && s["status"] == "playing"; ++turn) {
+    const bool black = s["turn"] == "black";
+    WsClient& mover = black ? a : b;
+    json act = {{"type", "act"}, {"action", s["legal"][0]}, {"version", v}};
+    if (black) {
+      std::this_thread::sleep_for(delay);  // the network's share of the move's time
+      if (claims_lag) act["lag"] = delay.count();
+      if (s["clock"]["running"] == "black") ++fire_timed;
+    }
+    mover.send(act);
+    s = next_state_at(b, ++v);
+    while (s["mid_turn"] == true && s["turn"] == (black ? "black" : "white")) {
+      json hop = {{"type", "act"}, {"action", s["legal"][0]}, {"version", v}};
+      mover.send(hop);
+      s = next_state_at(b, ++v);
+    }
+  }
+  return 180'000 + 2'000 * fire_timed - s["clock"]["left"]["black"].get<std::int64_t>();
+}
+
+TEST_F(ServerTest, Clock_LagCompensation_ADelayedClientThatSaysSoIsNotChargedForTheNetwork) {
+  Limits l;
+  l.address_rate_per_second = 0;
+  l.creates_per_address_per_minute = 0;
+  restart(l);
+  const auto delay = std::chrono::milliseconds(150);
+  const std::int64_t honest = charged_to_a_delayed_client(port_, delay, true, 8);
+  const std::int64_t silent = charged_to_a_delayed_client(port_, delay, false, 8);
+  std::printf(
+      "8 premoves behind 150 ms of lag: charged %lld ms when the client says so, %lld ms "
+      "when it does not\n",
+      static_cast<long long>(honest), static_cast<long long>(silent));
+  EXPECT_LT(honest, 8 * 40) << "at most scheduling noise per move";
+  EXPECT_GE(silent, 8 * 150) << "without the claim the network's time is charged";
+}
+
 }  // namespace
 }  // namespace bc::test
