@@ -74,7 +74,9 @@ if [[ ! -d node_modules/playwright-core || ! -d node_modules/puppeteer-core ]]; 
   npm ci --no-audit --no-fund
 fi
 status=0
-timeout --kill-after=10 600 node --test --test-concurrency=1 --test-timeout=180000 \
+# A bound on the whole run, should a browser hang. The suite took 5m42s before the claim, abort and
+# presence tests (several seconds of waiting each, in two browsers); 600 s was close, 1200 leaves room.
+timeout --kill-after=10 1200 node --test --test-concurrency=1 --test-timeout=180000 \
   "${files[@]}" || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- server log (last 40 lines) ---" >&2
