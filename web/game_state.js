@@ -194,6 +194,7 @@ export function resetGameView() {
   app.moves = [];
   app.movesPartial = false;
   app.drawOffer = null;
+  app.presence = null;
   app.rematchAsked = false;
   app.overlayClosed = false;
   app.aiRequested = null;

@@ -9,6 +9,7 @@ import { act } from './input.js';
 import { aiLevelName } from './lobby.js';
 import { clockEl, renderClocks } from './clocks.js';
 import { premoveKey, premoveMarks } from './premove.js';
+import { presenceEl } from './presence.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
@@ -197,11 +198,9 @@ function renderPlayer(el, side, s) {
         n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
       h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
   }
-  if (p) {
-    kids.push(h(`span.presence${p.connected ? '.on' : ''}`, { title: p.connected ? 'Connected' : 'Disconnected' },
-      h('span', { 'aria-hidden': 'true' }, p.connected ? '' : 'away'),
-      h('span.sr-only', {}, p.connected ? 'connected' : 'disconnected')));
-  }
+  // Whether the player is here now, and their lag, from the live state: not for the players of an
+  // earlier game being replayed.
+  if (p && !(app.replay && app.replay.game !== app.gameNo)) kids.push(presenceEl(side, app.state.players?.[side] ?? p));
   if (turn) kids.push(h('span.to-move', {}, 'to move'));
   const clock = clockEl(side);
   kids.push(clock);

@@ -91,4 +91,5 @@ export const app = {
   positionsTried: new Set(), // "game" keys whose positions were already asked of the server
   pastMoves: new Map(), // game number -> the move list of an earlier game of the room
   invite: null, // {room, share, own, lan, qr}: the invitation links (GET /api/server)
+  presence: null, // the room's players' connections and lag, from `presence`: {side: {connected, lag}}
 };
