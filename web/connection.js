@@ -241,6 +241,7 @@ function onError(msg) {
     }
   }
   if (req?.kind === 'rematch') app.rematchAsked = false;
+  if (req?.kind === 'claim') app.claiming = false;
   toast(text, 'error');
   renderGame();
 }

@@ -1,12 +1,14 @@
-// Who is here: each player's connection and network lag in their card. `state.players[side].connected`
-// says who is connected; the server's `presence` messages add the lag each player's pings report
-// (server_time.js).
+// Who is here: each player's connection and network lag in their card, and the claim against an
+// opponent who left a clocked game. `state.players[side].connected` says who is connected; the
+// server's `presence` messages add the lag each player's pings report (server_time.js). The
+// state's `away` names a player whose connections are all gone: from its `claim_at` (server time)
+// the other player may claim the game, won or drawn (`claim`).
 
-import { h } from './ui.js';
+import { $, h, sideName } from './ui.js';
 import { app } from './state.js';
-import { isPlayer } from './context.js';
+import { isPlayer, send } from './context.js';
 import { renderGame } from './game_view.js';
-import { lagMs } from './server_time.js';
+import { lagMs, serverNow } from './server_time.js';
 
 // ---- presence: lag in the player cards --------------------------------------------------------
 
@@ -48,3 +50,64 @@ export function onPresence(msg) {
   app.presence = msg.players;
   renderGame();
 }
+
+// ---- the claim against an opponent who left ----------------------------------------------------
+
+/** The state's `away`, while the game is on. */
+function away() {
+  const s = app.state;
+  return s?.status === 'playing' && s.away?.side ? s.away : null;
+}
+
+/** Whether we may claim against `a` (once its time comes): we play, and they are the one gone. */
+function ours(a) {
+  return isPlayer() && a.side !== app.seat;
+}
+
+let timer = 0;
+
+function paint() {
+  clearTimeout(timer);
+  timer = 0;
+  const note = $('#away-note');
+  const a = away();
+  if (!a) {
+    note.hidden = true;
+    return;
+  }
+  note.hidden = false;
+  const who = sideName(a.side);
+  const mine = ours(a);
+  const wait = Number.isFinite(a.claim_at) ? a.claim_at - serverNow() : 0;
+  const ready = mine && wait <= 0;
+  // The live part changes only when what one may do changes; the seconds are a timer of their own.
+  const text = !mine ? `${who} is disconnected.` :
+    ready ? `${who} left the game. You can claim victory, or call it a draw.` : `${who} left the game.`;
+  const wait$ = $('#away-wait');
+  const secs = Math.max(1, Math.ceil(wait / 1000));
+  const count = mine && !ready ? `You can claim victory in ${secs} s.` : '';
+  if ($('#away-text').textContent !== text) $('#away-text').textContent = text;
+  if (wait$.textContent !== count) wait$.textContent = count;
+  wait$.hidden = !count;
+  note.classList.toggle('mine', mine);
+  $('#away-buttons').hidden = !ready;
+  for (const b of [$('#claim-win'), $('#claim-draw')]) b.disabled = app.claiming || app.replaced;
+  // Repainted when the shown second changes, until the claim is open.
+  if (mine && !ready) timer = setTimeout(paint, (wait % 1000) + 20);
+}
+
+/** After a render: the note on a player who left, and the claim when it is open. */
+export function renderAway() {
+  paint();
+}
+
+function claim(draw) {
+  if (app.claiming || !away()) return;
+  if (send({ type: 'claim', draw }, { kind: 'claim' }) !== null) {
+    app.claiming = true;
+    paint();
+  }
+}
+
+$('#claim-win').addEventListener('click', () => claim(false));
+$('#claim-draw').addEventListener('click', () => claim(true));
