@@ -16,6 +16,7 @@
 //   clocks.js       the two clocks and the first turns' countdown
 //   premove.js      a move picked during the other side's turn, played when ours comes
 //   sounds.js       the game's sounds (WebAudio) and the mute button
+//   presence.js     the players' connections and lag, and the claim against one who left
 
 import { $ } from './ui.js';
 import { app, store } from './state.js';

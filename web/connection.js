@@ -6,7 +6,8 @@ import { hint, net, send } from './context.js';
 import { loadInvitation, onChat, onDrawOffer } from './controls.js';
 import { applyDelta } from './delta.js';
 import { onState, resetGameView } from './game_state.js';
-import { onPong, sendPing } from './server_time.js';
+import { onPresence } from './presence.js';
+import { onPong, reportLag, sendPing } from './server_time.js';
 import { renderTimeControl } from './time_control.js';
 import { renderGame, updateDataAttrs } from './game_view.js';
 import {
@@ -69,7 +70,7 @@ export function sendJoin() {
 }
 
 // Messages about the room we are in; after leaving, late ones are dropped.
-const ROOM_NEWS = new Set(['chat', 'draw_offer', 'rematch_offer', 'draw_declined']);
+const ROOM_NEWS = new Set(['chat', 'draw_offer', 'rematch_offer', 'draw_declined', 'presence']);
 
 export function onMessage(msg) {
   if (ROOM_NEWS.has(msg.type) && !app.room) return;
@@ -83,6 +84,7 @@ export function onMessage(msg) {
     case 'error': return onError(msg);
     case 'notice': return onNotice(msg);
     case 'pong': return onPong(msg);
+    case 'presence': return onPresence(msg);
     case 'ok':
       app.requests.delete(msg.id); // the request went through; its state or chat follows
       return undefined;
@@ -159,6 +161,7 @@ function onJoined(msg) {
   showScreen('game');
   updateDataAttrs();
   renderGame();
+  reportLag(); // the room hears our lag now, not at the next ping
 }
 
 function onNotice(msg) {
@@ -238,6 +241,7 @@ function onError(msg) {
     }
   }
   if (req?.kind === 'rematch') app.rematchAsked = false;
+  if (req?.kind === 'claim') app.claiming = false;
   toast(text, 'error');
   renderGame();
 }

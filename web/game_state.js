@@ -47,6 +47,11 @@ export function onState(s) {
   // offer lapses with the next move.
   if ('draw_offer' in s) app.drawOffer = s.draw_offer ? { from: s.draw_offer } : null;
   else if (!prev || s.version !== prev.version || s.status !== prev.status) app.drawOffer = null;
+  // Who left: kept once the game ends (a claim's result names only the winner), forgotten when
+  // they come back or a new game begins.
+  if (s.away?.side) app.leftSide = s.away.side;
+  else if (newGame || s.status !== 'finished') app.leftSide = null;
+  app.claiming = false;
   if (Array.isArray(s.rematch)) {
     app.rematchAsked = s.rematch.includes(app.seat);
     app.rematchFrom = s.rematch.filter((x) => x !== app.seat);
@@ -194,6 +199,9 @@ export function resetGameView() {
   app.moves = [];
   app.movesPartial = false;
   app.drawOffer = null;
+  app.presence = null;
+  app.leftSide = null;
+  app.claiming = false;
   app.rematchAsked = false;
   app.overlayClosed = false;
   app.aiRequested = null;

@@ -9,6 +9,7 @@ import { act } from './input.js';
 import { aiLevelName } from './lobby.js';
 import { clockEl, renderClocks } from './clocks.js';
 import { premoveKey, premoveMarks } from './premove.js';
+import { presenceEl, renderAway } from './presence.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
@@ -44,6 +45,7 @@ export function renderGame() {
   if (!s) {
     $('#status-line').textContent = app.room ? 'Joining…' : '';
     renderClocks();
+    renderAway();
     return;
   }
   const sides = sidesOf(s.variant);
@@ -67,6 +69,7 @@ export function renderGame() {
   renderMoves();
   renderReplayBar();
   renderClocks();
+  renderAway();
   canvas.setAttribute('aria-label', app.replay ?
     `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}` :
     `${variantName(s.variant, app.variants)} board. ${text}`);
@@ -103,7 +106,7 @@ function renderStatus(s, sides, legal) {
   const myTurn = isPlayer() && s.status === 'playing' && s.turn === app.seat;
   if (s.status === 'finished') {
     const opt = s.options ?? {};
-    text = resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere);
+    text = resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere, app.leftSide);
     cls = 'finished';
     if (s.result?.winner && isPlayer()) cls += s.result.winner === app.seat ? ' won' : ' lost';
   } else if (s.status === 'waiting') {
@@ -197,11 +200,9 @@ function renderPlayer(el, side, s) {
         n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
       h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
   }
-  if (p) {
-    kids.push(h(`span.presence${p.connected ? '.on' : ''}`, { title: p.connected ? 'Connected' : 'Disconnected' },
-      h('span', { 'aria-hidden': 'true' }, p.connected ? '' : 'away'),
-      h('span.sr-only', {}, p.connected ? 'connected' : 'disconnected')));
-  }
+  // Whether the player is here now, and their lag, from the live state: not for the players of an
+  // earlier game being replayed.
+  if (p && !(app.replay && app.replay.game !== app.gameNo)) kids.push(presenceEl(side, app.state.players?.[side] ?? p));
   if (turn) kids.push(h('span.to-move', {}, 'to move'));
   const clock = clockEl(side);
   kids.push(clock);
@@ -217,7 +218,7 @@ export function forgetOverlay() {
 function renderOverlay(s, sides) {
   const ov = $('#board-overlay');
   // Rebuilt only when what it says changes, so its entrance animation plays once.
-  const k = JSON.stringify([s.room, s.status, s.result, app.seat, app.url, app.invite?.share, app.rematchAsked, app.rematchFrom,
+  const k = JSON.stringify([s.room, s.status, s.result, app.leftSide, app.seat, app.url, app.invite?.share, app.rematchAsked, app.rematchFrom,
     app.overlayClosed, !!app.replay, app.aiRequested, app.replaced]);
   if (k === overlayKey) return;
   overlayKey = k;
@@ -264,7 +265,7 @@ function renderOverlay(s, sides) {
     ov.replaceChildren(h(`div.overlay-card.result${won === true ? '.won' : ''}${live ? '.delayed' : ''}`, {},
       closeBtn(),
       h('h2', {}, title),
-      h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere)),
+      h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere, app.leftSide)),
       app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,
       h('div.overlay-buttons', {},
         s.version > 0 ? h('button.btn', { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' }, icon('play'), 'Replay') : null,
@@ -326,7 +327,7 @@ export function shownMoves() {
 /** How the current game ended, in a few words, once it has. */
 function finalResult() {
   const s = app.state;
-  return s?.status === 'finished' && s.result ? resultShort(s.result) : null;
+  return s?.status === 'finished' && s.result ? resultShort(s.result, sidesOf(s.variant), app.leftSide) : null;
 }
 
 /** Brings an item of a scrolling list into view by scrolling that list alone: scrollIntoView would

@@ -182,7 +182,8 @@ export function renderReplayBar() {
   const sides = sidesOf(s.variant);
   if (snap?.result && i === vs.length - 1) {
     const o = s.options ?? {};
-    detail.replaceChildren(resultText(snap.result, sides, snap.connect ?? o.connect ?? 4, !!o.misere));
+    detail.replaceChildren(resultText(snap.result, sides, snap.connect ?? o.connect ?? 4, !!o.misere,
+      r.game === app.gameNo ? app.leftSide : null));
   } else if (snap?.last && r.version > 0) {
     detail.replaceChildren(sideChip(snap.last.side), ` ${sideName(snap.last.side)} ${turnText(snap.last)}`,
       snap.last.exploded?.length ? icon('boom', 'explosion') : '', snap.last.promoted?.length ? icon('crown', 'crowned') : '');

@@ -1,7 +1,8 @@
 // The server's time, for the clocks: a `ping` now and then (once the socket opens, then every few
-// seconds while a clocked game is shown) and its `pong` give the offset of the server's clock from
-// ours, taken from the quickest of the last few round trips, and our one-way lag, which an `act`
-// of a clocked game tells the server (it forgives that much, up to a quota).
+// seconds while a game is shown) and its `pong` give the offset of the server's clock from ours,
+// taken from the quickest of the last few round trips, and our one-way lag, which an `act` of a
+// clocked game tells the server (it forgives that much, up to a quota). Each ping carries that lag
+// too, once known: the server tells the room (`presence`), and the player cards show it.
 
 import { app } from './state.js';
 import { net } from './context.js';
@@ -27,7 +28,18 @@ export function lagMs() {
 }
 
 export function sendPing() {
-  net.send({ type: 'ping', t: localNow() });
+  const msg = { type: 'ping', t: localNow() };
+  const ms = lagMs();
+  if (ms !== null) msg.lag = ms;
+  net.send(msg);
+}
+
+/** Whether this server answers pings (its welcome lists clocks). */
+const answersPings = () => !!app.welcome?.clocks;
+
+/** On entering a room: our lag goes to it at once, if we know it yet (else at the first pong). */
+export function reportLag() {
+  if (answersPings() && lag !== null) sendPing();
 }
 
 export function onPong(msg) {
@@ -39,10 +51,13 @@ export function onPong(msg) {
   samples.push({ rtt, offset: now - (t + rtt / 2) });
   if (samples.length > SAMPLES) samples.shift();
   offset = samples.reduce((a, b) => (b.rtt < a.rtt ? b : a)).offset;
-  lag = lag === null ? rtt / 2 : lag * 0.7 + (rtt / 2) * 0.3;
+  const first = lag === null;
+  lag = first ? rtt / 2 : lag * 0.7 + (rtt / 2) * 0.3;
+  // The first estimate, taken in a room, is told to it now rather than at the next ping.
+  if (first && app.room) sendPing();
 }
 
-// While a clocked game is on screen, the estimate is kept fresh.
+// While a game is on screen, the estimate is kept fresh (and the room hears our lag).
 setInterval(() => {
-  if (app.state?.clock && !document.hidden && document.body.dataset.screen === 'game') sendPing();
+  if (answersPings() && app.state && !document.hidden && document.body.dataset.screen === 'game') sendPing();
 }, EVERY_MS);

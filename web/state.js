@@ -91,4 +91,7 @@ export const app = {
   positionsTried: new Set(), // "game" keys whose positions were already asked of the server
   pastMoves: new Map(), // game number -> the move list of an earlier game of the room
   invite: null, // {room, share, own, lan, qr}: the invitation links (GET /api/server)
+  presence: null, // the room's players' connections and lag, from `presence`: {side: {connected, lag}}
+  leftSide: null, // the side that left this game (its last state.away), to say who left after a claim
+  claiming: false, // our `claim` is on its way
 };

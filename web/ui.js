@@ -119,7 +119,9 @@ export function squareName(sq) {
   return `${String.fromCharCode(97 + sq[0])}${sq[1] + 1}`;
 }
 
-export function resultText(result, sides, connect, misere) {
+/** How a game ended, in a sentence. `left`: the side that left a game drawn by abandonment, when
+ *  known (the result names only a winner). */
+export function resultText(result, sides, connect, misere, left = null) {
   if (!result) return '';
   const w = result.winner;
   const loser = w ? sides.find((s) => s !== w) : null;
@@ -140,15 +142,23 @@ export function resultText(result, sides, connect, misere) {
     case 'timeout': return w ? `${W} wins on time: ${L} ran out of time.` :
       'Drawn on time: a clock ran out, and the other side could not have won.';
     case 'aborted': return 'Aborted: a first move was not made in time.';
+    case 'abandoned': return w ? `${W} wins: ${L} left the game.` :
+      `Drawn: ${left ? sideName(left) : 'a player'} left the game.`;
     default: return w ? `${W} wins (${humanize(result.reason ?? 'game over')}).` : `Draw (${humanize(result.reason ?? 'game over')}).`;
   }
 }
 
-/** The result in a few words, for the end of the move list: "Water wins on time", "Aborted". */
-export function resultShort(result) {
+/** The result in a few words, for the end of the move list: "Water wins on time", "Aborted",
+ *  "Fire wins: Water left". `sides` and `left` as resultText's. */
+export function resultShort(result, sides = [], left = null) {
   if (!result) return '';
   const w = result.winner;
   if (result.reason === 'aborted') return 'Aborted';
+  if (result.reason === 'abandoned') {
+    const gone = w ? sides.find((s) => s !== w) : left;
+    if (w) return gone ? `${sideName(w)} wins: ${sideName(gone)} left` : `${sideName(w)} wins by abandonment`;
+    return gone ? `Drawn: ${sideName(gone)} left` : 'Drawn by abandonment';
+  }
   if (result.reason === 'timeout') return w ? `${sideName(w)} wins on time` : 'Drawn on time';
   if (result.reason === 'resigned') return `${sideName(w)} wins by resignation`;
   return w ? `${sideName(w)} wins` : 'Draw';

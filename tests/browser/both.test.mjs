@@ -1,15 +1,19 @@
 // The game as people play it, in every browser of BC_BROWSERS (default Chromium and Firefox ESR):
 // a whole game between two people who meet by link, a reload mid-game, a spectator, clocks (one
-// that runs, one that flags), premoves.
+// that runs, one that flags), premoves, a claim against a player who left, an abort, the players'
+// connections and lag.
 // One browser per engine, shared by the tests; each person is a context of their own.
 // A new behaviour to check in every browser is one more it(...) in the describe below.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { browsers, launch } from './driver.mjs';
 import {
-  board, waitBoard, clickSquare, clockOf, move, startGame, watchByLink, pieceAt, pieces,
+  board, waitBoard, clickSquare, clockOf, move, presenceOf, startGame, watchByLink, pieceAt, pieces,
 } from './game_driver.mjs';
-import { squarePoint } from './helpers.mjs';
+import { squarePoint, startServer } from './helpers.mjs';
 
 const piece = (x, y, side, kind = 'normal', rank = 'man') => ({ at: [x, y], side, kind, rank });
 
@@ -232,6 +236,79 @@ for (const kind of browsers()) {
       await fire.sleep(300);
       assert.equal((await board(fire)).version, '4', 'nothing was played for fire');
       assert.equal(await fire.count('.toast.error'), 0);
+      await done(fire, water);
+    });
+
+    it('a player who closes the page can be claimed against: a countdown, then Claim victory; both see who left', async () => {
+      // run.sh gives the server --claim-after 2: the claim opens 2 s after the player is gone.
+      const { room, link, creator: fire, joiner: water } = await startGame(browser, { clock: '5+3' });
+      const watcher = await browser.person();
+      await watchByLink(watcher, link);
+      await openingMoves(fire, water);
+      await fire.hidden('#away-note');
+
+      await water.closePage();
+      await fire.waitText('#away-text', 'Water left the game.');
+      await fire.waitText('#away-wait', 'You can claim victory in');
+      await watcher.waitText('#away-text', 'Water is disconnected.');
+      await fire.waitText('#game .presence[data-side="water"]', 'offline');
+      await fire.visible('#claim-win', 25000);
+      await fire.waitText('#away-text', 'You can claim victory, or call it a draw.');
+      assert.equal(await fire.count('#away-wait:not([hidden])'), 0, 'the countdown is over');
+      await fire.visible('#claim-draw');
+      assert.equal(await watcher.count('#away-buttons:not([hidden])'), 0, 'a spectator cannot claim');
+      await fire.shot('both-claim');
+      await fire.click('#claim-win');
+
+      await waitBoard(fire, { status: 'finished' });
+      await fire.waitText('#status-line', 'Fire wins: Water left the game.');
+      await fire.waitText('.overlay-card', 'You win!');
+      await fire.waitText('#move-list li.result', 'Fire wins: Water left');
+      await fire.hidden('#away-note');
+      await watcher.waitText('#status-line', 'Fire wins: Water left the game.');
+
+      // The one who left opens the link again: the seat is still theirs, and the game is over.
+      await water.reopen(link);
+      await waitBoard(water, { room, seat: 'water', status: 'finished' });
+      await water.waitText('#status-line', 'Fire wins: Water left the game.');
+      await water.waitText('.overlay-card', 'You lose');
+      await water.waitText('#move-list li.result', 'Fire wins: Water left');
+      await done(fire, water, watcher);
+    });
+
+    it('a clocked game in which nobody moves is aborted, and both players see it', async () => {
+      // A server of this test's own, whose first turns must come within 2 s.
+      const work = mkdtempSync(path.join(os.tmpdir(), 'bc-browser-abort-'));
+      const server = await startServer(['--data-dir', path.join(work, 'data'), '--abort-after', '2']);
+      try {
+        const { creator: fire, joiner: water } = await startGame(browser, { clock: '5+3', base: server.base });
+        for (const p of [fire, water]) {
+          await waitBoard(p, { status: 'finished', version: '0' }, 8000);
+          await p.waitText('.overlay-card h2', 'Aborted');
+          await p.waitText('#status-line', 'Aborted: a first move was not made in time.');
+          await p.waitText('#move-list li.result', 'Aborted');
+          await p.hidden('#abort-note');
+        }
+        await water.shot('both-aborted');
+        await done(fire, water);
+      } finally {
+        await server.stop();
+        rmSync(work, { recursive: true, force: true });
+      }
+    });
+
+    it("each player card shows whether its player is connected, and their lag once the room has heard it", async () => {
+      const { creator: fire, joiner: water } = await startGame(browser);
+      for (const [p, them] of [[fire, 'water'], [water, 'fire']]) {
+        // Each page's pings tell the server its lag; `presence` passes it on (at most every 2 s).
+        await p.waitFn((s) => document.querySelector(`#game .presence[data-side="${s}"]`)?.dataset.lag !== undefined,
+          them, { timeout: 12000 });
+        const shown = await presenceOf(p, them);
+        assert.ok(Number.isInteger(shown.lag) && shown.lag >= 0, `${p.kind}: ${them}'s lag ${shown.lag}`);
+        assert.ok(shown.text.includes(`${shown.lag} ms`), `${p.kind}: ${shown.text}`);
+        assert.ok((await presenceOf(p, p === fire ? 'fire' : 'water')).text.includes('connected'), `${p.kind}: its own card`);
+      }
+      await fire.shot('both-presence');
       await done(fire, water);
     });
   });

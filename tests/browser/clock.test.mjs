@@ -1,6 +1,6 @@
 // Chromium: the clock's numbers and words (web/clocks.js, web/time_control.js) in the page, without
-// a game: how a time is shown, what a running clock reads, how a custom time is read; and the
-// start screen's choice of a clock.
+// a game: how a time is shown, what a running clock reads, how a custom time is read, a clocked
+// game's results in words; and the start screen's choice of a clock.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, BASE } from './helpers.mjs';
@@ -36,6 +36,28 @@ test('clock times, time controls and custom minutes', async () => {
     'Correspondence: 3 days a move', 'Correspondence: 1 day a move', 'No clock']);
   assert.deepEqual(got.minutes.slice(0, 5), [300, 90, 2, 90, 150]);
   assert.ok(got.minutes.slice(5).every(Number.isNaN));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the results of a clock: on time, aborted, abandoned (won, and drawn with or without who left)', async () => {
+  const page = await person(browser);
+  await page.goto(`${BASE}/`);
+  const got = await page.evaluate(async () => {
+    const { resultShort, resultText } = await import('/ui.js');
+    const sides = ['fire', 'water'];
+    const results = [{ winner: 'water', reason: 'timeout' }, { winner: null, reason: 'aborted' },
+      { winner: 'fire', reason: 'abandoned' }, { winner: null, reason: 'abandoned' }];
+    return {
+      text: results.map((r) => resultText(r, sides, 4, false, 'water')),
+      short: results.map((r) => resultShort(r, sides, 'water')),
+      unknown: [resultText(results[3], sides, 4, false), resultShort(results[3], sides), resultShort(results[2])],
+    };
+  });
+  assert.deepEqual(got.text, ['Water wins on time: Fire ran out of time.', 'Aborted: a first move was not made in time.',
+    'Fire wins: Water left the game.', 'Drawn: Water left the game.']);
+  assert.deepEqual(got.short, ['Water wins on time', 'Aborted', 'Fire wins: Water left', 'Drawn: Water left']);
+  assert.deepEqual(got.unknown, ['Drawn: a player left the game.', 'Drawn by abandonment', 'Fire wins by abandonment']);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

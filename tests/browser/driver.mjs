@@ -6,6 +6,7 @@
 //   const p = await browser.person();             // a fresh context: its own storage, a new player
 //   await p.goto(url); await p.click('#create-btn'); await p.fill('#create-name', 'Ann');
 //   await p.waitFn((n) => window.x === n, 3);     // (fn, arg, {timeout, polling}) in both engines
+//   await p.closePage(); await p.reopen(link);    // the person leaves, and comes back (same storage)
 //   ...; await p.close(); await browser.close();
 //
 // Env: BC_BROWSERS (default "chromium,firefox"), FIREFOX (default /usr/bin/firefox-esr),
@@ -92,8 +93,20 @@ class ChromiumPerson extends Person {
   constructor(context, page) {
     super('chromium');
     this.context = context;
+    this.setPage(page);
+  }
+
+  setPage(page) {
     this.page = page;
     page.on('pageerror', (e) => this.errors.push(e.message));
+  }
+
+  /** Closes the page (its connection goes), keeping the context and its storage. */
+  closePage() { return this.page.close(); }
+  /** A new page in the same context (the same storage: the seat's token), at `url`. */
+  async reopen(url) {
+    this.setPage(await this.context.newPage());
+    await this.page.goto(url);
   }
 
   goto(url) { return this.page.goto(url); }
@@ -131,8 +144,18 @@ class FirefoxPerson extends Person {
   constructor(context, page) {
     super('firefox');
     this.context = context;
+    this.setPage(page);
+  }
+
+  setPage(page) {
     this.page = page;
     page.on('pageerror', (e) => this.errors.push(e.message));
+  }
+
+  closePage() { return this.page.close(); }
+  async reopen(url) {
+    this.setPage(await firefoxPage(this.context));
+    await this.page.goto(url);
   }
 
   goto(url) { return this.page.goto(url); }
@@ -158,6 +181,16 @@ class FirefoxPerson extends Person {
   close() { return this.context.close(); }
 }
 
+/** A new page of a person's context. */
+async function firefoxPage(context) {
+  // A window, not a tab: only the front tab of a window is visible (document.hidden is true in
+  // the others, and puppeteer's locators wait in vain for them to act).
+  const page = await context.newPage({ type: 'window' });
+  page.setDefaultTimeout(T);
+  await page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
+  return page;
+}
+
 async function firefoxEngine() {
   const executablePath = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
   if (!existsSync(executablePath)) {
@@ -178,12 +211,7 @@ async function firefoxEngine() {
     kind: 'firefox',
     async person() {
       const context = await browser.createBrowserContext();  // a BiDi user context: its own storage
-      // A window, not a tab: only the front tab of a window is visible (document.hidden is
-      // true in the others, and puppeteer's locators wait in vain for them to act).
-      const page = await context.newPage({ type: 'window' });
-      page.setDefaultTimeout(T);
-      await page.setViewport({ ...VIEWPORT, deviceScaleFactor: 1 });
-      return new FirefoxPerson(context, page);
+      return new FirefoxPerson(context, await firefoxPage(context));
     },
     close: () => browser.close(),
   };

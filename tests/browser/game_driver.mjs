@@ -33,9 +33,10 @@ export async function move(p, from, to) {
 /**
  * Fills the start screen's form and creates a game; returns the room code. `clock`: a preset's
  * name ('5+3'), {minutes: '0:02', increment: '0'} for a custom one, or {days: 3}; none by default.
+ * `base`: the server (default run.sh's; a test's own from startServer).
  */
-export async function createGame(p, { variant = 'bomb', name, seat, options = {}, position, clock } = {}) {
-  await p.goto(`${BASE}/`);
+export async function createGame(p, { variant = 'bomb', name, seat, options = {}, position, clock, base = BASE } = {}) {
+  await p.goto(`${base}/`);
   await p.visible('#create-btn:not([disabled])');
   await p.click(`label.variant:has(input[value="${variant}"])`);
   for (const [k, v] of Object.entries(options)) {
@@ -115,6 +116,15 @@ export function clockOf(p, side) {
       text: el.querySelector('.clock-time').textContent, ms: Number(el.dataset.ms),
       running: el.classList.contains('running'), low: el.classList.contains('low'),
     };
+  }, side);
+}
+
+/** What a player card says of a side's connection: {text, lag} (lag a number, or null), or null. */
+export function presenceOf(p, side) {
+  return p.eval((s) => {
+    const el = document.querySelector(`#game .presence[data-side="${s}"]`);
+    if (!el) return null;
+    return { text: el.textContent, lag: el.dataset.lag === undefined ? null : Number(el.dataset.lag) };
   }, side);
 }
 

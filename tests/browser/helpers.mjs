@@ -28,11 +28,11 @@ export async function launch() {
   });
 }
 
-/** A fresh browser context (its own localStorage: a different person) with one page. */
 /**
  * A second server of a test's own (run.sh passes its binary in BC_BINARY), on 127.0.0.1 and a free
  * port, serving this checkout's web client with `args` added. Resolves with its base URL
- * (http:// or https://, from its "listening on" line) and a stop function.
+ * (http:// or https://, from its "listening on" line) and a stop function (which resolves once the
+ * server has exited).
  */
 export function startServer(args) {
   const server = spawn(process.env.BC_BINARY, ['serve', '--host', '127.0.0.1', '--port', '0',
@@ -46,13 +46,26 @@ export function startServer(args) {
       const m = out.match(/listening on (https?:\/\/127\.0\.0\.1:\d+)/);
       if (m) {
         clearTimeout(timer);
-        resolve({ base: m[1], stop: () => server.kill('SIGTERM') });
+        resolve({ base: m[1], stop: () => stop(server) });
       }
     });
     server.on('exit', (code) => reject(new Error(`the server exited with ${code}: ${out}`)));
   });
 }
 
+/** Stops a server of startServer's; resolves once it has exited (its data directory is then free). */
+function stop(server) {
+  return new Promise((done) => {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      done();
+      return;
+    }
+    server.once('exit', () => done());
+    server.kill('SIGTERM');
+  });
+}
+
+/** A fresh browser context (its own localStorage: a different person) with one page. */
 export async function person(browser, opts = {}) {
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1280, height: 820 },
