@@ -214,7 +214,11 @@ std::int64_t Room::claim_grace_ms() const {
 std::optional<AwayView> Room::away_view() const {
   // Only where someone can claim: a clocked game on the move (not days per move), a person gone
   // and a person still here against them.
-  if (!clock_running() || clock_->control().kind != TimeControl::Kind::Fischer) return std::nullopt;
+  // (Before both first turns the abort handles a player who does not come.)
+  if (!clock_running() || !clock_->timed() ||
+      clock_->control().kind != TimeControl::Kind::Fischer) {
+    return std::nullopt;
+  }
   for (Side s : {Side::First, Side::Second}) {
     const auto& gone = seats_[at(s)];
     const auto& here = seats_[at(other(s))];

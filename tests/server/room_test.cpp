@@ -1211,6 +1211,17 @@ TEST_F(RoomTest, Clock_S4_AClaimMayBeADrawAndAReturnCancelsIt) {
   EXPECT_EQ(state()["result"], (json{{"winner", nullptr}, {"reason", "abandoned"}}));
 }
 
+TEST_F(RoomTest, Clock_S4_NoClaimsBeforeBothFirstTurnsTheAbortHandlesThat) {
+  two_players(clocked(180, 2));
+  sent();
+  ASSERT_TRUE(play_first().action_accepted);
+  deliver(B, room_->disconnect(B));
+  time_.advance(25'000);
+  EXPECT_TRUE(state()["away"].is_null());
+  send(A, {{"type", "claim"}});
+  EXPECT_EQ(error_code(A), "cannot_claim");
+}
+
 TEST_F(RoomTest, Clock_S4_NoClaimsInCorrespondenceUntimedOrComputerGames) {
   two_players({{"type", "create"}, {"variant", "bomb"}, {"clock", {{"days", 1}}}});
   deliver(B, room_->disconnect(B));
