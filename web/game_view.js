@@ -10,6 +10,7 @@ import { aiLevelName } from './lobby.js';
 import { clockEl, renderClocks } from './clocks.js';
 import { premoveKey, premoveMarks } from './premove.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
+import { renderTakeback } from './takeback.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
 
@@ -62,6 +63,7 @@ export function renderGame() {
   renderHeader(s);
   renderControls(s, legal);
   renderDrawOffer(s);
+  renderTakeback(s);
   renderOverlay(s, sides);
   renderDrops(s, legal);
   renderMoves();
