@@ -15,6 +15,7 @@
 //   server_time.js  the server's time and our lag, from ping and pong
 //   clocks.js       the two clocks and the first turns' countdown
 //   premove.js      a move picked during the other side's turn, played when ours comes
+//   takeback.js     taking a turn back: the button, the opponent's prompt, the state after it
 //   sounds.js       the game's sounds (WebAudio) and the mute button
 //   presence.js     the players' connections and lag, and the claim against one who left
 

@@ -10,6 +10,7 @@ import { onPresence } from './presence.js';
 import { onPong, reportLag, sendPing } from './server_time.js';
 import { renderTimeControl } from './time_control.js';
 import { renderGame, updateDataAttrs } from './game_view.js';
+import { onTakebackNews } from './takeback.js';
 import {
   leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen,
 } from './lobby.js';
@@ -81,6 +82,8 @@ export function onMessage(msg) {
     case 'delta': return onDelta(msg);
     case 'chat': return onChat(msg);
     case 'draw_offer': return onDrawOffer(msg);
+    case 'takeback_offer':
+    case 'takeback_declined': return onTakebackNews(msg);
     case 'error': return onError(msg);
     case 'notice': return onNotice(msg);
     case 'pong': return onPong(msg);

@@ -9,6 +9,7 @@ import { showScreen } from './lobby.js';
 import { apiFetch } from './net.js';
 import { playPremove } from './premove.js';
 import { soundOfState } from './sounds.js';
+import { afterTakeback } from './takeback.js';
 
 export function onState(s) {
   // A state still on its way when we left (or of a room we left for another) is old news.
@@ -65,6 +66,7 @@ export function onState(s) {
     board.setFlipped(flipped());
     if (geometryChanged || !prev) layoutBoard();
   }
+  afterTakeback(prev, s); // a takeback undoes turns: the move list forgets them, a premove goes
   playPremove(); // a premove goes as soon as our turn comes
   showScreen('game');
   renderGame();

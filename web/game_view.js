@@ -11,6 +11,7 @@ import { clockEl, renderClocks } from './clocks.js';
 import { premoveKey, premoveMarks } from './premove.js';
 import { presenceEl, renderAway } from './presence.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
+import { renderTakeback } from './takeback.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
 
@@ -64,6 +65,7 @@ export function renderGame() {
   renderHeader(s);
   renderControls(s, legal);
   renderDrawOffer(s);
+  renderTakeback(s);
   renderOverlay(s, sides);
   renderDrops(s, legal);
   renderMoves();

@@ -43,22 +43,44 @@ export function viewState() {
   return { ...s, ...snap, status, players, legal: [], draw_offer: null };
 }
 
+/** The turn a position comes after: the turn of that version, else (a version of no action, as a
+ *  takeback's, which shows the position after the turn before it) the last turn before it; -1 for
+ *  none. */
 export function moveIndexOf(version, moves = shownMoves()) {
-  return moves.findIndex((m) => m.versions?.includes(version));
+  const i = moves.findIndex((m) => m.versions?.includes(version));
+  if (i >= 0) return i;
+  let before = -1;
+  moves.forEach((m, k) => {
+    if (m.versions?.length && Math.min(...m.versions) < version) before = k;
+  });
+  return before;
+}
+
+/** The position that shows the board after `version`: that version's, else one a takeback put in
+ *  its place (the next position, of no turn of its own); null if there is none. */
+function positionAfter(version, game, vs, moves) {
+  if (vs.includes(version)) return version;
+  const own = moveIndexOf(version, moves);
+  if (version !== 0 && !moves[own]?.versions?.includes(version)) return null;
+  const next = vs.find((v) => v > version);
+  if (next === undefined || moves.some((m) => m.versions?.includes(next))) return null;
+  if (version === 0) return positionsOf(game).get(next)?.last ? null : next;
+  return moveIndexOf(next, moves) === own ? next : null;
 }
 
 /** ["Move 3 of 12", "hop 2 of 3"] and the like, for the replay bar. */
 export function replayLabel() {
   const r = app.replay;
   if (!r) return [];
-  if (r.version === 0) return ['Start position'];
   const moves = shownMoves();
   const i = moveIndexOf(r.version, moves);
+  // A takeback to the start shows the start position, with no last turn.
+  if (r.version === 0 || (i < 0 && positionsOf(r.game).get(r.version)?.last === null)) return ['Start position'];
   if (i < 0) return [`Position ${r.version}`];
   const m = moves[i];
   const parts = [`Move ${i + 1} of ${moves.length}`];
   const vs = m.versions ?? [];
-  if (vs.length > 1) parts.push(`step ${vs.indexOf(r.version) + 1} of ${vs.length}`);
+  if (vs.length > 1 && vs.includes(r.version)) parts.push(`step ${vs.indexOf(r.version) + 1} of ${vs.length}`);
   return parts;
 }
 
@@ -106,9 +128,12 @@ export async function openReplay(version, game = app.gameNo) {
     renderGame();
     return;
   }
-  // The nearest position at or before the one asked for, else the first one there is.
-  const target = [...vs].reverse().find((v) => v <= version) ?? vs[0];
-  if (vs[0] > 0 && target === vs[0] && version < vs[0]) {
+  // The position after that version (or the one a takeback put in its place), else the nearest
+  // one before it, else the first one there is.
+  const list = game === app.gameNo ? app.moves : moves ?? [];
+  const after = positionAfter(version, game, vs, list);
+  const target = after ?? [...vs].reverse().find((v) => v <= version) ?? vs[0];
+  if (after === null && vs[0] > 0 && target === vs[0] && version < vs[0]) {
     toast('Positions before this tab joined the game are not available from this server.', 'info', 5000);
   }
   const wasReplay = !!app.replay;

@@ -5,6 +5,7 @@
 
 import { $ } from './ui.js';
 import { store } from './state.js';
+import { isTakeback } from './takeback.js';
 
 let ctx = null;
 let noise = null;
@@ -104,7 +105,7 @@ export function playSound(name, delay = 0) {
 /** The sound of a new state after `prev`: the turn just played, then the end of the game. */
 export function soundOfState(prev, s) {
   if (!prev || prev.room !== s.room || prev.game !== s.game) return;
-  const moved = s.version > prev.version && s.last;
+  const moved = s.version > prev.version && s.last && !isTakeback(prev, s); // a takeback's `last` is an old turn
   if (moved) {
     if (s.last.exploded?.length) playSound('explosion');
     else if (s.last.captured?.length) playSound('capture');

@@ -1,0 +1,164 @@
+// Takebacks: a player asks to take back their last turn, and the opponent accepts or declines
+// (the computer always accepts, at once). It looks and behaves like a draw offer: a button by
+// Offer draw and Resign, and for the opponent a prompt with Accept and Decline. The server says
+// who asks in every state (`takeback_offer`), and a takeback is a state of its own: the position
+// before the proposer's last turn (and the answer to it), with the proposer to move, at a new
+// version. This tab's move list and positions then forget the undone turns, as the server's record
+// does, and a premove is dropped.
+
+import { $, h, sideName, toast } from './ui.js';
+import { app } from './state.js';
+import { board, isPlayer, send, sidesOf } from './context.js';
+import { renderGame } from './game_view.js';
+
+const tb = {
+  asked: null, // the id of our `takeback` request while it is on its way
+  answered: null, // the id of our `answer_takeback` while it is on its way
+  declined: null, // {from, key}: our proposal was declined, at the position `key`
+};
+
+/** "game:version" of a state: a notice is about the position it was given at. */
+const keyOf = (s) => `${s?.game ?? app.gameNo}:${s?.version}`;
+
+/** Whether a request of ours is still unanswered (an `ok` or an `error` takes it out). */
+const waiting = (id) => id !== null && app.requests.has(id);
+
+function opponentOf(s) {
+  const sides = sidesOf(s.variant);
+  return sides[0] === app.seat ? sides[1] : sides[0];
+}
+
+/** Whether the opponent is the computer, which grants a takeback at once. */
+function vsComputer(s) {
+  const p = s.players?.[opponentOf(s)];
+  return !!(p && (p.ai ?? p.bot ?? p.computer));
+}
+
+/** Whether we have played a turn in this game (else the server would say no_takeback). */
+function havePlayed(s) {
+  return app.movesPartial || s.last?.side === app.seat || app.moves.some((m) => m.side === app.seat);
+}
+
+// ---- the button and the prompt -----------------------------------------------------------------
+
+/** After a render: the Take back button, and the prompt (the opponent's proposal) or the notice. */
+export function renderTakeback(s) {
+  const btn = $('#takeback');
+  const box = $('#takeback-offer');
+  // A server without takebacks says nothing of them in its states: no button then.
+  const playing = s.status === 'playing' && 'takeback_offer' in s;
+  const offer = playing ? s.takeback_offer ?? null : null;
+  const mine = offer !== null && offer === app.seat;
+  const declined = playing && tb.declined?.key === keyOf(s) ? tb.declined : null;
+  btn.hidden = !(isPlayer() && playing);
+  if (!btn.hidden) {
+    const asking = waiting(tb.asked);
+    const words = mine ? 'Takeback proposed…' : asking ? (vsComputer(s) ? 'Taking back…' : 'Proposing…') : 'Take back';
+    if (btn.textContent !== (words === 'Take back' ? '↶ Take back' : words)) {
+      btn.replaceChildren(...(words === 'Take back' ? [h('span', { 'aria-hidden': 'true' }, '↶ '), words] : [words]));
+    }
+    btn.disabled = mine || asking || app.replaced || (offer !== null && !mine) || !!declined || !havePlayed(s);
+    btn.title = declined ? 'You can ask again once the game has moved on.' :
+      !havePlayed(s) ? 'You have not played a move yet.' :
+        vsComputer(s) ? 'Take back your last move (and the computer’s reply)' : 'Ask your opponent to let you take back your last move';
+  }
+  // The prompt for the opponent (and what spectators see); the notice of a decline for us.
+  if (offer !== null && !mine && !waiting(tb.answered)) {
+    box.hidden = false;
+    box.classList.remove('declined');
+    $('#takeback-offer-text').textContent = `${sideName(offer)} asks to take back their last move.`;
+    $('#takeback-buttons').hidden = !isPlayer();
+    $('#takeback-accept').disabled = app.replaced;
+    $('#takeback-decline').disabled = app.replaced;
+  } else if (declined && isPlayer()) {
+    box.hidden = false;
+    box.classList.add('declined');
+    $('#takeback-offer-text').textContent = `${sideName(declined.from)} declined your takeback: your move stands.`;
+    $('#takeback-buttons').hidden = true;
+  } else {
+    box.hidden = true;
+  }
+}
+
+$('#takeback').addEventListener('click', () => {
+  if (waiting(tb.asked) || app.replaced) return;
+  const id = send({ type: 'takeback' }, { kind: 'takeback' });
+  if (id === null) return;
+  tb.asked = id;
+  tb.declined = null;
+  renderGame();
+});
+
+function answer(accept) {
+  const id = send({ type: 'answer_takeback', accept }, { kind: 'answer_takeback' });
+  if (id === null) return;
+  tb.answered = id;
+  renderGame();
+}
+$('#takeback-accept').addEventListener('click', () => answer(true));
+$('#takeback-decline').addEventListener('click', () => answer(false));
+
+// ---- the server's news ---------------------------------------------------------------------------
+
+/** `takeback_offer` and `takeback_declined` (a state saying the same follows the offer). */
+export function onTakebackNews(msg) {
+  if (!app.room) return; // about a room we have left
+  if (msg.type === 'takeback_offer') {
+    if (msg.from !== app.seat && isPlayer()) toast(`${sideName(msg.from)} asks to take back their last move.`, 'info');
+  } else if (msg.type === 'takeback_declined') {
+    if (isPlayer() && msg.from !== app.seat) {
+      tb.declined = { from: msg.from, key: keyOf(app.state) };
+      toast(`${sideName(msg.from)} declined your takeback: your move stands.`, 'info');
+    }
+  }
+  renderGame();
+}
+
+// ---- a takeback's state --------------------------------------------------------------------------
+
+/**
+ * Whether `s` takes a turn back from `prev`: the next version of the same game, still being played,
+ * where fewer turns are complete, or whose last turn is not one just played by the side that was
+ * to move (a move always is).
+ */
+export function isTakeback(prev, s) {
+  if (!prev || !s || s.version !== prev.version + 1) return false;
+  if ((s.game ?? null) !== (prev.game ?? null) || prev.status !== 'playing' || s.status !== 'playing') return false;
+  if (Number.isInteger(s.moves) && Number.isInteger(prev.moves) && s.moves < prev.moves) return true;
+  return !s.last || s.last.side !== prev.turn;
+}
+
+/**
+ * After the state is taken in, before a premove could go: on a takeback, the premove is dropped,
+ * the undone turns leave the move list, and their positions leave this tab's replay (the server's
+ * positions have the takeback's version in place of the position it went back to, and so does
+ * this tab then).
+ */
+export function afterTakeback(prev, s) {
+  if (!isTakeback(prev, s)) return;
+  board.effects = []; // the restored position's last turn is not played again
+  app.premove = null;
+  app.selected = null;
+  const moves = app.moves;
+  const last = () => moves[moves.length - 1];
+  // The restored position's last turn was taken for a new one (or added to the undone answer).
+  while (moves.length && last().versions?.includes(s.version)) moves.pop();
+  const undone = [];
+  if (moves.length && last().side !== s.turn) undone.push(moves.pop()); // the answer
+  if (moves.length && last().side === s.turn) undone.push(moves.pop()); // the proposer's turn
+  const undoneVersions = undone.flatMap((m) => m.versions ?? []);
+  let from = null; // positions from this version up to the takeback's are gone
+  if (moves.length && last().versions?.length) from = Math.max(...last().versions);
+  else if (!moves.length && !app.movesPartial) from = 0;
+  else if (undoneVersions.length) from = Math.min(...undoneVersions) - 1;
+  const known = app.games.get(app.gameNo);
+  if (known && from !== null) for (const v of [...known.keys()]) if (v >= from && v < s.version) known.delete(v);
+  // The proposer hears that it was granted; the one who accepted knows.
+  const proposer = s.turn;
+  if (isPlayer() && proposer === app.seat && !vsComputer(s)) {
+    toast(`${sideName(opponentOf(s))} accepted: your last move is taken back.`, 'ok');
+  } else if (!isPlayer()) {
+    toast(`${sideName(proposer)} took back their last move.`, 'info');
+  }
+  tb.declined = null;
+}
