@@ -361,4 +361,51 @@ Outcome Room::act_for_computer(Side side, const Action& action) {
   return played(side, action, std::move(*applied), std::nullopt, RequestId{}, now, 0);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Chat
+
+Outcome Room::handle_chat(MemberId m, const RequestId& id, const ChatMsg& c) {
+  std::string text = clean_text(c.text);
+  if (text.empty()) return refuse(m, id, "chat", ErrorCode::BadMessage, "the chat text is empty");
+  if (utf8_length(text) > limits_.chat_max_chars) {
+    return refuse(
+        m, id, "chat", ErrorCode::TooLarge,
+        "chat messages are limited to " + std::to_string(limits_.chat_max_chars) + " characters");
+  }
+  if (auto limit = chat_limited(m)) {
+    Outcome o =
+        refuse(m, id, "chat", ErrorCode::RateLimited,
+               *limit == Limited::SpectatorChat
+                   ? "the spectators of this room are chatting too fast: together at most " +
+                         std::to_string(static_cast<int>(limits_.spectator_chat_per_second)) +
+                         " messages a second; this one was not sent, try again in a moment"
+                   : "you are chatting too fast: at most " +
+                         std::to_string(static_cast<int>(limits_.chat_per_second)) +
+                         " message a second (a few more in a burst); this one was not sent");
+    o.limited = limit;
+    return o;
+  }
+  const Member& who = members_.at(m);
+  Outcome o;
+  add_ok(o, m, id, "chat");
+  o.messages.push_back(everyone(chat_json(who.name, seat_label(who.side), text)));
+  return o;
+}
+
+std::optional<Limited> Room::chat_limited(MemberId m) {
+  Member& who = members_.at(m);
+  if (limits_.chat_per_second > 0) {
+    auto& own = who.side && seats_[at(*who.side)] ? seats_[at(*who.side)]->chat : who.chat;
+    if (!own) own.emplace(limits_.chat_per_second, limits_.chat_burst);
+    if (!own->take()) return Limited::MemberChat;
+  }
+  // The players' chat never takes from this: spectators together cannot crowd them out.
+  if (!who.side && limits_.spectator_chat_per_second > 0) {
+    if (!spectator_chat_)
+      spectator_chat_.emplace(limits_.spectator_chat_per_second, limits_.spectator_chat_burst);
+    if (!spectator_chat_->take()) return Limited::SpectatorChat;
+  }
+  return std::nullopt;
+}
+
 }  // namespace bc::server

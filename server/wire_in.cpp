@@ -52,6 +52,25 @@ class Fields {
       fail(std::string("`") + key + "` must be true, false, 0, 1 or 2");
     }
   }
+  // A required boolean (`accept`).
+  void required_boolean(const char* key, bool& out) {
+    auto it = j_.find(key);
+    if (it == j_.end() || !it->is_boolean())
+      return fail(std::string("`") + key + "` must be true or false");
+    out = it->get<bool>();
+  }
+  // A client's lag estimate in ms (act, ping); absent or null leaves `out` as it is.
+  template <class T>
+  void lag(const char* key, T& out) {
+    auto it = j_.find(key);
+    if (it == j_.end() || it->is_null()) return;
+    auto n = as_int(*it);
+    if (!n || *n < 0 || *n > kMaxClaimedLagMs) {
+      return fail("`" + std::string(key) + "` must be your network lag in milliseconds, 0 to " +
+                  std::to_string(kMaxClaimedLagMs));
+    }
+    out = *n;
+  }
   void required_str(const char* key, std::string& out) {
     if (!j_.contains(key)) return fail(std::string("`") + key + "` is missing");
     str(key, out);
@@ -260,37 +279,19 @@ MessageBody parse_act(Fields& f) {
   } else {
     f.fail("`version` must be an integer");
   }
-  if (const json* lag = f.find("lag"); lag && !lag->is_null()) {
-    auto n = as_int(*lag);
-    if (!n || *n < 0 || *n > kMaxClaimedLagMs) {
-      f.fail("`lag` must be your network lag in milliseconds, 0 to " +
-             std::to_string(kMaxClaimedLagMs));
-    } else {
-      m.lag = *n;
-    }
-  }
+  f.lag("lag", m.lag);
   return m;
 }
 
 MessageBody parse_answer_draw(Fields& f) {
   AnswerDrawMsg m;
-  const json* a = f.find("accept");
-  if (!a || !a->is_boolean()) {
-    f.fail("`accept` must be true or false");
-  } else {
-    m.accept = a->get<bool>();
-  }
+  f.required_boolean("accept", m.accept);
   return m;
 }
 
 MessageBody parse_answer_takeback(Fields& f) {
   AnswerTakebackMsg m;
-  const json* a = f.find("accept");
-  if (!a || !a->is_boolean()) {
-    f.fail("`accept` must be true or false");
-  } else {
-    m.accept = a->get<bool>();
-  }
+  f.required_boolean("accept", m.accept);
   return m;
 }
 
@@ -309,15 +310,7 @@ MessageBody parse_ping(Fields& f) {
       m.t = t->get<double>();
     }
   }
-  if (const json* lag = f.find("lag"); lag && !lag->is_null()) {
-    auto n = as_int(*lag);
-    if (!n || *n < 0 || *n > kMaxClaimedLagMs) {
-      f.fail("`lag` must be your network lag in milliseconds, 0 to " +
-             std::to_string(kMaxClaimedLagMs));
-    } else {
-      m.lag = *n;
-    }
-  }
+  f.lag("lag", m.lag);
   return m;
 }
 
