@@ -11,6 +11,7 @@ import { onPong, reportLag, sendPing } from './server_time.js';
 import { renderTimeControl } from './time_control.js';
 import { renderGame, updateDataAttrs } from './game_view.js';
 import { onTakebackNews } from './takeback.js';
+import { onAnalysisReply } from './values.js';
 import {
   leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen,
 } from './lobby.js';
@@ -74,6 +75,7 @@ export function sendJoin() {
 const ROOM_NEWS = new Set(['chat', 'draw_offer', 'rematch_offer', 'draw_declined', 'presence']);
 
 export function onMessage(msg) {
+  if ((msg.type === 'analysis' || msg.type === 'analysis_history' || msg.type === 'error') && onAnalysisReply(msg)) return undefined;
   if (ROOM_NEWS.has(msg.type) && !app.room) return;
   switch (msg.type) {
     case 'welcome': return onWelcome(msg);
