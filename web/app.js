@@ -18,6 +18,13 @@
 //   takeback.js     taking a turn back: the button, the opponent's prompt, the state after it
 //   sounds.js       the game's sounds (WebAudio) and the mute button
 //   presence.js     the players' connections and lag, and the claim against one who left
+//   editor.js       the analysis board (/analysis): setting up a position, its text, its check
+//   editor_board.js   its canvas (a BoardView with the turns' values drawn on it)
+//   editor_state.js   what its parts share, and the `analyse` of a position
+//   explore.js        playing on from the position with the server's values of every turn
+//   explore_apply.js  the position after a turn, until the server sends it
+//   editor_play.js    "Play from here" (create with the position), "Analyse this position"
+//   position_text.js  positions as text: the CLI's FEN-like line, Kaboom's Gamesman string
 
 import { $ } from './ui.js';
 import { app, store } from './state.js';
@@ -31,6 +38,8 @@ import './input.js';
 import './controls.js';
 import './replay_view.js';
 import './export.js';
+import './editor.js';
+import './editor_play.js';
 
 Object.assign(netEvents, { message: onMessage, open: onOpen, down: onDown });
 
