@@ -6,15 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { importWeb } from './web_modules.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-// web/ has no package.json saying "module", so the file is imported as a data: URL (it imports
-// nothing itself).
-const source = readFileSync(path.resolve(here, '../../web/position_text.js'), 'utf8');
-const pt = await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
+const pt = await importWeb('position_text.js');
 
 /** The CLI's own reading of a FEN-like line: the first word it prints (null without a binary). */
 function cliEcho(variant, fen, options = {}) {
