@@ -45,7 +45,7 @@ export async function openAnalysis() {
   }
   if (ed.mode === 'explore') leaveExplore();
   setVariant(variant, options);
-  if (text) loadText(text);
+  if (text) loadText(text, true);
 }
 
 /** The variant a text is most likely for, from its side to move (null when it cannot tell). */
@@ -264,8 +264,9 @@ $('#ed-explore').addEventListener('click', () => enterExplore(ed.pos));
 
 // ---- the position as text ---------------------------------------------------------------------
 
-/** Loads a text in either notation; a Gamesman string sets the board's size too. */
-function loadText(text) {
+/** Loads a text in either notation; a Gamesman string sets the board's size too. The text box
+ *  then shows the notation loaded (`keepFormat`: the one it showed, for a link's line). */
+function loadText(text, keepFormat = false) {
   let got;
   try {
     got = pt.parsePositionText(text, ed.variant, ed.options);
@@ -284,7 +285,7 @@ function loadText(text) {
     ed.options = { ...ed.options, width: got.pos.width, height: got.pos.height };
     renderOptions();
   }
-  if (kaboom()) {
+  if (kaboom() && !keepFormat) {
     ed.format = got.format;
     $('#ed-format').value = ed.format;
   }
@@ -334,7 +335,7 @@ function scheduleCheck() {
   clearTimeout(checkTimer);
   const seq = ++checkSeq;
   setValue('Checking the position…');
-  checkTimer = setTimeout(() => runCheck(seq), 300);
+  checkTimer = setTimeout(() => runCheck(seq), 400);
 }
 
 async function runCheck(seq) {
@@ -349,6 +350,12 @@ async function runCheck(seq) {
   } catch (err) {
     if (seq !== checkSeq || ed.mode !== 'setup') return;
     setValue('');
+    if (err?.code === 'rate_limited' || err?.code === 'offline' || err?.code === 'timeout') {
+      // Not a word about the position: ask again in a while.
+      say(`${err.message} The position is checked again in a moment.`, 'info');
+      checkTimer = setTimeout(() => runCheck(seq), 5000);
+      return;
+    }
     say(refusal(err));
     edCanvas.dataset.valid = 'false';
   }
