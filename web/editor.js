@@ -9,7 +9,7 @@ import { drawPiece } from './pieces.js';
 import { showScreen } from './lobby.js';
 import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf } from './editor_board.js';
 import { analyse, analysisLink, defaultOptions, ed, edSides, optionSpecs } from './editor_state.js';
-import { enterExplore, exploreClick, exploreKey, leaveExplore } from './explore.js';
+import { enterExplore, exploreClick, exploreGhost, exploreKey, leaveExplore } from './explore.js';
 import { renderPlay } from './editor_play.js';
 import * as pt from './position_text.js';
 import { valueColour, valueWords } from './values.js';
@@ -198,9 +198,18 @@ edCanvas.addEventListener('pointerup', (e) => {
   if (ed.mode === 'explore') exploreClick(sq);
   else setupClick(sq);
 });
+// Over a Kaboom column, the piece to come shows where it would land.
 edCanvas.addEventListener('pointermove', (e) => {
-  edCanvas.style.cursor = squareOf(e) ? 'pointer' : 'default';
+  const sq = squareOf(e);
+  edCanvas.style.cursor = sq ? 'pointer' : 'default';
+  const pos = currentPos();
+  if (!kaboom() || !pos) return;
+  const top = sq ? pos.pieces.filter((p) => p.at[0] === sq[0]).length : pos.height;
+  const empty = sq && !pos.pieces.some((p) => same(p.at, sq));
+  const piece = ed.mode === 'explore' ? exploreGhost(sq) : ed.tool !== 'erase' && empty && ed.tool;
+  edBoard.setUi({ hover: sq, ghost: piece && top < pos.height ? { sq: [sq[0], top], piece } : null });
 });
+edCanvas.addEventListener('pointerleave', () => edBoard.setUi({ hover: null, ghost: null }));
 
 document.addEventListener('keydown', (e) => {
   const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement ||

@@ -65,6 +65,7 @@ let shown = 0; // a number for each position shown: the board animates only a tu
  */
 export function showPosition(pos, { last = null, animate = false } = {}) {
   shown += animate ? 1 : 2;
+  edBoard.ui.ghost = null; // a drop's ghost is about the position before
   const geometry = edBoard.setState({
     variant: pos.variant, room: 'analysis', game: 0, version: shown,
     board: { width: pos.width, height: pos.height, pieces: pos.pieces }, last,

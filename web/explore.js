@@ -222,6 +222,13 @@ export function exploreClick(sq) {
   edBoard.flash(sq);
 }
 
+/** The piece a drop in the column of `sq` would make, if there is such a drop; else null. */
+export function exploreGhost(sq) {
+  const bomb = $('#ed-bomb-drop').checked;
+  const ok = sq && turns().some((t) => t.actions[0].kind === 'drop' && t.actions[0].column === sq[0] && (t.actions[0].piece === 'bomb') === bomb);
+  return ok ? { side: ex.line[ex.at].pos.turn, kind: bomb ? 'bomb' : 'normal', rank: 'man' } : null;
+}
+
 /** Plays a turn of the list: the line goes on from the position shown. */
 function play(t) {
   const before = ex.line[ex.at].pos;
