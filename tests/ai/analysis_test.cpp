@@ -199,10 +199,10 @@ TEST(AnalysePosition, KaboomProvenLossIsAnEstimateWithItsOutcome) {
   const Game g =
       test::position(VariantId::Kaboom, "o:b1,c1,d1:b2,c2:0,0", test::kaboom_options(7, 6, 4, 0));
   AnalysisLimits limits;
-  limits.time = 2s;
+  limits.time = 60s;  // not used up: once every turn is proven the search stops
   const auto start = std::chrono::steady_clock::now();
   const Analysis a = analyse_position(g, limits);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, 1s) << "every turn proven: no more depth";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s) << "every turn proven: no more depth";
   ASSERT_EQ(a.turns.size(), 7u);
   for (const TurnValue& t : a.turns) {
     EXPECT_FALSE(t.value.exact);
