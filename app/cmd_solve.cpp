@@ -54,8 +54,8 @@ const Flag<Settings> kSolveFlags[] = {
     {"--superbomb", "", "", "a detonation removes its whole row and column",
      [](Settings& s, std::string_view v) { return set_option_value(s, "superbomb", v); }},
     kOptFlag<Settings>,
-    {"--max-positions", "", "P",
-     "the solver's memo limit (16 bytes each, default 2000000)", set_max_positions},
+    {"--max-positions", "", "P", "the solver's memo limit (16 bytes each, default 2000000)",
+     set_max_positions},
     {"--time-ms", "", "T", "time limit (default none)", set_time<Settings>},
 };
 
@@ -128,8 +128,8 @@ int cmd_solve(Args args) {
   for (const ai::TurnValue& t : a.turns) {
     std::printf("  %-4s %s\n", ai::format_turn(t.turn).c_str(), words(g, mover, t.value).c_str());
   }
-  std::printf("positions: %llu\ntime: %.2f s (cpu %.2f s)\n", static_cast<unsigned long long>(a.work),
-              secs, cpu);
+  std::printf("positions: %llu\ntime: %.2f s (cpu %.2f s)\n",
+              static_cast<unsigned long long>(a.work), secs, cpu);
   return 0;
 }
 

@@ -32,7 +32,8 @@ struct Budget {
   // Whole milliseconds left; 0 when none (or stopped).
   std::chrono::milliseconds left() const {
     if (stopped()) return std::chrono::milliseconds(0);
-    const auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto rest =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     return std::max(rest, std::chrono::milliseconds(0));
   }
 };
@@ -184,8 +185,7 @@ Value estimate_position(const Game& g, const Budget& budget, TranspositionTable&
 
 // Every turn searched to depth 1, 2, ... until the time is out; each keeps its value from the
 // deepest depth that every turn completed.
-void estimate_turns(const Game& game, const Budget& budget, TranspositionTable& tt,
-                    Analysis& out) {
+void estimate_turns(const Game& game, const Budget& budget, TranspositionTable& tt, Analysis& out) {
   const Side mover = game.turn();
   const detail::Evaluator eval(game);
   std::vector<Game> children;
@@ -312,9 +312,9 @@ std::vector<Value> analyse_positions(const std::vector<Game>& positions,
     auto it = std::find_if(solvers.begin(), solvers.end(),
                            [&](const auto& s) { return s.first == g.options(); });
     if (it == solvers.end()) {
-      solvers.emplace_back(g.options(), std::make_unique<detail::KaboomSolver>(
-                                            g, limits.max_positions, limits.stop,
-                                            start + solver_time(limits.time)));
+      solvers.emplace_back(
+          g.options(), std::make_unique<detail::KaboomSolver>(g, limits.max_positions, limits.stop,
+                                                              start + solver_time(limits.time)));
       it = std::prev(solvers.end());
     }
     if (it->second->aborted()) continue;
