@@ -52,7 +52,7 @@ function historyOf(game) {
   }, (err) => {
     Object.assign(next, { status: 'error', error: err ?? {}, retryAt: ['rate_limited', 'timeout', 'offline'].includes(err?.code) ? Date.now() + RETRY_MS : 0 });
   }).then(() => {
-    if (app.room === room) renderValueChart(true);
+    if (app.room === room) renderValueChart(shownNow);
   });
   return next;
 }
@@ -180,7 +180,10 @@ function drawChart(box, values, game, shown) {
 }
 
 /** After a render: the chart of the game shown, when values are on and the game is over or replayed. */
+let shownNow = false; // whether the latest render wanted the chart (an answer redraws it then)
+
 export function renderValueChart(enabled) {
+  shownNow = enabled;
   const box = $('#value-chart');
   const s = app.state;
   const r = app.replay;
@@ -201,8 +204,7 @@ export function renderValueChart(enabled) {
     return;
   }
   box.dataset.state = e.status;
-  box.removeAttribute('role');
-  box.removeAttribute('tabindex');
+  for (const a of ['role', 'tabindex', 'aria-valuemin', 'aria-valuemax', 'aria-valuenow', 'aria-valuetext']) box.removeAttribute(a);
   box.setAttribute('aria-label', 'Value chart');
   layout = null;
   drawnKey = '';
