@@ -203,20 +203,19 @@ export function renderValueChart(enabled) {
     drawChart(box, e.values, game, r ? r.version : s.version);
     return;
   }
+  const text = e.status === 'loading' ? ' Working out the value of every position…' :
+    e.error?.code === 'unknown_type' ? 'This server cannot analyse positions.' :
+      e.error?.message || 'The values of this game are not available.';
+  if (box.dataset.state === e.status && !box.querySelector('svg') && box.textContent === text) return;
   box.dataset.state = e.status;
   for (const a of ['role', 'tabindex', 'aria-valuemin', 'aria-valuemax', 'aria-valuenow', 'aria-valuetext']) box.removeAttribute(a);
   box.setAttribute('aria-label', 'Value chart');
   layout = null;
   drawnKey = '';
-  if (e.status === 'loading') {
-    const spin = document.createElement('span');
-    spin.className = 'spinner';
-    spin.setAttribute('aria-hidden', 'true');
-    box.replaceChildren(spin, ' Working out the value of every position…');
-  } else {
-    box.replaceChildren(e.error?.code === 'unknown_type' ? 'This server cannot analyse positions.' :
-      e.error?.message || 'The values of this game are not available.');
-  }
+  const spin = document.createElement('span');
+  spin.className = 'spinner';
+  spin.setAttribute('aria-hidden', 'true');
+  box.replaceChildren(...(e.status === 'loading' ? [spin] : []), text);
 }
 
 // A click shows the nearest position in the replay.

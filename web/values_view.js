@@ -207,14 +207,20 @@ function paintButtons(drops, endTurn, turn, sides) {
   paintButton($('#end-turn'), endTurn, endTurn ? words(endTurn) : '');
 }
 
-/** The line under the status: a spinner, the value in words, or why there is none. */
-function showLine(state, content) {
+/** The line under the status: a spinner, the value in words, or why there is none. Rebuilt only
+ *  when what it says changes (a live region: a screen reader hears each change). */
+let lineKey = '';
+function showLine(state, content, data = {}) {
   const line = $('#values-line');
+  const k = JSON.stringify([state, data, content.map((el) => el && [el.className, el.title, el.textContent, el.getAttribute('style')])]);
+  if (k === lineKey) return;
+  lineKey = k;
   line.hidden = state === 'off' || state === 'hidden';
   line.dataset.state = state;
   delete line.dataset.value;
   delete line.dataset.code;
-  line.replaceChildren(...content);
+  Object.assign(line.dataset, data);
+  line.replaceChildren(...content.filter(Boolean));
 }
 
 /** The "Hints used" badge: the versions of the game shown analysed while it was being played. */
@@ -267,15 +273,15 @@ export function renderValues() {
     const over = a.value?.remoteness === 0 && a.value?.outcome;
     showLine('ready', [
       over ? null : h('span.value-swatch', { title: `For ${sideName(a.turn)}, to move`, style: `--value: ${valueColour(a.value)}` }),
-      h('span.value-words', { title: a.cached ? 'Analysed before' : `Analysed in ${a.ms ?? 0} ms` }, words)]);
-    $('#values-line').dataset.value = valueClass(a.value);
+      h('span.value-words', { title: a.cached ? 'Analysed before' : `Analysed in ${a.ms ?? 0} ms` }, words),
+    ], { value: valueClass(a.value) });
     showMarks(marks);
     paintButtons(drops, endTurn, a.turn, sides);
   } else {
     const text = e.status === 'waiting' ? 'The values come after the computer’s move.' :
       e.status === 'loading' ? 'Working out the values…' : errorText(e.error);
-    showLine(e.status, [e.status === 'loading' ? h('span.spinner', { 'aria-hidden': 'true' }) : null, h('span.value-words', {}, text)]);
-    if (e.status === 'error') $('#values-line').dataset.code = e.error.code ?? '';
+    showLine(e.status, [e.status === 'loading' ? h('span.spinner', { 'aria-hidden': 'true' }) : null, h('span.value-words', {}, text)],
+      e.status === 'error' ? { code: e.error.code ?? '' } : {});
     showMarks([]);
     paintButtons(null, null);
   }

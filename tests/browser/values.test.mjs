@@ -160,6 +160,7 @@ test('values against the computer in checkers: estimates, and a selected piece\'
     t.skip('the server does not know `analyse`');
     return page.context().close();
   }
+  await page.evaluate(() => { window.sent.length = 0; }); // canAnalyse's own request
   await page.click('#values-toggle');
   await waitBoard(page, { values: 'ready', valueVersion: '1:0' });
   // Checkers is estimated: "Fire is ahead by 0.25 (estimate, depth 6)", "About even (estimate...)".
