@@ -1,15 +1,19 @@
 // bc_ai_bench: figures for ai/README.md. `speed`: nodes per second and depth reached from the
-// opening of each variant; `solver`: what the exact Kaboom solver manages. (Matches between levels
+// opening of each variant; `solver`: what the exact Kaboom solver manages; `analysis`:
+// analyse_position from each variant's start (and two small Kaboom boards). (Matches between levels
 // and one position's search: `bombcheckers selfplay` and `bombcheckers analyse`.)
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bc/ai.hpp"
+#include "bc/ai_analysis.hpp"
 
 namespace {
 
@@ -77,6 +81,40 @@ int solver(long long ms) {
   return 0;
 }
 
+// analyse_position within `ms`: the depth every turn reached (or solved), work and time.
+int analysis(long long ms) {
+  std::printf("%-22s %6s %6s %12s %8s %8s\n", "start", "turns", "depth", "work", "ms", "cpu ms");
+  std::vector<std::pair<std::string, bc::Game>> games;
+  for (bc::VariantId v : bc::kAllVariants) {
+    games.emplace_back(std::string(bc::variant_key(v)),
+                       std::get<bc::Game>(bc::Game::create(v, bc::default_options(v))));
+  }
+  for (const auto& [w, h, n] : {std::array{4, 4, 4}, std::array{5, 4, 4}}) {
+    bc::Options o = bc::default_options(bc::VariantId::Kaboom);
+    o.width = w;
+    o.height = h;
+    o.connect = n;
+    games.emplace_back(
+        "kaboom " + std::to_string(w) + "x" + std::to_string(h) + " c" + std::to_string(n) + " b1",
+        std::get<bc::Game>(bc::Game::create(bc::VariantId::Kaboom, o)));
+  }
+  for (const auto& [name, g] : games) {
+    bc::ai::AnalysisLimits limits;
+    limits.time = std::chrono::milliseconds(ms);
+    const auto start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
+    const auto a = bc::ai::analyse_position(g, limits);
+    const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string depth = a.value.exact ? "exact" : std::to_string(a.value.depth);
+    std::printf("%-22s %6zu %6s %12llu %8.0f %8.0f\n", name.c_str(), a.turns.size(), depth.c_str(),
+                static_cast<unsigned long long>(a.work), secs * 1000, cpu * 1000);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -88,6 +126,7 @@ int main(int argc, char** argv) {
   if (rest.size() == 2 && rest[0] == "--time-ms") ms = std::stoll(std::string(rest[1]));
   if (cmd == "speed") return speed(ms);
   if (cmd == "solver") return solver(rest.empty() ? 60000 : ms);
-  std::printf("usage: bc_ai_bench [speed|solver] [--time-ms T]\n");
+  if (cmd == "analysis") return analysis(ms);
+  std::printf("usage: bc_ai_bench [speed|solver|analysis] [--time-ms T]\n");
   return cmd == "--help" ? 0 : 2;
 }

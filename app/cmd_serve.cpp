@@ -240,6 +240,10 @@ const Flag<Settings> kServeFlags[] = {
     {"--max-creates-per-address", "BOMBCHECKERS_MAX_CREATES_PER_ADDRESS", "N",
      "rooms one client IP may create a minute, in bursts of 3N, 0 = no limit (default 10)",
      set_per_address<&server::Limits::creates_per_address_per_minute>},
+    {"--max-analyses-per-address", "BOMBCHECKERS_MAX_ANALYSES_PER_ADDRESS", "N",
+     "analyses (position values) one client IP may ask for a minute, a game's history counting\n"
+     "                           5, 0 = no limit (default 30)",
+     set_per_address<&server::Limits::analyses_per_address_per_minute>},
     {"--max-spectators-per-address", "BOMBCHECKERS_MAX_SPECTATORS_PER_ADDRESS", "N",
      "connections of one client IP watching one room, 0 = no limit (default 16)",
      set_per_address<&server::Limits::spectators_per_room_per_address>},

@@ -13,6 +13,7 @@ int cmd_serve(Args args);
 int cmd_replay(Args args);
 int cmd_selfplay(Args args);
 int cmd_analyse(Args args);
+int cmd_solve(Args args);
 int cmd_compact(Args args);
 
 }  // namespace bc::app

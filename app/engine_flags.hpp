@@ -1,4 +1,4 @@
-// The flags `selfplay` and `analyse` share: the variant and its options, and the search's budget.
+// The flags `selfplay`, `analyse` and `solve` share: the variant and its options, and the budget.
 // Their setters are templates over a command's settings, which hold an EngineFlags as `engine`.
 #pragma once
 

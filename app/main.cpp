@@ -20,6 +20,8 @@ constexpr Command kCommands[] = {
     {"perft", bc::app::cmd_perft, "count the complete-turn tree of a variant (rules benchmark)"},
     {"selfplay", bc::app::cmd_selfplay, "play the computer against itself and print the score"},
     {"analyse", bc::app::cmd_analyse, "search a position and print the best line and score"},
+    {"solve", bc::app::cmd_solve,
+     "solve a small Kaboom board exactly: the start's and each first turn's value"},
     {"compact", bc::app::cmd_compact,
      "prune a stopped server's database by the retention policy and shrink its file"},
 };

@@ -19,13 +19,14 @@ class AddressLimiter {
  public:
   using Clock = TokenBucket::Clock;
   // Message: WebSocket messages; Join: joins; Api: HTTP /api/ requests; Create: creates.
-  enum class Kind : std::uint8_t { Message, Join, Api, Create };
+  enum class Kind : std::uint8_t { Message, Join, Api, Create, Analyse };
 
   explicit AddressLimiter(const Limits& limits);
 
   // Takes one token of `kind` from `address`'s bucket: false if it has none (or true if that
   // kind has no limit). An empty address (not known) is not limited.
-  bool take(std::string_view address, Kind kind, Clock::time_point now = Clock::now());
+  bool take(std::string_view address, Kind kind, Clock::time_point now = Clock::now(),
+            double tokens = 1.0);
   // Addresses with a bucket (for tests: idle ones are pruned).
   std::size_t size() const;
 
@@ -35,6 +36,7 @@ class AddressLimiter {
     TokenBucket joins;
     TokenBucket api;
     TokenBucket creates;
+    TokenBucket analyses;
     Clock::time_point last;
   };
   void prune(Clock::time_point now);  // under mu_
@@ -47,6 +49,8 @@ class AddressLimiter {
   const double api_burst_;
   const double create_rate_;  // per second
   const double create_burst_;
+  const double analyse_rate_;  // per second
+  const double analyse_burst_;
   // An entry idle this long has refilled all its buckets: dropping it changes nothing.
   const Clock::duration idle_;
   mutable std::mutex mu_;

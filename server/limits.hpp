@@ -83,6 +83,9 @@ struct Limits {
   // `create`s of one address: this many a minute in bursts of 3x (a class behind one address can
   // start its games at once; a script cannot fill the disk with rooms). 0 = no limit.
   std::size_t creates_per_address_per_minute = 10;
+  // `analyse` requests of one address, a token bucket of this many a minute (a history takes
+  // kHistoryCost); each is up to a second of a computer thread. 0 = no limit.
+  std::size_t analyses_per_address_per_minute = 30;
   // Spectators of one room from one address; a further spectator `join` gets too_many_spectators.
   std::size_t spectators_per_room_per_address = 16;
   std::chrono::seconds empty_room_ttl{15 * 60};          // nobody connected
@@ -109,7 +112,11 @@ enum class Limited : std::uint8_t {
   SpectatorChat,    // the room's spectators' chat bucket was empty (rate_limited)
   RoomSpectators,   // the address already has its spectators in the room (too_many_spectators)
   AddressCreates,   // the address's create bucket was empty (rate_limited)
+  AddressAnalyses,  // the address's analyse bucket was empty (rate_limited)
 };
-inline constexpr std::size_t kLimitedCount = 6;
+inline constexpr std::size_t kLimitedCount = 7;
+
+// What an `analyse` with `history` takes from its address's bucket (a plain one takes 1).
+inline constexpr double kHistoryCost = 5.0;
 
 }  // namespace bc::server

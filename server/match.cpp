@@ -114,7 +114,28 @@ void Match::next_game() {
   draw_offer_.reset();
   takeback_offer_.reset();
   takebacks_.clear();
+  hints_.clear();
   rematch_ = {false, false};
+}
+
+bool Match::add_hint(std::int64_t version) {
+  if (std::find(hints_.begin(), hints_.end(), version) != hints_.end()) return false;
+  hints_.push_back(version);
+  return true;
+}
+
+std::vector<std::pair<std::int64_t, Game>> Match::positions() const {
+  std::vector<std::pair<std::int64_t, Game>> out;
+  out.reserve(log_.size() + 1);
+  Game game = fresh_game(setup_);
+  for (const LoggedAction& entry : log_) {
+    out.emplace_back(entry.version - 1, game);
+    std::optional<Applied> applied = game.apply(entry.action);
+    if (!applied) break;  // cannot happen: every logged action was accepted from this start
+    game = std::move(applied->next);
+  }
+  out.emplace_back(version_, game_);
+  return out;
 }
 
 std::optional<ReplayError> Match::restore(const Stored& s) {
@@ -170,6 +191,7 @@ std::optional<ReplayError> Match::restore(const Stored& s) {
     if (extend_last_turn(last_, a.side, a.action, applied->effects, game_.over())) ++moves_;
   }
   if (auto e = take_backs_until(std::numeric_limits<std::int64_t>::max())) return e;
+  if (s.hints) hints_ = *s.hints;
   if (!s.result) return std::nullopt;
   const Result& r = *s.result;
   const std::string game_text = "game " + std::to_string(game_number_) + ": the stored result ";

@@ -80,6 +80,7 @@ class Match {
     const std::vector<LoggedAction>* actions = nullptr;
     std::optional<Result> result;
     const std::vector<TakeBack>* takebacks = nullptr;  // in version order, among the actions
+    const std::vector<std::int64_t>* hints = nullptr;  // versions analysed during the game
   };
   std::optional<ReplayError> restore(const Stored& s);
 
@@ -88,6 +89,13 @@ class Match {
   // a resignation or an agreed draw).
   template <class Write>
   void for_each_position(StateView base, Write write) const;
+  // The same positions as games, with their versions (for analysis).
+  std::vector<std::pair<std::int64_t, Game>> positions() const;
+
+  // Versions of this game analysed while it was being played against the computer (hints), in
+  // the order asked. True when `version` is new.
+  bool add_hint(std::int64_t version);
+  const std::vector<std::int64_t>& hints() const { return hints_; }
 
  private:
   void mark_ended() { ended_ms_ = unix_ms(); }
@@ -105,6 +113,7 @@ class Match {
   std::optional<Side> draw_offer_;
   std::optional<Side> takeback_offer_;
   std::vector<TakeBack> takebacks_;
+  std::vector<std::int64_t> hints_;
   std::array<bool, 2> rematch_{false, false};
   std::int64_t started_ms_ = 0;
   std::int64_t ended_ms_ = 0;

@@ -107,8 +107,8 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
   header(out, "bc_limited_total", "counter",
          "Requests refused by a per-address or per-room limit, by limit.");
   constexpr std::array<std::string_view, kLimitedCount> kLimited{
-      "address_messages", "address_joins",   "member_chat",
-      "spectator_chat",   "room_spectators", "address_creates"};
+      "address_messages", "address_joins",   "member_chat",     "spectator_chat",
+      "room_spectators",  "address_creates", "address_analyses"};
   for (std::size_t i = 0; i < kLimitedCount; ++i) {
     value(out, "bc_limited_total", "limit=\"" + std::string(kLimited[i]) + "\"",
           limited_[i].load(std::memory_order_relaxed));

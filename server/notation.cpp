@@ -50,6 +50,16 @@ std::string piece_token(const Piece& p) {
   return out;
 }
 
+// The versions analysed during the game (hints against the computer): "3 12 20".
+std::string hints_text(const std::vector<std::int64_t>& hints) {
+  std::string out;
+  for (std::int64_t h : hints) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(h);
+  }
+  return out;
+}
+
 // PGN's TimeControl field: "-" untimed, "300+3" (seconds + increment), "1/259200" (one move per
 // so many seconds: correspondence).
 std::string pdn_time_control(const std::optional<TimeControl>& tc) {
@@ -86,6 +96,7 @@ std::string checkers_notation(const Room& room) {
                           " White=" + std::string(side_name(v, Side::Second)));
   out += tag("TimeControl", pdn_time_control(setup.clock));
   if (room.game().result()) out += tag("Termination", reason_name(room.game().result()->reason));
+  if (!room.match().hints().empty()) out += tag("Hints", hints_text(room.match().hints()));
   if (setup.position) {
     out += tag("SetUp", "1");
     out += tag("FEN", pdn_fen(start));
@@ -165,6 +176,7 @@ std::string kaboom_notation(const Room& room) {
          ", misere " + (o.misere ? "true" : "false") + ", superbomb " +
          (o.superbomb ? "true" : "false") + "\n";
   if (setup.clock) out += "Clock: " + time_control_text(*setup.clock) + "\n";
+  if (!room.match().hints().empty()) out += "Hints: " + hints_text(room.match().hints()) + "\n";
   if (setup.position) {
     out += "Start: " + std::string(side_name(v, start.turn())) + " to move, bombs x " +
            std::to_string(start.bombs_left()[0]) + " o " + std::to_string(start.bombs_left()[1]) +

@@ -54,6 +54,16 @@ std::vector<store::Write> rows_for(const Room& room, const Durable& d) {
     if (room.clock()) row.left_ms = room.clock()->lefts();
     out.push_back(store::AppendAction{std::move(row)});
   }
+  if (d.hint) {
+    store::ActionRow row{room.id(),
+                         room.game_number(),
+                         -1 - *d.hint,
+                         side_int(room.game().turn()),
+                         hint_row_json(*d.hint),
+                         unix_ms(),
+                         std::nullopt};
+    out.push_back(store::AppendAction{std::move(row)});
+  }
   if (d.game) {
     store::GameRow g;
     g.room = room.id();
@@ -107,6 +117,10 @@ std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, 
   }
   for (const auto& a : loaded.actions) {
     if (a.game_no != wanted) continue;
+    if (auto hint = parse_hint_row(a.action, a.version)) {
+      image.hints.push_back(*hint);
+      continue;
+    }
     if (auto to = parse_takeback_row(a.action)) {
       image.takebacks.push_back(TakeBack{a.version, *to});
       image.clock_left = a.left_ms;

@@ -47,20 +47,21 @@ enum class ErrorCode : std::uint8_t {
   RateLimited,     // too many messages; this one was dropped
   TooLarge,        // a message or a chat text over its limit
   // Extensions (docs/PROTOCOL.md says when each is sent).
-  NotStarted,         // resign / draw / act while a seat is still empty
-  NoDrawOffer,        // answer_draw without an offer from the opponent
-  GameNotOver,        // rematch while the game is still on
-  ServerFull,         // create when the server holds its maximum of rooms
-  ServerError,        // the server could not store an accepted request (docs/PERSISTENCE.md)
-  TooManyRooms,       // create when the sender's address already holds its maximum of rooms
-  TooManySpectators,  // join as spectator when the sender's address already has its spectators
-                      // there
-  CannotClaim,        // claim while the opponent is here, or before its grace has passed
-  NoTakeback,         // takeback with no turn of the sender's to take back
-  NoTakebackOffer,    // answer_takeback without a proposal from the opponent
+  NotStarted,          // resign / draw / act while a seat is still empty
+  NoDrawOffer,         // answer_draw without an offer from the opponent
+  GameNotOver,         // rematch while the game is still on
+  ServerFull,          // create when the server holds its maximum of rooms
+  ServerError,         // the server could not store an accepted request (docs/PERSISTENCE.md)
+  TooManyRooms,        // create when the sender's address already holds its maximum of rooms
+  TooManySpectators,   // join as spectator when the sender's address already has its spectators
+                       // there
+  CannotClaim,         // claim while the opponent is here, or before its grace has passed
+  NoTakeback,          // takeback with no turn of the sender's to take back
+  NoTakebackOffer,     // answer_takeback without a proposal from the opponent
+  AnalysisNotAllowed,  // analyse of a live game between two people (or of its position)
 };
 inline constexpr std::size_t kErrorCodeCount =
-    static_cast<std::size_t>(ErrorCode::NoTakebackOffer) + 1;
+    static_cast<std::size_t>(ErrorCode::AnalysisNotAllowed) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {
@@ -154,9 +155,20 @@ struct ClaimMsg {
   bool draw = false;
 };
 
-using MessageBody =
-    std::variant<CreateMsg, JoinMsg, ActMsg, ResignMsg, OfferDrawMsg, AnswerDrawMsg, RematchMsg,
-                 ChatMsg, LeaveMsg, SyncMsg, PingMsg, ClaimMsg, TakebackMsg, AnswerTakebackMsg>;
+// extension: the values of a position and its turns (docs/PROTOCOL.md, "Analysis"). With `free`
+// any position; otherwise the sender's room's game (`game`, default the current one) at `version`
+// (default the last), or every version of it (`history`).
+struct AnalyseMsg {
+  std::optional<std::int64_t> version;
+  std::optional<std::int64_t> game;
+  bool history = false;
+  bool moves = true;
+  std::optional<CreateMsg> free;  // variant, options and position, read as create's
+};
+
+using MessageBody = std::variant<CreateMsg, JoinMsg, ActMsg, ResignMsg, OfferDrawMsg, AnswerDrawMsg,
+                                 RematchMsg, ChatMsg, LeaveMsg, SyncMsg, PingMsg, ClaimMsg,
+                                 TakebackMsg, AnswerTakebackMsg, AnalyseMsg>;
 
 struct ClientMessage {
   RequestId id;
@@ -260,6 +272,7 @@ struct StateView {
   const ClockView* clock = nullptr;  // null: an untimed game (or a replayed position)
   std::optional<AwayView> away;
   std::optional<Side> takeback_offer;
+  const std::vector<std::int64_t>* hints = nullptr;  // versions analysed against the computer
 };
 
 // A takeback: at `version` the game went back to the position of version `to`.
@@ -285,6 +298,7 @@ struct RecordView {
   std::array<std::optional<PlayerView>, 2> players;
   const std::vector<LoggedAction>* actions = nullptr;  // the game's (a takeback's undone ones not)
   const std::vector<TakeBack>* takebacks = nullptr;
+  const std::vector<std::int64_t>* hints = nullptr;  // versions analysed (hints), none: []
   int games = 1;                // games in the room so far (the last is the current one)
   std::int64_t started_ms = 0;  // Unix ms; 0: unknown
   std::int64_t ended_ms = 0;    // 0: not over (or unknown)
@@ -378,7 +392,8 @@ struct GameRecord {
   std::int64_t version = -1;  // a record file's own `version` (its last action's); -1: not given
   // Clocked games: the times left after the last action (none: each side's base).
   std::optional<std::array<std::int64_t, 2>> clock_left;
-  std::vector<TakeBack> takebacks;                                // in version order
+  std::vector<TakeBack> takebacks;  // in version order
+  std::vector<std::int64_t> hints;  // versions analysed while played against the computer
   std::optional<std::pair<std::int64_t, std::string>> malformed;  // a file's first bad entry
 };
 std::variant<GameRecord, std::string> parse_record_json(std::string_view text);
@@ -389,5 +404,9 @@ std::optional<Action> parse_action_text(std::string_view json);
 // A takeback as the store keeps it in an action row: {"kind":"takeback","to":N}.
 std::string takeback_row_json(std::int64_t to);
 std::optional<std::int64_t> parse_takeback_row(std::string_view json);
+// A hint (an analysis of version N during a game against the computer) as the store keeps it: a
+// row of its own at version -1 - N (versions of actions are never negative), {"kind":"hint"}.
+std::string hint_row_json(std::int64_t version);
+std::optional<std::int64_t> parse_hint_row(std::string_view json, std::int64_t row_version);
 
 }  // namespace bc::server

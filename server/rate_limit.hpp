@@ -12,14 +12,14 @@ class TokenBucket {
   TokenBucket(double rate, double burst, Clock::time_point now = Clock::now())
       : rate_(rate), burst_(burst), tokens_(burst), last_(now) {}
 
-  bool take(Clock::time_point now = Clock::now()) {
+  bool take(Clock::time_point now = Clock::now(), double n = 1.0) {
     const double elapsed = std::chrono::duration<double>(now - last_).count();
     if (elapsed > 0) {
       tokens_ = std::min(burst_, tokens_ + elapsed * rate_);
       last_ = now;
     }
-    if (tokens_ < 1.0) return false;
-    tokens_ -= 1.0;
+    if (tokens_ < n) return false;
+    tokens_ -= n;
     return true;
   }
   // Refilled to its burst by `now`: forgetting it changes nothing.

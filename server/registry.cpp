@@ -42,6 +42,7 @@ Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics)
       limits_(limits),
       metrics_(metrics),
       rng_(std::random_device{}()),
+      analyst_(&computers_, metrics),
       computers_(limits.computer_threads != 0
                      ? limits.computer_threads
                      : std::max(1u, std::thread::hardware_concurrency() / 2),
@@ -74,6 +75,7 @@ std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& a
   }
   auto host = std::make_shared<RoomHost>(ioc_, id, std::move(setup), limits_, metrics_, store_,
                                          &computers_, address);
+  host->set_analyst(&analyst_);
   rooms_.emplace(id, host);
   if (!address.empty()) {
     address_of_room_.emplace(id, address);
@@ -152,6 +154,7 @@ std::pair<std::size_t, std::size_t> Registry::restore_all() {
         }
         auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_,
                                                &computers_);
+        host->set_analyst(&analyst_);
         host->resume_clock();
         std::lock_guard lock(mu_);
         rooms_.emplace(id, std::move(host));

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bc/store.hpp"
+#include "server/analysis.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/protocol.hpp"
@@ -78,7 +79,12 @@ class Registry {
   std::shared_ptr<RoomHost> evictable_room(const std::string& address);
   std::mt19937_64 rng_;
   store::Store* store_ = nullptr;
+  // Before the pool: the pool's threads (joined when it goes) may be running an analysis.
+  Analyst analyst_;
   ComputerPool computers_;
+
+ public:
+  Analyst& analyst() { return analyst_; }
 };
 
 }  // namespace bc::server

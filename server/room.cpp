@@ -186,6 +186,7 @@ std::string Room::state_text() const {
   v.clock = clock_view();
   v.away = away_view();
   v.takeback_offer = match_.takeback_offer();
+  v.hints = &match_.hints();
   return state_json(v);
 }
 
@@ -202,6 +203,7 @@ std::string Room::record_text() const {
   }
   r.actions = &log();
   r.takebacks = &match_.takebacks();
+  r.hints = &match_.hints();
   r.games = match_.games();
   r.started_ms = started_ms();
   r.ended_ms = ended_ms();
@@ -290,6 +292,7 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view addr
           [&](const ClaimMsg& c) { return handle_claim(m, msg.id, c); },
           [&](const TakebackMsg&) { return handle_takeback(m, msg.id); },
           [&](const AnswerTakebackMsg& a) { return handle_answer_takeback(m, msg.id, a); },
+          [&](const AnalyseMsg& a) { return handle_analyse(m, msg.id, a); },
           [&](const SyncMsg&) {
             Outcome o;
             o.messages.push_back(to(m, state_text()));

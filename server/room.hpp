@@ -50,7 +50,23 @@ struct Durable {
   bool game = false;                        // the current game's row: started, players, result
   bool action = false;                      // log().back() was accepted
   bool takeback = false;                    // match().takebacks().back() happened
-  bool any() const { return room || seats[0] || seats[1] || game || action || takeback; }
+  std::optional<std::int64_t> hint;         // this version was analysed (a hint, see Analysis)
+  bool any() const {
+    return room || seats[0] || seats[1] || game || action || takeback || hint.has_value();
+  }
+};
+
+// An `analyse` the room allowed (docs/PROTOCOL.md, "Analysis"): RoomHost hands it to the computer
+// threads, and the answer goes to `member` alone.
+struct AnalysisWork {
+  MemberId member = 0;
+  RequestId id;
+  bool history = false;
+  bool moves = true;
+  std::optional<std::int64_t> version;  // the one position's (not for a history)
+  int game_number = 1;
+  // The position, or every one for a history; empty for an earlier game, read from the store.
+  std::vector<std::pair<std::int64_t, Game>> positions;
 };
 
 struct Outcome {
@@ -64,6 +80,7 @@ struct Outcome {
   // A spectator's join or leave: only the sender got the state; the count follows (Room's
   // spectators_stale, RoomHost's timer).
   bool state_coalesced = false;
+  std::optional<AnalysisWork> analysis;  // an allowed `analyse`, for RoomHost
 };
 
 // 128 random bits as 32 hex digits, from the operating system's CSPRNG.
@@ -140,6 +157,7 @@ class Room {
   std::size_t connected_players() const;
   bool is_member(MemberId m) const { return members_.count(m) != 0; }
   std::optional<Side> seat_of(MemberId m) const;
+  bool has_computer() const;  // a seat is the computer's
 
   std::string state_text() const;
   std::string record_text() const;
@@ -198,6 +216,7 @@ class Room {
   Outcome handle_rematch(MemberId m, const RequestId& id);
   Outcome handle_chat(MemberId m, const RequestId& id, const ChatMsg& c);
   Outcome handle_leave(MemberId m, const RequestId& id);
+  Outcome handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& a);
 
   // Seats member m on side s (a fresh token) or as a spectator; replies joined + state.
   Outcome take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id,

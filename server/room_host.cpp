@@ -7,6 +7,7 @@
 #include <cctype>
 #include <thread>
 
+#include "server/analysis.hpp"
 #include "server/notation.hpp"
 #include "server/persist.hpp"
 
@@ -139,6 +140,7 @@ void RoomHost::retire(std::string why, bool durable) {
     if (self->retired_) return;
     self->retired_ = true;
     self->computer_stop_->store(true);
+    if (self->analyst_) self->analyst_->set_live(self.get(), nullptr);
     self->deadline_.cancel();
     Outcome o = self->room_.close(why);
     std::vector<store::Write> writes;
@@ -399,6 +401,11 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
   }
   if (sender && answers) batch_of(sender).handled = true;
   for (auto& b : batches) flush(b);
+  if (o.analysis) {
+    auto to = find(o.analysis->member);
+    if (to) start_analysis(std::move(*o.analysis), to);
+  }
+  publish_live();
   maybe_start_computer();
   maybe_refresh_spectators();
 }

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -26,6 +27,8 @@
 #include "server/room.hpp"
 
 namespace bc::server {
+
+class Analyst;  // server/analysis.hpp
 
 namespace net = boost::asio;
 using Clock = std::chrono::steady_clock;
@@ -107,6 +110,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void resume_clock();
   // Abandons a search under way (any thread).
   void stop_computer() { computer_stop_->store(true); }
+  // Where `analyse` requests go (docs/PROTOCOL.md, "Analysis"); set before the first request.
+  void set_analyst(Analyst* analyst) { analyst_ = analyst; }
 
   // Thread-safe snapshots, refreshed after every change.
   RoomSummary summary() const;
@@ -151,6 +156,10 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   // Starts the side to move's clock once everything the room said is out, and sets the timer
   // for the room's next deadline (a flag or an abort).
   void arm_deadline();
+  // Hands an allowed `analyse` to the analyst; its answer goes to `to` alone.
+  void start_analysis(AnalysisWork work, const std::shared_ptr<Peer>& to);
+  // Tells the analyst this room's position while a game between two people is on.
+  void publish_live();
 
   std::string id_;
   std::string address_;
@@ -167,6 +176,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   std::shared_ptr<std::atomic<bool>> computer_stop_ = std::make_shared<std::atomic<bool>>(false);
   store::Store* store_ = nullptr;
   ComputerPool* computers_ = nullptr;
+  Analyst* analyst_ = nullptr;
+  std::tuple<int, std::int64_t, bool> live_shown_{0, -1, false};  // game, version, live
   std::deque<Entry> outbox_;
   bool committing_ = false;  // one submission of this room at a time: the log never has holes
   bool broken_ = false;      // the store failed and the room could not be rebuilt from it

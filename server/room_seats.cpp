@@ -88,7 +88,7 @@ std::optional<ReplayError> Room::restore(const GameRecord& image) {
   }
   auto error =
       match_.restore(Match::Stored{image.game_number, image.games, image.started_ms, image.ended_ms,
-                                   &image.actions, image.result, &image.takebacks});
+                                   &image.actions, image.result, &image.takebacks, &image.hints});
   if (!error && clock_) {
     // The time since the last committed action is charged to no one (docs/PERSISTENCE.md).
     const std::int64_t base = clock_->control().base_ms;

@@ -211,7 +211,25 @@ std::variant<GameRecord, std::string> parse_record_json(std::string_view text) {
       out.takebacks.push_back(TakeBack{version, to});
     }
   }
+  if (auto h = j.find("hints"); h != j.end() && h->is_array()) {
+    for (const auto& e : *h) {
+      auto hint = as_int(e);
+      if (!hint || *hint < 0) return std::string("a hint is not a version");
+      out.hints.push_back(*hint);
+    }
+  }
   return out;
+}
+
+std::string hint_row_json(std::int64_t version) {
+  return "{\"kind\":\"hint\",\"version\":" + std::to_string(version) + "}";
+}
+
+std::optional<std::int64_t> parse_hint_row(std::string_view text, std::int64_t row_version) {
+  if (row_version >= 0 || text.find("\"hint\"") == std::string_view::npos) return std::nullopt;
+  const json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (!j.is_object() || j.value("kind", "") != "hint") return std::nullopt;
+  return -1 - row_version;
 }
 
 std::string takeback_row_json(std::int64_t to) {

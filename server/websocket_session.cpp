@@ -189,6 +189,20 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
                       " a minute; try again in a few seconds, or play on in a room you have",
                   "create");
   }
+  if (auto* a = std::get_if<AnalyseMsg>(&request.body)) {
+    if (!state_->address_limits.take(address(), AddressLimiter::Kind::Analyse, received,
+                                     a->history ? kHistoryCost : 1.0)) {
+      // Each analysis is up to a second of a computer thread.
+      state_->metrics.limited(Limited::AddressAnalyses);
+      return refuse(request.id, ErrorCode::RateLimited,
+                    "too many analyses from your address: at most " +
+                        std::to_string(state_->limits.analyses_per_address_per_minute) +
+                        " a minute (a history counts " + std::to_string(int(kHistoryCost)) +
+                        "); try again in a few seconds",
+                    "analyse");
+    }
+    if (a->free) return analyse_free(request.id, *a);
+  }
   static const std::string kNoAddress;
   auto routed = route_request(state_->registry, state_->limits,
                               {shared_from_this(), std::move(request), received, room_,
@@ -203,6 +217,39 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
   } else {
     ++inflight_;
   }
+}
+
+// A free position (the analysis board): no room is involved, so the connection hands it to the
+// analyst itself; its answer comes back through deliver().
+template <class Stream>
+void WebSocketSession<Stream>::analyse_free(const RequestId& id, const AnalyseMsg& a) {
+  auto setup = resolve_create(*a.free);
+  if (auto* e = std::get_if<Error>(&setup)) {
+    return refuse(id, e->code, std::move(e->message), "analyse");
+  }
+  Analyst& analyst = state_->registry.analyst();
+  const Game& game = std::get<GameSetup>(setup).game;
+  if (analyst.is_live(game)) {
+    return refuse(id, ErrorCode::AnalysisNotAllowed,
+                  "this position is being played in a game between two people (or is a turn "
+                  "away from it); it can be analysed once that game is over",
+                  "analyse");
+  }
+  AnalysisJob job;
+  job.address = std::string(address());
+  job.id = id;
+  job.moves = a.moves;
+  job.positions.emplace_back(0, game);
+  std::weak_ptr<WebSocketSession> weak = this->shared_from_this();
+  job.wanted = [weak] { return !weak.expired(); };
+  job.reply = [weak](std::string text) {
+    if (auto self = weak.lock()) {
+      Peer::Texts texts;
+      texts.emplace_back(std::make_shared<const std::string>(std::move(text)));
+      self->deliver(std::move(texts), false);
+    }
+  };
+  analyst.submit(std::move(job));
 }
 
 template <class Stream>

@@ -53,6 +53,7 @@ class WebSocketSession final : public WebSocketPeer,
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_message(std::string_view text);
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
+  void analyse_free(const RequestId& id, const AnalyseMsg& a);
   // `full`: when `text` is a delta, its full state (Peer::Message).
   void send(std::shared_ptr<const std::string> text,
             std::shared_ptr<const std::string> full = nullptr);

@@ -13,13 +13,13 @@ namespace bc::server {
 namespace {
 
 constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
-    "bad_message",      "unknown_type",        "unknown_room",  "unknown_variant",
-    "bad_options",      "bad_position",        "seat_taken",    "not_a_player",
-    "not_your_turn",    "illegal_action",      "stale_version", "game_over",
-    "bad_token",        "rate_limited",        "too_large",     "not_started",
-    "no_draw_offer",    "game_not_over",       "server_full",   "server_error",
-    "too_many_rooms",   "too_many_spectators", "cannot_claim",  "no_takeback",
-    "no_takeback_offer"};
+    "bad_message",       "unknown_type",        "unknown_room",  "unknown_variant",
+    "bad_options",       "bad_position",        "seat_taken",    "not_a_player",
+    "not_your_turn",     "illegal_action",      "stale_version", "game_over",
+    "bad_token",         "rate_limited",        "too_large",     "not_started",
+    "no_draw_offer",     "game_not_over",       "server_full",   "server_error",
+    "too_many_rooms",    "too_many_spectators", "cannot_claim",  "no_takeback",
+    "no_takeback_offer", "analysis_not_allowed"};
 
 // Reads the fields of one request, remembering the first problem.
 class Fields {
@@ -186,13 +186,9 @@ ParseError refuse(RequestId id, std::string type, std::string message,
   return ParseError{Error{code, std::move(message)}, std::move(id), std::move(type)};
 }
 
-// One parser per request type: each reads its fields, remembering the first problem in `f`.
-MessageBody parse_create(Fields& f) {
-  CreateMsg m;
+// `variant`, `options` and `position`: a game's setup, as create and a free analyse send it.
+void read_setup(Fields& f, CreateMsg& m) {
   f.required_str("variant", m.variant);
-  f.str("name", m.name);
-  f.str("seat", m.seat);
-  f.state_form("compact", m.compact);
   if (const json* o = f.find("options"); o && !o->is_null()) {
     if (!o->is_object()) {
       f.fail("`options` must be an object");
@@ -208,6 +204,23 @@ MessageBody parse_create(Fields& f) {
       }
     }
   }
+  if (const json* p = f.find("position"); p && !p->is_null()) {
+    auto r = read_position(*p);
+    if (auto* raw = std::get_if<RawPosition>(&r)) {
+      m.position = std::move(*raw);
+    } else {
+      m.position_error = std::get<std::string>(r);
+    }
+  }
+}
+
+// One parser per request type: each reads its fields, remembering the first problem in `f`.
+MessageBody parse_create(Fields& f) {
+  CreateMsg m;
+  read_setup(f, m);
+  f.str("name", m.name);
+  f.str("seat", m.seat);
+  f.state_form("compact", m.compact);
   if (const json* op = f.find("opponent"); op && !op->is_null()) {
     auto level = [&](const char* key, int& level_out) {
       auto it = op->find(key);
@@ -231,14 +244,6 @@ MessageBody parse_create(Fields& f) {
     m.opponent = opp;
   }
   if (const json* c = f.find("clock"); c && !c->is_null()) read_clock(*c, f, m);
-  if (const json* p = f.find("position"); p && !p->is_null()) {
-    auto r = read_position(*p);
-    if (auto* raw = std::get_if<RawPosition>(&r)) {
-      m.position = std::move(*raw);
-    } else {
-      m.position_error = std::get<std::string>(r);
-    }
-  }
   return m;
 }
 
@@ -314,6 +319,32 @@ MessageBody parse_ping(Fields& f) {
   return m;
 }
 
+MessageBody parse_analyse(Fields& f) {
+  AnalyseMsg m;
+  auto whole = [&](const char* key, std::optional<std::int64_t>& out) {
+    const json* v = f.find(key);
+    if (!v || v->is_null()) return;
+    auto n = as_int(*v);
+    if (!n || *n < 0) return f.fail("`" + std::string(key) + "` must be a whole number");
+    out = *n;
+  };
+  whole("version", m.version);
+  whole("game", m.game);
+  f.boolean("history", m.history);
+  f.boolean("moves", m.moves);
+  if (const json* v = f.find("variant"); v && !v->is_null()) {
+    CreateMsg setup;
+    read_setup(f, setup);
+    if (m.version || m.game || m.history) {
+      f.fail("a free position (`variant`, `position`) takes no `version`, `game` or `history`");
+    }
+    m.free = std::move(setup);
+  } else if (const json* p = f.find("position"); p && !p->is_null()) {
+    f.fail("a `position` needs its `variant`");
+  }
+  return m;
+}
+
 MessageBody parse_claim(Fields& f) {
   ClaimMsg m;
   f.boolean("draw", m.draw);
@@ -341,6 +372,7 @@ constexpr std::pair<std::string_view, BodyParser> kParsers[] = {
     {"claim", parse_claim},
     {"takeback", no_fields<TakebackMsg>},
     {"answer_takeback", parse_answer_takeback},
+    {"analyse", parse_analyse},
 };
 
 }  // namespace
@@ -351,8 +383,8 @@ std::string_view error_code_name(ErrorCode c) {
 
 std::string_view message_type(const MessageBody& b) {
   constexpr std::array<std::string_view, std::variant_size_v<MessageBody>> kNames{
-      "create", "join",  "act",  "resign", "offer_draw", "answer_draw", "rematch",
-      "chat",   "leave", "sync", "ping",   "claim",      "takeback",    "answer_takeback"};
+      "create", "join", "act",  "resign", "offer_draw", "answer_draw",     "rematch", "chat",
+      "leave",  "sync", "ping", "claim",  "takeback",   "answer_takeback", "analyse"};
   return kNames[b.index()];
 }
 

@@ -74,6 +74,7 @@ std::string welcome_json(const Limits& limits) {
                       {"address_rate_per_second", limits.address_rate_per_second},
                       {"joins_per_address_per_minute", limits.joins_per_address_per_minute},
                       {"creates_per_address_per_minute", limits.creates_per_address_per_minute},
+                      {"analyses_per_address_per_minute", limits.analyses_per_address_per_minute},
                       {"chat_per_second", limits.chat_per_second},
                       {"chat_burst", limits.chat_burst},
                       {"api_rate_per_second", limits.api_rate_per_second}};
@@ -269,6 +270,9 @@ void write_extensions(Writer& w, const StateView& s) {
   } else {
     w.raw("null");
   }
+  w.raw(",\"hints\":");
+  static const std::vector<std::int64_t> kNoHints;
+  w.list(s.hints ? *s.hints : kNoHints, [&](std::int64_t h) { w.num(h); });
 }
 
 }  // namespace
@@ -387,6 +391,9 @@ std::string record_json(const RecordView& r) {
     w.num(t.to);
     w.raw("}");
   });
+  static const std::vector<std::int64_t> kNoHints;
+  w.raw(",\"hints\":");
+  w.list(r.hints ? *r.hints : kNoHints, [&](std::int64_t h) { w.num(h); });
   w.raw(",\"clock\":");  // as create takes it; null: untimed
   w.raw(setup.clock ? clock_json(*setup.clock) : std::string("null"));
   w.raw(",\"actions\":");

@@ -18,6 +18,9 @@
 //   takeback.js     taking a turn back: the button, the opponent's prompt, the state after it
 //   sounds.js       the game's sounds (WebAudio) and the mute button
 //   presence.js     the players' connections and lag, and the claim against one who left
+//   values_view.js  the Values toggle: the position's value in words, the turns' colours on the
+//                   board (board_values.js), the Hints used badge; values.js asks the server
+//   value_chart.js  the chart of a finished (or replayed) game's values under the move list
 //   editor.js       the analysis board (/analysis): setting up a position, its text, its check
 //   editor_board.js   its canvas (a BoardView with the turns' values drawn on it)
 //   editor_state.js   what its parts share, and the `analyse` of a position

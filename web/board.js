@@ -7,12 +7,14 @@
 // Flipped (water's view): turned 180 degrees, [0,0] top-right.
 //
 // The layers under the pieces (squares, last turn, highlights) are drawn by board_layers.js, the
-// pieces by pieces.js, the effects of a turn (falls, captures, blasts) by board_effects.js.
+// pieces by pieces.js, the effects of a turn (falls, captures, blasts) by board_effects.js, the
+// values of the turns (the Values toggle) by board_values.js.
 
 import { asSquare, key, isPrefix } from './squares.js';
 import { drawPiece } from './pieces.js';
 import { drawCheckerboard, drawKaboomGrid, drawLast, drawUiOver, drawUiUnder } from './board_layers.js';
 import { drawEffects } from './board_effects.js';
+import { drawValueMarks } from './board_values.js';
 
 const HOP_MS = 200;
 const FADE_MS = 520;
@@ -31,7 +33,9 @@ export class BoardView {
     this.flipped = false;
     this.cssW = 0;
     this.cssH = 0;
-    this.ui = { selected: null, targets: [], movable: [], detonatable: [], hover: null, ghost: null, premove: null };
+    this.ui = {
+      selected: null, targets: [], movable: [], detonatable: [], hover: null, ghost: null, premove: null, valueMarks: [],
+    };
     this.effects = [];
     this.shakeUntil = 0;
     this.raf = 0;
@@ -270,6 +274,7 @@ export class BoardView {
     drawUiUnder(this, w, h, now);
     this.drawPieces(w, h, now);
     drawUiOver(this, w, h, now);
+    drawValueMarks(this, w, h);
     drawEffects(this, w, h, now);
     if (this.moving(now)) this.loop();
   }

@@ -12,6 +12,7 @@ import { premoveKey, premoveMarks } from './premove.js';
 import { presenceEl, renderAway } from './presence.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
 import { renderTakeback } from './takeback.js';
+import { renderValues } from './values_view.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
 
@@ -47,6 +48,7 @@ export function renderGame() {
     $('#status-line').textContent = app.room ? 'Joining…' : '';
     renderClocks();
     renderAway();
+    renderValues();
     return;
   }
   const sides = sidesOf(s.variant);
@@ -72,6 +74,7 @@ export function renderGame() {
   renderReplayBar();
   renderClocks();
   renderAway();
+  renderValues();
   canvas.setAttribute('aria-label', app.replay ?
     `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}` :
     `${variantName(s.variant, app.variants)} board. ${text}`);

@@ -1,6 +1,7 @@
 // Exact solver for small Kaboom boards: alpha-beta without heuristic cuts over a memo of exact
 // bounds (win or loss with the distance to the end, or draw), keyed exactly (no hash collisions)
-// and folded by the board's left-right mirror symmetry. Moves come from Game.
+// and folded by the board's left-right mirror symmetry. Moves come from Game. KaboomSolver
+// (solver.hpp) keeps the memo across positions for the analysis.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include "bc/ai.hpp"
 #include "eval.hpp"
+#include "solver.hpp"
 
 namespace bc::ai {
 namespace {
@@ -140,11 +142,27 @@ struct Kid {
   int order;
 };
 
+// The value of a root score for the root's side to move.
+SolvedValue to_solved(int score) {
+  SolvedValue out;
+  if (score > 0) {
+    out.outcome = Outcome::Win;
+    out.turns = kBig - score;
+  } else if (score < 0) {
+    out.outcome = Outcome::Loss;
+    out.turns = kBig + score;
+  }
+  return out;
+}
+
+}  // namespace
+
 // Alpha-beta with exact bounds in the memo: no heuristic cut, so the root value is exact.
-class Solver {
+class detail::KaboomSolver::Impl {
  public:
-  Solver(const Game& root, const SolveBudget& budget)
-      : budget_(budget), start_(Clock::now()), eval_(root) {}
+  Impl(const Game& like, std::uint64_t max_positions, const std::atomic<bool>* stop,
+       std::optional<Clock::time_point> deadline)
+      : max_positions_(max_positions), stop_(stop), deadline_(deadline), eval_(like) {}
 
   int search(const Game& g, int alpha, int beta, int ply) {
     if (out_of_budget()) return 0;
@@ -228,16 +246,17 @@ class Solver {
 
   bool out_of_budget() {
     if (aborted_) return true;
-    if (memo_.size() >= budget_.max_positions) aborted_ = true;
+    if (memo_.size() >= max_positions_) aborted_ = true;
     if ((++calls_ & 4095) == 0) {
-      if (budget_.stop != nullptr && budget_.stop->load(std::memory_order_relaxed)) aborted_ = true;
-      if (budget_.time && Clock::now() - start_ >= *budget_.time) aborted_ = true;
+      if (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) aborted_ = true;
+      if (deadline_ && Clock::now() >= *deadline_) aborted_ = true;
     }
     return aborted_;
   }
 
-  const SolveBudget& budget_;
-  Clock::time_point start_;
+  std::uint64_t max_positions_;
+  const std::atomic<bool>* stop_;
+  std::optional<Clock::time_point> deadline_;
   detail::Evaluator eval_;
   Memo memo_;
   std::vector<std::vector<Kid>> kids_;
@@ -245,12 +264,54 @@ class Solver {
   bool aborted_ = false;
 };
 
-}  // namespace
+namespace detail {
+
+KaboomSolver::KaboomSolver(const Game& like, std::uint64_t max_positions,
+                           const std::atomic<bool>* stop, std::optional<Clock::time_point> deadline)
+    : impl_(std::make_unique<Impl>(like, max_positions, stop, deadline)) {}
+KaboomSolver::~KaboomSolver() = default;
+
+std::optional<SolvedValue> KaboomSolver::value(const Game& g) {
+  if (g.over()) return to_solved(terminal_score(g, 0));
+  // The outcome first, by a window around a draw (far cheaper than distances, and all a draw
+  // needs); then a win's or loss's distance by null windows from the bound it gave (MTD(f)), each
+  // cheap on the memo the previous one filled.
+  int v = impl_->search(g, -1, 1, 0);
+  if (v != 0) {
+    int lower = v > 0 ? v : -kInf;
+    int upper = v < 0 ? v : kInf;
+    while (lower < upper && !impl_->aborted()) {
+      const int beta = std::max(v, lower + 1);
+      v = impl_->search(g, beta - 1, beta, 0);
+      if (v < beta) {
+        upper = v;
+      } else {
+        lower = v;
+      }
+    }
+  }
+  if (impl_->aborted()) return std::nullopt;
+  SolvedValue out = to_solved(v);
+  out.positions = impl_->positions();
+  return out;
+}
+
+bool KaboomSolver::aborted() const {
+  return impl_->aborted();
+}
+
+std::uint64_t KaboomSolver::positions() const {
+  return impl_->positions();
+}
+
+}  // namespace detail
 
 std::optional<SolvedValue> solve_kaboom(const Game& game, const SolveBudget& budget) {
   if (game.variant() != VariantId::Kaboom || game.over()) return std::nullopt;
   if (game.width() * game.height() > kSolverMaxCells) return std::nullopt;
-  Solver solver(game, budget);
+  std::optional<Clock::time_point> deadline;
+  if (budget.time) deadline = Clock::now() + *budget.time;
+  detail::KaboomSolver::Impl solver(game, budget.max_positions, budget.stop, deadline);
   // The root looks at every action with a full window: the first that reaches the best value
   // is the move (shortest win, longest loss, else a draw).
   int best = -kInf;
@@ -264,16 +325,9 @@ std::optional<SolvedValue> solve_kaboom(const Game& game, const SolveBudget& bud
       best_action = a;
     }
   }
-  SolvedValue out;
+  SolvedValue out = to_solved(best);
   out.best = best_action;
   out.positions = solver.positions();
-  if (best > 0) {
-    out.outcome = Outcome::Win;
-    out.turns = kBig - best;
-  } else if (best < 0) {
-    out.outcome = Outcome::Loss;
-    out.turns = kBig + best;
-  }
   return out;
 }
 

@@ -177,7 +177,8 @@ SearchResult Searcher::run() {
     // A forced win or loss found within this depth will not change with more depth.
     if (is_decisive(score) && turns_to_end(score) <= depth) break;
     // Another iteration costs several times this one: do not start what cannot finish.
-    if (has_deadline_ && Clock::now() - start_ > (deadline_ - start_) * 45 / 100) break;
+    if (soft_stop_ && has_deadline_ && Clock::now() - start_ > (deadline_ - start_) * 45 / 100)
+      break;
   }
 
   result.best = detail::to_turn(best_move, variant_);

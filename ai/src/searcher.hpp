@@ -86,6 +86,9 @@ class Searcher {
   }
 
   SearchResult run();
+  // Every iteration up to the depth cap runs until the deadline, even one that may not finish
+  // (the analysis needs the capped depth or nothing).
+  void no_soft_stop() { soft_stop_ = false; }
 
  private:
   int pvs(const Game& g, int depth, int alpha, int beta, int ply, bool pv_node);
@@ -124,6 +127,7 @@ class Searcher {
   Clock::time_point start_;
   Clock::time_point deadline_;
   bool has_deadline_ = false;
+  bool soft_stop_ = true;
   std::uint64_t node_limit_ = 0;
   int max_depth_ = kMaxDepth;
   std::uint64_t noise_seed_ = 0;

@@ -81,6 +81,38 @@ TEST(Analyse, PlaysMovesFirstAndSolvesSmallKaboomBoards) {
   EXPECT_TRUE(has(solved.out, "solved: ")) << solved.out;
 }
 
+// 3x3 connect 3 with a bomb each: x wins in 15 by the middle column (ai/README.md's table).
+TEST(SolveCommand, PrintsTheValueAndEveryFirstTurn) {
+  const Ran r = run({"solve", "--variant", "kaboom", "--width", "3", "--height", "3", "--connect",
+                     "3", "--bombs", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* line :
+       {"kaboom 3x3, connect 3, 1 bomb each\n", "value: x wins in 15\n", "best: b\n",
+        "turns:\n  a    x wins in 17\n  Ba   tie\n  b    x wins in 15\n", "positions: ", "time: "})
+    EXPECT_TRUE(has(r.out, line)) << line << "\n" << r.out;
+  const Ran tie = run({"solve", "--width", "3", "--height", "3", "--connect", "3", "--bombs", "0"});
+  ASSERT_EQ(tie.code, 0) << tie.err;
+  EXPECT_TRUE(has(tie.out, "value: tie\nbest: a b c\n")) << tie.out;
+  // The rule options reach the game: 4x3 connect 3 is x's in 9 normally.
+  const Ran misere =
+      run({"solve", "--width", "4", "--height", "3", "--connect", "3", "--bombs", "0", "--misere"});
+  ASSERT_EQ(misere.code, 0) << misere.err;
+  EXPECT_TRUE(has(misere.out, "kaboom 4x3, connect 3, 0 bombs each, misere\nvalue: o wins in 11\n"))
+      << misere.out;
+  const Ran super = run(
+      {"solve", "--width", "4", "--height", "3", "--connect", "3", "--bombs", "1", "--superbomb"});
+  ASSERT_EQ(super.code, 0) << super.err;
+  EXPECT_TRUE(has(super.out, "superbomb\nvalue: x wins in 15\n")) << super.out;  // 11 without
+}
+
+TEST(SolveCommand, OverBudgetExitsOne) {
+  const Ran r = run({"solve", "--width", "4", "--height", "4", "--connect", "4", "--bombs", "1",
+                     "--max-positions", "1000"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(has(r.err, "solve: over budget after ")) << r.err;
+  EXPECT_FALSE(has(r.out, "value: ")) << r.out;
+}
+
 TEST(PerftCommand, CountsTheTreeDepthByDepth) {
   const Ran json = run({"perft", "--variant", "classic", "--depth", "3", "--json"});
   ASSERT_EQ(json.code, 0) << json.err;
@@ -123,6 +155,11 @@ TEST(Commands, HelpListsTheFlags) {
   EXPECT_EQ(p.code, 0);
   for (const char* flag : {"--variant V", "--depth N", "--json", "--help"})
     EXPECT_TRUE(has(p.out, flag)) << p.out;
+  const Ran solve = run({"solve", "--help"});
+  EXPECT_EQ(solve.code, 0);
+  for (const char* flag :
+       {"--width W", "--connect N", "--misere", "--superbomb", "--max-positions P", "--time-ms T"})
+    EXPECT_TRUE(has(solve.out, flag)) << solve.out;
   const Ran r = run({"replay", "--help"});
   EXPECT_EQ(r.code, 0);
   for (const char* flag :
@@ -162,6 +199,12 @@ TEST(Commands, BadFlagsAreRefusedWithTheReason) {
       {{"replay", "--bogus"}, "replay: unknown option '--bogus'"},
       {{"replay", "no/such/file.json"}, "replay: 'no/such/file.json' is neither a file nor a room"},
       {{"replay", "ABCDEF", "--data-dir", "/nonexistent-bc"}, "replay: there is no store at "},
+      {{"solve", "--variant", "classic"}, "solve: --variant: only kaboom can be solved"},
+      {{"solve"}, "solve: 7x6 is over the solver's 24 cells"},
+      {{"solve", "--width", "5", "--height", "5"}, "solve: 5x5 is over the solver's 24 cells"},
+      {{"solve", "--width", "2"}, "solve: "},
+      {{"solve", "--width", "x"}, "solve: --width x: wants a whole number"},
+      {{"solve", "--max-positions", "0"}, "solve: --max-positions 0: wants 1..4000000000"},
   };
   for (const auto& c : cases) {
     const Ran r = run(c.args);

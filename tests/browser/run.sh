@@ -54,6 +54,8 @@ if grep -q -- '--max-analyses-per-address' <<<"$serve_help"; then args+=(--max-a
 # A player who leaves a clocked game can be claimed against after 2 s, not the 20 s or more a time
 # control gives (both.test.mjs claims one); a reload elsewhere only shows a brief notice.
 if grep -q -- '--claim-after' <<<"$serve_help"; then args+=(--claim-after 2); fi
+# Every test's analyses come from 127.0.0.1 too (values.test.mjs): no per-address analysis limit.
+if grep -q -- '--max-analyses-per-address' <<<"$serve_help"; then args+=(--max-analyses-per-address 0); fi
 (cd "$work" && exec "$bin" "${args[@]}") >"$log" 2>&1 &
 pid=$!
 

@@ -1442,14 +1442,9 @@ TEST_F(RoomTest, Takeback_TheStoreKeepsItAndARestoredRoomIsTheSame) {
     auto rows = rows_for(*room_, o.durable);
     if (!rows.empty()) store->submit(std::move(rows));
   };
-  keep(Outcome{{},
-               Durable{true, {true, true}, true, false, false},
-               {},
-               false,
-               false,
-               Membership::Unchanged,
-               std::nullopt,
-               false});
+  Outcome made;
+  made.durable = Durable{true, {true, true}, true, false, false, std::nullopt};
+  keep(made);
   for (int i = 0; i < 4; ++i) {
     sent();
     keep(play_first());

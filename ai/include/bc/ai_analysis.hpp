@@ -42,6 +42,10 @@ struct AnalysisLimits {
   const std::atomic<bool>* stop = nullptr;
   std::uint64_t max_positions = 2'000'000;  // the Kaboom solver's memo (16 B each)
   bool turns = true;                        // false: the position's value only (quicker)
+  // analyse_position on a Kaboom board of at most kSolverMaxCells cells: the solver gets the whole
+  // time and nothing is estimated if it gives up (then the value is not exact and there are no
+  // turns). Otherwise the solver gets 3/4 of the time and the search the rest if it gives up.
+  bool exact_only = false;
 };
 
 // A position's value and its turns' values. A finished game gives its outcome for the side to
