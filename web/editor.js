@@ -7,7 +7,7 @@ import { app } from './state.js';
 import { same } from './squares.js';
 import { drawPiece } from './pieces.js';
 import { showScreen } from './lobby.js';
-import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf } from './editor_board.js';
+import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf, unsay } from './editor_board.js';
 import { analyse, analysisLink, defaultOptions, ed, edSides, optionSpecs } from './editor_state.js';
 import { enterExplore, exploreClick, exploreGhost, exploreKey, leaveExplore } from './explore.js';
 import { renderPlay } from './editor_play.js';
@@ -224,6 +224,7 @@ document.addEventListener('keydown', (e) => {
  *  the server's check. */
 export function setPosition(pos) {
   ed.pos = { ...pos, pieces: pt.sortPieces(pos.pieces) };
+  say(''); // the check says what is wrong with the new one
   showPosition(ed.pos);
   edBoard.setMarks([]);
   edBoard.setUi({ selected: null });
@@ -353,7 +354,7 @@ async function runCheck(seq) {
   try {
     const a = await analyse(pos, false);
     if (seq !== checkSeq || ed.mode !== 'setup') return;
-    say('');
+    unsay('check');
     setValue(positionWords(a), valueColour(a.value));
     edCanvas.dataset.valid = 'true';
   } catch (err) {
@@ -361,11 +362,11 @@ async function runCheck(seq) {
     setValue('');
     if (err?.code === 'rate_limited' || err?.code === 'offline' || err?.code === 'timeout') {
       // Not a word about the position: ask again in a while.
-      say(`${err.message} The position is checked again in a moment.`, 'info');
+      say(`${err.message} The position is checked again in a moment.`, 'info', 'check');
       checkTimer = setTimeout(() => runCheck(seq), 5000);
       return;
     }
-    say(refusal(err));
+    say(refusal(err), 'error', 'check');
     edCanvas.dataset.valid = 'false';
   }
 }

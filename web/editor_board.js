@@ -101,10 +101,18 @@ export function setValue(text, colour = null) {
   el.classList.toggle('valued', !!colour);
 }
 
-/** A message under the board: the server's refusal of a position, a text that would not load. */
-export function say(text, kind = 'error') {
+/**
+ * A message under the board: the server's refusal of a position, a text that would not load.
+ * `from` names what said it, so that `unsay` takes back only its own word.
+ */
+export function say(text, kind = 'error', from = '') {
   const el = $('#ed-message');
   el.textContent = text;
   el.className = `ed-message ${kind}`;
+  el.dataset.from = from;
   el.hidden = !text;
+}
+
+export function unsay(from) {
+  if ($('#ed-message').dataset.from === from) say('');
 }

@@ -5,7 +5,7 @@
 
 import { $, h, sideChip, sideName, turnText } from './ui.js';
 import { same } from './squares.js';
-import { edBoard, edCanvas, say, setValue, showPosition } from './editor_board.js';
+import { edBoard, edCanvas, say, setValue, showPosition, unsay } from './editor_board.js';
 import { analyse, ed, edSides } from './editor_state.js';
 import { positionShown, positionWords, refusal, setPosition } from './editor.js';
 import { applyTurn } from './explore_apply.js';
@@ -86,12 +86,12 @@ async function show(animate) {
     const a = await analyse(pos, true);
     if (seq !== ex.seq) return;
     ex.analysis = a;
-    say('');
+    unsay('explore');
     setValue(positionWords(a), valueColour(a.value));
   } catch (err) {
     if (seq !== ex.seq) return;
     setValue('');
-    say(refusal(err));
+    say(refusal(err), 'error', 'explore');
   }
   edCanvas.dataset.analysed = 'true';
   renderChoices();
