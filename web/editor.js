@@ -311,7 +311,7 @@ $('#ed-load').addEventListener('click', () => {
     if (ed.mode === 'explore') leaveExplore();
     setVariant(v, defaultOptions(v));
   }
-  if (loadText(text)) toast('Position loaded.', 'ok');
+  loadText(text);
 });
 $('#ed-text').addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey) {

@@ -185,6 +185,31 @@ test('analysis board: a checkers position by clicking, its FEN-like line out and
   await waitEd(page, { variant: 'triple_king', position: 'black:Ta1:Kh8' });
   await value(page).filter({ hasText: 'Black to move' }).waitFor();
 
+  // Exploring checkers: a piece, then each square of its hops; a capture that may go on or stop.
+  await page.selectOption('#ed-variant', 'bomb');
+  await load(page, 'fire:c3:d4,f6,h8');
+  await waitEd(page, { variant: 'bomb', position: 'fire:c3:d4,f6,h8' });
+  await page.click('#ed-explore');
+  await waitEd(page, { mode: 'explore', analysed: 'true', ply: 0 });
+  await edClick(page, [2, 2]);
+  await waitEd(page, { selected: '2,2' });
+  await page.locator('#ed-turns button[data-turn="c3×e5×g7"]').waitFor();
+  await edClick(page, [4, 4]);
+  await page.getByRole('button', { name: 'End the turn here' }).waitFor();
+  await shot(page, 'editor-bomb-explore');
+  await edClick(page, [6, 6]);
+  await waitEd(page, { ply: 1, position: 'water:g7:h8', analysed: 'true' });
+  await value(page).filter({ hasText: 'Water to move' }).waitFor();
+  await page.keyboard.press('ArrowLeft');
+  await waitEd(page, { ply: 0, analysed: 'true' });
+  await edClick(page, [2, 2]);
+  await edClick(page, [4, 4]);
+  await page.getByRole('button', { name: 'End the turn here' }).click();
+  await waitEd(page, { ply: 1, position: 'water:e5:f6,h8', analysed: 'true' });
+  assert.equal(await page.locator('#ed-history li').count(), 2);
+  await page.click('#ed-edit');
+  await waitEd(page, { mode: 'setup', position: 'water:e5:f6,h8' });
+
   // A deep link opens a position; from it, a game against the computer.
   await page.goto(`${BASE}/analysis?variant=bomb&draw_turns=40&fen=fire:Kc3,Se3:b6,Bf6`);
   await waitEd(page, { variant: 'bomb', position: 'fire:Kc3,Se3:b6,Bf6' });
