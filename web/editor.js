@@ -8,11 +8,13 @@ import { same } from './squares.js';
 import { drawPiece } from './pieces.js';
 import { showScreen } from './lobby.js';
 import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf, unsay } from './editor_board.js';
-import { analyse, analysisLink, defaultOptions, ed, edSides, optionSpecs } from './editor_state.js';
+import {
+  analyse, analysisLink, defaultOptions, ed, edSides, optionSpecs, positionWords, refusal,
+} from './editor_state.js';
 import { enterExplore, exploreClick, exploreGhost, exploreKey, leaveExplore } from './explore.js';
 import { renderPlay } from './editor_play.js';
 import * as pt from './position_text.js';
-import { valueColour, valueWords } from './values.js';
+import { valueColour } from './values.js';
 
 const kaboom = () => pt.isKaboom(ed.variant);
 
@@ -40,8 +42,9 @@ export async function openAnalysis() {
   const options = defaultOptions(variant);
   for (const s of optionSpecs(variant)) {
     const v = q.get(s.name);
-    if (v === null) continue;
-    options[s.name] = s.type === 'bool' ? v === '1' || v === 'true' : Number.parseInt(v, 10);
+    const n = Number.parseInt(v, 10);
+    if (s.type === 'bool' && v !== null) options[s.name] = v === '1' || v === 'true';
+    else if (n >= s.min && n <= s.max) options[s.name] = n; // a number out of range keeps the default
   }
   if (ed.mode === 'explore') leaveExplore();
   setVariant(variant, options);
@@ -159,6 +162,13 @@ function sameTool(a, b) {
 
 // ---- clicks on the board ----------------------------------------------------------------------
 
+/** The row a piece dropped in column x comes to rest on (the height when the column is full). */
+function landing(pos, x) {
+  let y = 0;
+  while (pos.pieces.some((p) => p.at[0] === x && p.at[1] === y)) y++;
+  return y;
+}
+
 function setupClick(sq) {
   const here = ed.pos.pieces.find((p) => same(p.at, sq));
   const others = ed.pos.pieces.filter((p) => p !== here);
@@ -178,7 +188,7 @@ function setupClick(sq) {
   if (placing && here) {
     setPosition({ ...ed.pos, pieces: [...others, { at: sq, ...ed.tool }] });
   } else if (placing) {
-    const top = ed.pos.pieces.filter((p) => p.at[0] === x).length;
+    const top = landing(ed.pos, x);
     if (top >= ed.pos.height) {
       edBoard.flash(sq);
       say('That column is full.', 'info');
@@ -204,7 +214,7 @@ edCanvas.addEventListener('pointermove', (e) => {
   edCanvas.style.cursor = sq ? 'pointer' : 'default';
   const pos = currentPos();
   if (!kaboom() || !pos) return;
-  const top = sq ? pos.pieces.filter((p) => p.at[0] === sq[0]).length : pos.height;
+  const top = sq ? landing(pos, sq[0]) : pos.height;
   const empty = sq && !pos.pieces.some((p) => same(p.at, sq));
   const piece = ed.mode === 'explore' ? exploreGhost(sq) : ed.tool !== 'erase' && empty && ed.tool;
   edBoard.setUi({ hover: sq, ghost: piece && top < pos.height ? { sq: [sq[0], top], piece } : null });
@@ -369,30 +379,4 @@ async function runCheck(seq) {
     say(refusal(err), 'error', 'check');
     edCanvas.dataset.valid = 'false';
   }
-}
-
-/** "X to move: X wins in 3 turns". */
-export function positionWords(a) {
-  return `${sideName(a.turn)} to move: ${valueWords(a.value, a.turn, edSides())}`;
-}
-
-const OVER = {
-  no_pieces: 'a side has no pieces left',
-  no_moves: 'the side to move cannot move',
-  mutual_destruction: 'no piece is left',
-  connect: 'a line is made',
-  board_full: 'the board is full',
-};
-
-/** The words for an `analyse` refused: the server's reason, said as such. */
-export function refusal(err) {
-  const msg = err?.message ?? 'no answer';
-  if (err?.code === 'bad_position') {
-    const over = /already be over \((\w+)\)/.exec(msg);
-    if (over) return `The game is over in this position: ${OVER[over[1]] ?? humanize(over[1]).toLowerCase()}.`;
-    return `The server refuses this position: ${msg}.`;
-  }
-  if (err?.code === 'unknown_type') return 'This server does not analyse positions.';
-  if (err?.code === 'bad_options') return `The server refuses these options: ${msg}.`;
-  return msg;
 }

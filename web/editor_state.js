@@ -2,7 +2,8 @@
 // explored, and the `analyse` request for a position.
 
 import { app } from './state.js';
-import { requestAnalysis } from './values.js';
+import { humanize, sideName } from './ui.js';
+import { requestAnalysis, valueWords } from './values.js';
 import { formatFen, sidesOf, toWire } from './position_text.js';
 
 export const ed = {
@@ -47,4 +48,30 @@ export function analysisLink(pos, options) {
   // ':' and ',' may stand in a query as they are, which keeps the line readable.
   params.push(`fen=${encodeURIComponent(formatFen(pos)).replace(/%3A/g, ':').replace(/%2C/g, ',')}`);
   return `/analysis?${params.join('&')}`;
+}
+
+/** "X to move: X wins in 3 turns". */
+export function positionWords(a) {
+  return `${sideName(a.turn)} to move: ${valueWords(a.value, a.turn, edSides())}`;
+}
+
+const OVER = {
+  no_pieces: 'a side has no pieces left',
+  no_moves: 'the side to move cannot move',
+  mutual_destruction: 'no piece is left',
+  connect: 'a line is made',
+  board_full: 'the board is full',
+};
+
+/** The words for an `analyse` refused: the server's reason, said as such. */
+export function refusal(err) {
+  const msg = err?.message ?? 'no answer';
+  if (err?.code === 'bad_position') {
+    const over = /already be over \((\w+)\)/.exec(msg);
+    if (over) return `The game is over in this position: ${OVER[over[1]] ?? humanize(over[1]).toLowerCase()}.`;
+    return `The server refuses this position: ${msg}.`;
+  }
+  if (err?.code === 'unknown_type') return 'This server does not analyse positions.';
+  if (err?.code === 'bad_options') return `The server refuses these options: ${msg}.`;
+  return msg;
 }

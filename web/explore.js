@@ -6,8 +6,8 @@
 import { $, h, sideChip, sideName, turnText } from './ui.js';
 import { same } from './squares.js';
 import { edBoard, edCanvas, say, setValue, showPosition, unsay } from './editor_board.js';
-import { analyse, ed, edSides } from './editor_state.js';
-import { positionShown, positionWords, refusal, setPosition } from './editor.js';
+import { analyse, ed, edSides, positionWords, refusal } from './editor_state.js';
+import { positionShown, setPosition } from './editor.js';
 import { applyTurn } from './explore_apply.js';
 import { isKaboom, sortPieces } from './position_text.js';
 import { valueColour, valueWords } from './values.js';

@@ -257,6 +257,12 @@ test('analysis board: a refused position shows the server\'s reason', async () =
   await page.goto(`${BASE}/analysis?variant=kaboom&width=4&height=4&fen=x:a2:b1:1,1`);
   await waitEd(page, { position: 'x:a2:b1:1,1' });
   await page.locator('#ed-message', { hasText: 'floats above an empty square' }).waitFor();
+  await waitEd(page, { valid: 'false' });
+  // A piece put in that column falls into the gap, and the position is good again.
+  await pick(page, 'X piece');
+  await edClick(page, [0, 3]);
+  await waitEd(page, { position: 'x:a1,a2:b1:1,1', valid: 'true' });
+  assert.equal(await page.locator('#ed-message').isHidden(), true);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
