@@ -21,6 +21,13 @@
 //   values_view.js  the Values toggle: the position's value in words, the turns' colours on the
 //                   board (board_values.js), the Hints used badge; values.js asks the server
 //   value_chart.js  the chart of a finished (or replayed) game's values under the move list
+//   editor.js       the analysis board (/analysis): setting up a position, its text, its check
+//   editor_board.js   its canvas (a BoardView with the turns' values drawn on it)
+//   editor_state.js   what its parts share, and the `analyse` of a position
+//   explore.js        playing on from the position with the server's values of every turn
+//   explore_apply.js  the position after a turn, until the server sends it
+//   editor_play.js    "Play from here" (create with the position), "Analyse this position"
+//   position_text.js  positions as text: the CLI's FEN-like line, Kaboom's Gamesman string
 
 import { $ } from './ui.js';
 import { app, store } from './state.js';
@@ -34,6 +41,8 @@ import './input.js';
 import './controls.js';
 import './replay_view.js';
 import './export.js';
+import './editor.js';
+import './editor_play.js';
 
 Object.assign(netEvents, { message: onMessage, open: onOpen, down: onDown });
 

@@ -161,7 +161,8 @@ function onJoined(msg) {
     toast(app.seat === 'spectator' ? 'Your seat could not be taken back; you are watching.' :
       `Your old seat was given up, so you have a new one: ${sideName(app.seat)}.`, 'info', 6000);
   }
-  if (location.pathname === '/') history.pushState({ room }, '', app.url);
+  // From the start screen or the analysis board, Back returns there.
+  if (location.pathname === '/' || location.pathname.startsWith('/analysis')) history.pushState({ room }, '', app.url);
   else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
   showScreen('game');
   updateDataAttrs();

@@ -9,11 +9,13 @@ import { resetGameView } from './game_state.js';
 import { layoutBoard, renderGame, updateDataAttrs } from './game_view.js';
 import { apiFetch } from './net.js';
 import { chosenClock, controlWords } from './time_control.js';
+import { openAnalysis } from './editor.js';
 
 export function showScreen(name) {
   if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
   $('#start').hidden = name !== 'start';
   $('#game').hidden = name !== 'game';
+  $('#analysis').hidden = name !== 'analysis';
   document.body.dataset.screen = name;
   if (name === 'game') requestAnimationFrame(layoutBoard);
 }
@@ -330,7 +332,22 @@ async function openRoom(room) {
   }
 }
 
+$('#open-analysis').addEventListener('click', (e) => {
+  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  e.preventDefault();
+  history.pushState({}, '', '/analysis');
+  route();
+});
+
 export function route() {
+  if (/^\/analysis\/?$/.test(location.pathname)) {
+    if (app.room) {
+      sendLeave();
+      leaveToStart();
+    }
+    openAnalysis();
+    return;
+  }
   const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
   const room = m ? decodeRoom(m[1]) : null;
   if (m && room === null) {

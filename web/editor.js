@@ -1,0 +1,398 @@
+// The analysis board's position editor (/analysis): the variant and its options, a palette of
+// pieces to click onto the board, the side to move and Kaboom's bombs in hand, the position as
+// text (import and export), and the server's word on the position as it is set up.
+
+import { $, copyText, h, humanize, markChecked, sideChip, sideName, toast, variantName } from './ui.js';
+import { app } from './state.js';
+import { same } from './squares.js';
+import { drawPiece } from './pieces.js';
+import { showScreen } from './lobby.js';
+import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf, unsay } from './editor_board.js';
+import { analyse, analysisLink, defaultOptions, ed, edSides, optionSpecs } from './editor_state.js';
+import { enterExplore, exploreClick, exploreGhost, exploreKey, leaveExplore } from './explore.js';
+import { renderPlay } from './editor_play.js';
+import * as pt from './position_text.js';
+import { valueColour, valueWords } from './values.js';
+
+const kaboom = () => pt.isKaboom(ed.variant);
+
+// ---- opening: /analysis?variant=V&<option>=<value>...&fen=<text> -----------------------------
+
+const variantsKnown = () => new Promise((resolve) => {
+  const check = () => (app.variants.length ? resolve() : setTimeout(check, 50));
+  check();
+});
+
+/** Opens the analysis board on the position of the address (or the start). */
+export async function openAnalysis() {
+  showScreen('analysis');
+  document.title = 'Analysis board · Bomb Checkers';
+  requestAnimationFrame(layoutEditorBoard);
+  if (!app.variants.length) {
+    setValue('Connecting to the server…');
+    await variantsKnown();
+  }
+  $('#ed-variant').replaceChildren(...app.variants.map((v) => h('option', { value: v.id }, v.name ?? variantName(v.id))));
+  const q = new URLSearchParams(location.search);
+  const text = q.get('fen') ?? q.get('position');
+  let variant = q.get('variant') ?? (text ? variantOfText(text) : null) ?? ed.variant;
+  if (!app.variants.some((v) => v.id === variant)) variant = app.variants[0].id;
+  const options = defaultOptions(variant);
+  for (const s of optionSpecs(variant)) {
+    const v = q.get(s.name);
+    if (v === null) continue;
+    options[s.name] = s.type === 'bool' ? v === '1' || v === 'true' : Number.parseInt(v, 10);
+  }
+  if (ed.mode === 'explore') leaveExplore();
+  setVariant(variant, options);
+  if (text) loadText(text, true);
+}
+
+/** The variant a text is most likely for, from its side to move (null when it cannot tell). */
+function variantOfText(text) {
+  const t = text.trim();
+  if (t.startsWith('(')) return 'kaboom';
+  const side = t.split(':')[0];
+  if (side === 'x' || side === 'o') return 'kaboom';
+  if (side === 'fire' || side === 'water') return 'bomb';
+  if (side === 'black' || side === 'white') return ['classic', 'triple_king'].includes(ed.variant) ? ed.variant : 'classic';
+  return null;
+}
+
+// ---- the variant and its options --------------------------------------------------------------
+
+function setVariant(variant, options) {
+  ed.variant = variant;
+  ed.options = options;
+  $('#ed-variant').value = variant;
+  $('#ed-format-box').hidden = !kaboom();
+  $('#ed-format').value = ed.format;
+  renderOptions();
+  renderPalette();
+  setPosition(pt.startPosition(variant, options));
+}
+
+function renderOptions() {
+  const inputs = optionSpecs().map((o) => {
+    const help = o.help ?? o.description ?? '';
+    const id = `ed-opt-${o.name}`;
+    if (o.type === 'bool') {
+      return h('label.check', { title: help }, h('input', { type: 'checkbox', id, name: o.name, checked: !!ed.options[o.name] }),
+        h('span', {}, humanize(o.name)));
+    }
+    return h('label.field.num', { title: help }, h('span', {}, humanize(o.name)),
+      h('input', { type: 'number', id, name: o.name, min: o.min, max: o.max, step: 1, value: ed.options[o.name], inputmode: 'numeric' }));
+  });
+  $('#ed-options').replaceChildren(...inputs);
+}
+
+$('#ed-variant').addEventListener('change', () => {
+  if (ed.mode === 'explore') leaveExplore();
+  const v = $('#ed-variant').value;
+  setVariant(v, defaultOptions(v));
+});
+
+$('#ed-options').addEventListener('change', (e) => {
+  const input = e.target;
+  const spec = optionSpecs().find((s) => s.name === input.name);
+  if (!spec) return;
+  if (spec.type === 'bool') ed.options[spec.name] = input.checked;
+  else {
+    const n = Number.parseInt(input.value, 10);
+    if (!Number.isFinite(n) || n < spec.min || n > spec.max) {
+      say(`${humanize(spec.name)} is a whole number from ${spec.min} to ${spec.max}.`);
+      input.value = ed.options[spec.name];
+      return;
+    }
+    ed.options[spec.name] = n;
+  }
+  if (ed.mode === 'explore') leaveExplore();
+  // A Kaboom board of another size keeps the pieces that still fit.
+  const { width, height } = pt.boardSize(ed.variant, ed.options);
+  const pieces = ed.pos.pieces.filter((p) => p.at[0] < width && p.at[1] < height);
+  setPosition({ ...ed.pos, width, height, pieces });
+});
+
+// ---- the palette ------------------------------------------------------------------------------
+
+function paletteTools() {
+  if (kaboom()) {
+    return [['x', 'normal'], ['o', 'normal'], ['x', 'bomb'], ['o', 'bomb']].map(([side, kind]) => ({ side, kind, rank: 'man' }));
+  }
+  const kinds = ed.variant === 'bomb' ? ['normal', 'shield', 'bomb'] : ['normal'];
+  const ranks = ed.variant === 'triple_king' ? ['man', 'king', 'triple_king'] : ['man', 'king'];
+  return edSides().flatMap((side) => kinds.flatMap((kind) => ranks.map((rank) => ({ side, kind, rank }))));
+}
+
+export function toolName(t) {
+  if (t === 'erase') return 'Eraser';
+  if (kaboom()) return `${sideName(t.side)} ${t.kind === 'bomb' ? 'bomb' : 'piece'}`;
+  const kind = t.kind === 'normal' ? '' : ` ${t.kind}`;
+  return `${sideName(t.side)}${kind} ${t.rank === 'man' ? 'man' : humanize(t.rank).toLowerCase()}`;
+}
+
+function pieceIcon(t) {
+  const c = h('canvas.ed-icon', { width: 64, height: 64, 'aria-hidden': 'true' });
+  drawPiece(c.getContext('2d'), 32, 32, 25, t);
+  return c;
+}
+
+function renderPalette() {
+  const tools = [...paletteTools(), 'erase'];
+  if (!tools.some((t) => sameTool(t, ed.tool))) ed.tool = tools[0];
+  $('#ed-palette').replaceChildren(...tools.map((t) => {
+    const name = toolName(t);
+    return h('button.ed-tool', {
+      type: 'button', role: 'radio', 'aria-checked': String(sameTool(t, ed.tool)), 'aria-label': name, title: name,
+      onclick: () => {
+        ed.tool = t;
+        renderPalette();
+      },
+    }, t === 'erase' ? h('span.ed-eraser', { 'aria-hidden': 'true' }, '✕') : pieceIcon(t));
+  }));
+}
+
+function sameTool(a, b) {
+  if (a === 'erase' || b === 'erase' || !a || !b) return a === b;
+  return a.side === b.side && a.kind === b.kind && a.rank === b.rank;
+}
+
+// ---- clicks on the board ----------------------------------------------------------------------
+
+function setupClick(sq) {
+  const here = ed.pos.pieces.find((p) => same(p.at, sq));
+  const others = ed.pos.pieces.filter((p) => p !== here);
+  const placing = ed.tool !== 'erase' && !(here && sameTool(here, ed.tool));
+  if (!kaboom()) {
+    if (!pt.playable(sq)) {
+      edBoard.flash(sq);
+      say('Pieces stand on the dark squares.', 'info');
+      return;
+    }
+    setPosition({ ...ed.pos, pieces: placing ? [...others, { at: sq, ...ed.tool }] : others });
+    return;
+  }
+  // Kaboom's pieces lie on each other: a piece placed in an empty cell falls to the bottom of its
+  // column, and a piece taken out lets the ones above it fall one cell.
+  const [x, y] = sq;
+  if (placing && here) {
+    setPosition({ ...ed.pos, pieces: [...others, { at: sq, ...ed.tool }] });
+  } else if (placing) {
+    const top = ed.pos.pieces.filter((p) => p.at[0] === x).length;
+    if (top >= ed.pos.height) {
+      edBoard.flash(sq);
+      say('That column is full.', 'info');
+      return;
+    }
+    setPosition({ ...ed.pos, pieces: [...others, { at: [x, top], ...ed.tool }] });
+  } else if (here) {
+    const fallen = others.map((p) => (p.at[0] === x && p.at[1] > y ? { ...p, at: [x, p.at[1] - 1] } : p));
+    setPosition({ ...ed.pos, pieces: fallen });
+  }
+}
+
+edCanvas.addEventListener('pointerup', (e) => {
+  if (e.button !== 0 || !ed.pos) return;
+  const sq = squareOf(e);
+  if (!sq) return;
+  if (ed.mode === 'explore') exploreClick(sq);
+  else setupClick(sq);
+});
+// Over a Kaboom column, the piece to come shows where it would land.
+edCanvas.addEventListener('pointermove', (e) => {
+  const sq = squareOf(e);
+  edCanvas.style.cursor = sq ? 'pointer' : 'default';
+  const pos = currentPos();
+  if (!kaboom() || !pos) return;
+  const top = sq ? pos.pieces.filter((p) => p.at[0] === sq[0]).length : pos.height;
+  const empty = sq && !pos.pieces.some((p) => same(p.at, sq));
+  const piece = ed.mode === 'explore' ? exploreGhost(sq) : ed.tool !== 'erase' && empty && ed.tool;
+  edBoard.setUi({ hover: sq, ghost: piece && top < pos.height ? { sq: [sq[0], top], piece } : null });
+});
+edCanvas.addEventListener('pointerleave', () => edBoard.setUi({ hover: null, ghost: null }));
+
+document.addEventListener('keydown', (e) => {
+  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement ||
+    e.target instanceof HTMLSelectElement;
+  if (typing || $('#analysis').hidden || document.querySelector('dialog[open]')) return;
+  if (ed.mode === 'explore' && exploreKey(e.key)) e.preventDefault();
+});
+
+// ---- the position -----------------------------------------------------------------------------
+
+/** Puts a position on the board (setup mode): the board, its fields and text, the address, and
+ *  the server's check. */
+export function setPosition(pos) {
+  ed.pos = { ...pos, pieces: pt.sortPieces(pos.pieces) };
+  say(''); // the check says what is wrong with the new one
+  showPosition(ed.pos);
+  edBoard.setMarks([]);
+  edBoard.setUi({ selected: null });
+  renderTurn();
+  renderBombs();
+  positionShown(ed.pos);
+  scheduleCheck();
+}
+
+/** What follows the position shown, in setup and explore alike: its text and the address. */
+export function positionShown(pos) {
+  $('#ed-text').value = kaboom() && ed.format === 'gamesman' ? pt.formatGamesman(pos) : pt.formatFen(pos);
+  if (location.pathname.startsWith('/analysis')) history.replaceState(history.state, '', analysisLink(pos, ed.options));
+  renderPlay();
+}
+
+function renderTurn() {
+  const box = $('#ed-turn');
+  box.replaceChildren(h('legend', {}, 'To move'), ...edSides().map((s) => h('label.side-pick', {},
+    h('input', { type: 'radio', name: 'ed-turn', value: s, checked: s === ed.pos.turn }), sideChip(s), h('span', {}, sideName(s)))));
+  markChecked(box);
+}
+
+$('#ed-turn').addEventListener('change', (e) => setPosition({ ...ed.pos, turn: e.target.value }));
+
+function renderBombs() {
+  const box = $('#ed-bombs');
+  box.hidden = !kaboom();
+  if (!kaboom()) return;
+  box.replaceChildren(...edSides().map((s) => h('label.field.num', {}, h('span', {}, `${sideName(s)}: bombs left to drop`),
+    h('input', { type: 'number', name: s, min: 0, max: 10, step: 1, value: ed.pos.bombs?.[s] ?? 0, inputmode: 'numeric', id: `ed-bombs-${s}` }))));
+}
+
+$('#ed-bombs').addEventListener('change', (e) => {
+  const n = Number.parseInt(e.target.value, 10);
+  if (!Number.isFinite(n) || n < 0 || n > 10) {
+    say('Bombs left is a whole number from 0 to 10.');
+    e.target.value = ed.pos.bombs[e.target.name];
+    return;
+  }
+  setPosition({ ...ed.pos, bombs: { ...ed.pos.bombs, [e.target.name]: n } });
+});
+
+$('#ed-clear').addEventListener('click', () => setPosition({ ...ed.pos, pieces: [] }));
+$('#ed-start').addEventListener('click', () => setPosition(pt.startPosition(ed.variant, ed.options)));
+$('#ed-explore').addEventListener('click', () => enterExplore(ed.pos));
+
+// ---- the position as text ---------------------------------------------------------------------
+
+/** Loads a text in either notation; a Gamesman string sets the board's size too. The text box
+ *  then shows the notation loaded (`keepFormat`: the one it showed, for a link's line). */
+function loadText(text, keepFormat = false) {
+  let got;
+  try {
+    got = pt.parsePositionText(text, ed.variant, ed.options);
+    if (got.format === 'gamesman') {
+      for (const [name, n] of [['width', got.pos.width], ['height', got.pos.height]]) {
+        const s = optionSpecs().find((o) => o.name === name);
+        if (s && (n < s.min || n > s.max)) throw new pt.PositionTextError(`the board's ${name} must be from ${s.min} to ${s.max}, not ${n}`);
+      }
+    }
+  } catch (e) {
+    say(`That text does not load: ${e.message}.`);
+    return false;
+  }
+  if (ed.mode === 'explore') leaveExplore();
+  if (got.format === 'gamesman') {
+    ed.options = { ...ed.options, width: got.pos.width, height: got.pos.height };
+    renderOptions();
+  }
+  if (kaboom() && !keepFormat) {
+    ed.format = got.format;
+    $('#ed-format').value = ed.format;
+  }
+  setPosition(got.pos);
+  return true;
+}
+
+$('#ed-load').addEventListener('click', () => {
+  const text = $('#ed-text').value;
+  const v = variantOfText(text);
+  // A text of another variant's sides switches the variant first.
+  if (v && v !== ed.variant && !(v === 'classic' && ed.variant === 'triple_king')) {
+    if (ed.mode === 'explore') leaveExplore();
+    setVariant(v, defaultOptions(v));
+  }
+  loadText(text);
+});
+$('#ed-text').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault();
+    $('#ed-load').click();
+  }
+});
+$('#ed-format').addEventListener('change', () => {
+  ed.format = $('#ed-format').value;
+  positionShown(ed.mode === 'explore' ? currentPos() : ed.pos);
+});
+$('#ed-copy').addEventListener('click', async () => {
+  const ok = await copyText($('#ed-text').value);
+  toast(ok ? 'Position copied.' : `Copy this: ${$('#ed-text').value}`, ok ? 'ok' : 'info');
+});
+$('#ed-link').addEventListener('click', async () => {
+  const link = location.origin + analysisLink(currentPos(), ed.options);
+  const ok = await copyText(link);
+  toast(ok ? 'Link copied: it opens this position.' : `Copy this link: ${link}`, ok ? 'ok' : 'info', ok ? 4200 : 8000);
+});
+
+/** The position shown: the one set up, or the one reached while exploring. */
+export const currentPos = () => (ed.mode === 'explore' ? ed.shown ?? ed.pos : ed.pos);
+
+// ---- the server's check of the position -------------------------------------------------------
+
+let checkSeq = 0;
+let checkTimer = 0;
+
+function scheduleCheck() {
+  clearTimeout(checkTimer);
+  const seq = ++checkSeq;
+  setValue('Checking the position…');
+  checkTimer = setTimeout(() => runCheck(seq), 400);
+}
+
+async function runCheck(seq) {
+  if (ed.mode !== 'setup') return;
+  const pos = ed.pos;
+  try {
+    const a = await analyse(pos, false);
+    if (seq !== checkSeq || ed.mode !== 'setup') return;
+    unsay('check');
+    setValue(positionWords(a), valueColour(a.value));
+    edCanvas.dataset.valid = 'true';
+  } catch (err) {
+    if (seq !== checkSeq || ed.mode !== 'setup') return;
+    setValue('');
+    if (err?.code === 'rate_limited' || err?.code === 'offline' || err?.code === 'timeout') {
+      // Not a word about the position: ask again in a while.
+      say(`${err.message} The position is checked again in a moment.`, 'info', 'check');
+      checkTimer = setTimeout(() => runCheck(seq), 5000);
+      return;
+    }
+    say(refusal(err), 'error', 'check');
+    edCanvas.dataset.valid = 'false';
+  }
+}
+
+/** "X to move: X wins in 3 turns". */
+export function positionWords(a) {
+  return `${sideName(a.turn)} to move: ${valueWords(a.value, a.turn, edSides())}`;
+}
+
+const OVER = {
+  no_pieces: 'a side has no pieces left',
+  no_moves: 'the side to move cannot move',
+  mutual_destruction: 'no piece is left',
+  connect: 'a line is made',
+  board_full: 'the board is full',
+};
+
+/** The words for an `analyse` refused: the server's reason, said as such. */
+export function refusal(err) {
+  const msg = err?.message ?? 'no answer';
+  if (err?.code === 'bad_position') {
+    const over = /already be over \((\w+)\)/.exec(msg);
+    if (over) return `The game is over in this position: ${OVER[over[1]] ?? humanize(over[1]).toLowerCase()}.`;
+    return `The server refuses this position: ${msg}.`;
+  }
+  if (err?.code === 'unknown_type') return 'This server does not analyse positions.';
+  if (err?.code === 'bad_options') return `The server refuses these options: ${msg}.`;
+  return msg;
+}

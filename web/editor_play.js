@@ -1,0 +1,79 @@
+// From the analysis board to a game and back: "Play from here" makes a room that starts from the
+// position shown (against a person, who gets the link, or the computer), and a finished game's
+// "Analyse this position" opens the board on the position the game screen shows.
+
+import { $, h, markChecked, sideChip, sideName } from './ui.js';
+import { app, store } from './state.js';
+import { send } from './context.js';
+import { resetGameView } from './game_state.js';
+import { aiLevelName, route } from './lobby.js';
+import { viewState } from './replay_view.js';
+import { analysisLink, ed, edSides } from './editor_state.js';
+import { currentPos } from './editor.js';
+import { fromState, toWire } from './position_text.js';
+
+/** The seat and opponent pickers, for the variant on the board. */
+export function renderPlay() {
+  const box = $('#ed-seat');
+  const sides = edSides();
+  const was = box.querySelector('input:checked')?.value;
+  const pick = [...sides, 'random'].includes(was) ? was : sides[0];
+  box.replaceChildren(h('legend', {}, 'Play as'), ...[...sides, 'random'].map((s) => h('label.side-pick', {},
+    h('input', { type: 'radio', name: 'ed-seat', value: s, checked: s === pick }),
+    s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
+    h('span', {}, s === 'random' ? 'Random' : sideName(s)))));
+  markChecked(box);
+  const select = $('#ed-opponent');
+  const levels = app.ai.levels;
+  const chosen = select.value || (store.ai.on ? `ai:${store.ai.level}` : 'person');
+  select.replaceChildren(h('option', { value: 'person' }, 'A person (you send them the link)'),
+    ...levels.map((l) => h('option', { value: `ai:${l}` }, `The computer: ${aiLevelName(l)} (level ${l})`)));
+  select.value = [...select.options].some((o) => o.value === chosen) ? chosen : 'person';
+}
+
+$('#ed-seat').addEventListener('change', () => markChecked($('#ed-seat')));
+
+$('#ed-play').addEventListener('click', () => {
+  const pos = currentPos();
+  if (!pos) return;
+  const name = store.name || 'Player';
+  const seat = $('#ed-seat').querySelector('input:checked')?.value ?? 'random';
+  const msg = { type: 'create', variant: ed.variant, options: { ...ed.options }, name, seat, position: toWire(pos) };
+  const opponent = $('#ed-opponent').value;
+  if (opponent.startsWith('ai:')) msg.opponent = { ai: Number(opponent.slice(3)) };
+  resetGameView();
+  // The game screen comes with the server's `joined` (connection.js), as for the start screen's
+  // form; a refusal (a position the rules do not allow) comes back as a message.
+  const id = send(msg, { kind: 'create', name, ai: msg.opponent?.ai ?? null });
+  if (id !== null) {
+    app.joinReq = null;
+    app.creating = id;
+  }
+});
+
+// ---- "Analyse this position" on the game screen -----------------------------------------------
+
+const link = $('#analyse-position');
+
+/** Shown once a game is over, for the position on its board (a replay's too). */
+function updateAnalyseLink() {
+  const s = app.state;
+  const shown = s?.status === 'finished' ? viewState() : null;
+  link.hidden = !shown?.board;
+  if (!shown?.board) return;
+  const options = { ...(s.options ?? {}) };
+  delete options.rules;
+  link.href = analysisLink(fromState({ ...shown, variant: s.variant }), options);
+}
+
+new MutationObserver(updateAnalyseLink).observe($('#board'), {
+  attributes: true, attributeFilter: ['data-status', 'data-version', 'data-replay-version', 'data-replay-game', 'data-game'],
+});
+
+link.addEventListener('click', (e) => {
+  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return; // a new tab opens it as it is
+  e.preventDefault();
+  updateAnalyseLink();
+  history.pushState({}, '', link.getAttribute('href'));
+  route();
+});
