@@ -123,8 +123,7 @@ void Analyst::submit(AnalysisJob job) {
     if (shared->load) {
       auto r = shared->load();
       if (auto* e = std::get_if<std::string>(&r)) {
-        return shared->reply(
-            error_json(shared->id, Error{ErrorCode::BadMessage, *e}, "analyse"));
+        return shared->reply(error_json(shared->id, Error{ErrorCode::BadMessage, *e}, "analyse"));
       }
       loaded = std::move(std::get<GamePositions>(r));
       positions = &loaded;
@@ -136,9 +135,8 @@ void Analyst::submit(AnalysisJob job) {
         if (at == loaded.end()) {
           return shared->reply(error_json(
               shared->id,
-              Error{ErrorCode::BadMessage,
-                    "game " + std::to_string(shared->game_number) + " has no version " +
-                        std::to_string(want)},
+              Error{ErrorCode::BadMessage, "game " + std::to_string(shared->game_number) +
+                                               " has no version " + std::to_string(want)},
               "analyse"));
         }
         shared->positions = {*at};

@@ -40,12 +40,12 @@ struct AnalysisJob {
   bool moves = true;
   std::optional<std::int64_t> version;  // the room form's, echoed; history: none
   int game_number = 0;                  // history: echoed
-  GamePositions positions;                  // one position, or every one of a history
+  GamePositions positions;              // one position, or every one of a history
   // An earlier game of the room: reads its positions from the store on the computer thread
   // (an error text when it cannot); empty otherwise.
   std::function<std::variant<GamePositions, std::string>()> load;
-  std::function<bool()> wanted;             // false: the requester is gone, drop it
-  std::function<void(std::string)> reply;   // the answer's text (any thread)
+  std::function<bool()> wanted;            // false: the requester is gone, drop it
+  std::function<void(std::string)> reply;  // the answer's text (any thread)
 };
 
 class Analyst {
@@ -89,7 +89,8 @@ class Analyst {
 std::string analysis_json(const RequestId& id, const Game& game,
                           std::optional<std::int64_t> version, const ai::Analysis& a,
                           std::int64_t ms, bool cached);
-std::string analysis_history_json(const RequestId& id, int game_number, const GamePositions& positions,
+std::string analysis_history_json(const RequestId& id, int game_number,
+                                  const GamePositions& positions,
                                   const std::vector<ai::Value>& values, std::int64_t ms);
 
 }  // namespace bc::server

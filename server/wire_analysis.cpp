@@ -85,7 +85,8 @@ std::string analysis_json(const RequestId& id, const Game& game,
   return out;
 }
 
-std::string analysis_history_json(const RequestId& id, int game_number, const GamePositions& positions,
+std::string analysis_history_json(const RequestId& id, int game_number,
+                                  const GamePositions& positions,
                                   const std::vector<ai::Value>& values, std::int64_t ms) {
   std::string out = R"({"type":"analysis_history")";
   id_field(out, id);

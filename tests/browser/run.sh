@@ -49,13 +49,11 @@ if grep -q -- '--data-dir' <<<"$serve_help"; then args+=(--data-dir "$work/data"
 # Every test's rooms come from 127.0.0.1, and many are left mid-game: no per-address room limit.
 if grep -q -- '--max-rooms-per-address' <<<"$serve_help"; then args+=(--max-rooms-per-address 0); fi
 if grep -q -- '--max-creates-per-address' <<<"$serve_help"; then args+=(--max-creates-per-address 0); fi
-# The analysis board's tests ask for many analyses from 127.0.0.1 too.
+# Every test's analyses come from 127.0.0.1 too (the values toggle, the analysis board).
 if grep -q -- '--max-analyses-per-address' <<<"$serve_help"; then args+=(--max-analyses-per-address 0); fi
 # A player who leaves a clocked game can be claimed against after 2 s, not the 20 s or more a time
 # control gives (both.test.mjs claims one); a reload elsewhere only shows a brief notice.
 if grep -q -- '--claim-after' <<<"$serve_help"; then args+=(--claim-after 2); fi
-# Every test's analyses come from 127.0.0.1 too (values.test.mjs): no per-address analysis limit.
-if grep -q -- '--max-analyses-per-address' <<<"$serve_help"; then args+=(--max-analyses-per-address 0); fi
 (cd "$work" && exec "$bin" "${args[@]}") >"$log" 2>&1 &
 pid=$!
 

@@ -52,7 +52,8 @@ async function canAnalyse(page) {
   return page.evaluate(async () => {
     const { requestAnalysis } = await import('/values.js');
     try {
-      await requestAnalysis({ version: 0 });
+      // A free position: asking about the room's own would mark its game as played with hints.
+      await requestAnalysis({ variant: 'kaboom', options: { width: 3, height: 3, connect: 3 }, moves: false });
       return true;
     } catch (e) {
       return e?.code !== 'unknown_type';

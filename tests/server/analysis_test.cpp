@@ -99,14 +99,15 @@ class AnalysisTest : public ::testing::Test {
 
 // x to move on a 4x4 board, connect 3, no bombs: x wins at once in column 2 (c), which lands on
 // a1-b1-c1.
-const json kWinInOne = {
-    {"variant", "kaboom"},
-    {"options", {{"width", 4}, {"height", 4}, {"connect", 3}, {"bombs", 0}}},
-    {"position",
-     {{"pieces",
-       {{{"at", {0, 0}}, {"side", "x"}}, {{"at", {1, 0}}, {"side", "x"}},
-        {{"at", {0, 1}}, {"side", "o"}}, {{"at", {1, 1}}, {"side", "o"}}}},
-      {"turn", "x"}}}};
+const json kWinInOne = {{"variant", "kaboom"},
+                        {"options", {{"width", 4}, {"height", 4}, {"connect", 3}, {"bombs", 0}}},
+                        {"position",
+                         {{"pieces",
+                           {{{"at", {0, 0}}, {"side", "x"}},
+                            {{"at", {1, 0}}, {"side", "x"}},
+                            {{"at", {0, 1}}, {"side", "o"}},
+                            {{"at", {1, 1}}, {"side", "o"}}}},
+                          {"turn", "x"}}}};
 
 TEST_F(AnalysisTest, AFreeKaboomPositionIsSolvedWithEveryTurnAndCached) {
   auto c = connect();
@@ -160,8 +161,8 @@ TEST_F(AnalysisTest, CheckersPositionsGetEstimatesWithADepth) {
 
 TEST_F(AnalysisTest, ALiveGameBetweenPeopleIsNotAnalysedByAnyoneUntilItEnds) {
   auto a = connect();
-  const std::string room = create(*a, "kaboom", "x", {{"options", {{"width", 4}, {"height", 4},
-                                                                    {"connect", 3}}}})["room"];
+  const std::string room = create(
+      *a, "kaboom", "x", {{"options", {{"width", 4}, {"height", 4}, {"connect", 3}}}})["room"];
   // Waiting: nothing to analyse yet.
   EXPECT_EQ(ask(*a, json::object())["code"], "analysis_not_allowed");
   auto b = connect();
