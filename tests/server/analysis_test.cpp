@@ -161,8 +161,9 @@ TEST_F(AnalysisTest, CheckersPositionsGetEstimatesWithADepth) {
 
 TEST_F(AnalysisTest, ALiveGameBetweenPeopleIsNotAnalysedByAnyoneUntilItEnds) {
   auto a = connect();
-  const std::string room = create(
-      *a, "kaboom", "x", {{"options", {{"width", 4}, {"height", 4}, {"connect", 3}}}})["room"];
+  // No bombs: a board the solver finishes in milliseconds, even under a sanitizer.
+  const json opts = {{"width", 4}, {"height", 4}, {"connect", 3}, {"bombs", 0}};
+  const std::string room = create(*a, "kaboom", "x", {{"options", opts}})["room"];
   // Waiting: nothing to analyse yet.
   EXPECT_EQ(ask(*a, json::object())["code"], "analysis_not_allowed");
   auto b = connect();
@@ -176,8 +177,7 @@ TEST_F(AnalysisTest, ALiveGameBetweenPeopleIsNotAnalysedByAnyoneUntilItEnds) {
     EXPECT_EQ(ask(*c, {{"history", true}})["code"], "analysis_not_allowed");
   }
   // Nor its position as a free one, nor a position a turn from it.
-  const json free_start = {{"variant", "kaboom"},
-                           {"options", {{"width", 4}, {"height", 4}, {"connect", 3}}}};
+  const json free_start = {{"variant", "kaboom"}, {"options", opts}};
   EXPECT_EQ(ask(*s, free_start)["code"], "analysis_not_allowed");
   json one_on = free_start;
   one_on["position"] = {{"pieces", {{{"at", {1, 0}}, {"side", "x"}}}}, {"turn", "o"}};
@@ -216,9 +216,10 @@ TEST_F(AnalysisTest, ALiveGameBetweenPeopleIsNotAnalysedByAnyoneUntilItEnds) {
 
 TEST_F(AnalysisTest, AgainstTheComputerAnalysisIsAHintInTheStateTheRecordAndThePdn) {
   auto a = connect();
-  const std::string room = create(*a, "kaboom", "x",
-                                  {{"options", {{"width", 4}, {"height", 4}, {"connect", 3}}},
-                                   {"opponent", {{"ai", 1}}}})["room"];
+  const std::string room =
+      create(*a, "kaboom", "x",
+             {{"options", {{"width", 4}, {"height", 4}, {"connect", 3}, {"bombs", 0}}},
+              {"opponent", {{"ai", 1}}}})["room"];
   a->drain(300ms);
   json v = ask(*a, json::object());
   ASSERT_EQ(v["type"], "analysis") << v.dump();
