@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h')
+# Tracked files and new ones not yet added (but not ignored ones), so a new file is checked before
+# its first commit.
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp' '*.h')
 if [ "${1:-}" = --fix ]; then
   clang-format -i "${files[@]}"
   exit 0
