@@ -190,6 +190,9 @@ TEST_F(AnalysisTest, ALiveGameBetweenPeopleIsNotAnalysedByAnyoneUntilItEnds) {
   EXPECT_EQ(ask(*s, elsewhere)["type"], "analysis");
 
   a->send({{"type", "act"}, {"action", {{"kind", "drop"}, {"column", 1}}}, {"version", 0}});
+  // The drop first, then the resignation (two connections: otherwise they may cross).
+  for (int i = 0; i < 10 && b->expect("state")["version"] != 1; ++i) {
+  }
   b->send({{"type", "resign"}});
   for (int i = 0; i < 10 && s->expect("state")["status"] != "finished"; ++i) {
   }
