@@ -45,11 +45,15 @@ Outcome Room::handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& 
                         "spectators alike; it is open once the game ends (or against the "
                         "computer)");
   }
-  auto positions = match_.positions();
+  const std::int64_t want = a.version.value_or(version());
   if (a.history) {
-    work.positions = std::move(positions);
+    work.positions = match_.positions();
+  } else if (want == version()) {
+    // The room's own position: no replay of the log.
+    work.version = want;
+    work.positions = {{want, game()}};
   } else {
-    const std::int64_t want = a.version.value_or(version());
+    auto positions = match_.positions();
     auto at = std::find_if(positions.begin(), positions.end(),
                            [&](const auto& p) { return p.first == want; });
     if (at == positions.end()) {
