@@ -32,8 +32,10 @@ LobbyOutcome create_room(Registry& registry, const Limits& limits, LobbyRequest&
     }
     return refuse({why, "the server holds as many rooms as it can; try again later"});
   }
-  host->create_seat(r.peer, std::move(create.name), std::get<SeatChoice>(seat), r.msg.id,
-                    create.opponent, create.compact);
+  auto& choice = std::get<SeatChoice>(seat);
+  choice.names = std::move(create.names);
+  host->create_seat(r.peer, std::move(create.name), std::move(choice), r.msg.id, create.opponent,
+                    create.compact);
   return LobbyRouted{std::move(host), true};
 }
 

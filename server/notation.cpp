@@ -97,6 +97,7 @@ std::string checkers_notation(const Room& room) {
   out += tag("TimeControl", pdn_time_control(setup.clock));
   if (room.game().result()) out += tag("Termination", reason_name(room.game().result()->reason));
   if (!room.match().hints().empty()) out += tag("Hints", hints_text(room.match().hints()));
+  if (setup.one_screen) out += tag("Mode", "one screen");
   if (setup.position) {
     out += tag("SetUp", "1");
     out += tag("FEN", pdn_fen(start));
@@ -177,6 +178,7 @@ std::string kaboom_notation(const Room& room) {
          (o.superbomb ? "true" : "false") + "\n";
   if (setup.clock) out += "Clock: " + time_control_text(*setup.clock) + "\n";
   if (!room.match().hints().empty()) out += "Hints: " + hints_text(room.match().hints()) + "\n";
+  if (setup.one_screen) out += "Mode: one screen\n";
   if (setup.position) {
     out += "Start: " + std::string(side_name(v, start.turn())) + " to move, bombs x " +
            std::to_string(start.bombs_left()[0]) + " o " + std::to_string(start.bombs_left()[1]) +

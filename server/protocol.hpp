@@ -107,6 +107,9 @@ struct CreateMsg {
   std::vector<std::pair<std::string, OptionValue>> options;
   std::string name;
   std::string seat = "random";
+  // A one-screen room's names by side name (docs/PROTOCOL.md, "One screen"); checked against the
+  // variant's sides when the room is made.
+  std::vector<std::pair<std::string, std::string>> names;
   std::optional<RawPosition> position;
   std::optional<std::string> position_error;  // `position` was malformed: refused as bad_position
   StateForm compact = StateForm::Full;
@@ -196,18 +199,20 @@ struct GameSetup {
   std::optional<Position> position;  // a custom start, kept so a rematch starts from it again
   Game game;                         // the start
   std::optional<TimeControl> clock;  // none: untimed
+  bool one_screen = false;           // both seats are one browser's (create's "seat":"both")
 };
 std::variant<GameSetup, Error> resolve_create(const CreateMsg& m);
 // A new game from a setup (a rematch): same variant, options and start.
 Game fresh_game(const GameSetup& s);
 
-enum class SeatKind : std::uint8_t { Side, Random, Any, Spectator };
+enum class SeatKind : std::uint8_t { Side, Random, Any, Spectator, Both };
 struct SeatChoice {
   SeatKind kind = SeatKind::Any;
   Side side = Side::First;
+  std::vector<std::pair<std::string, std::string>> names = {};  // Both: create's `names`, by side
 };
-// `create` takes a side, random or spectator; `join` a side, any or spectator ("random" is read
-// as "any" there, so a client that mixes them up still gets a seat).
+// `create` takes a side, random, spectator or both (one screen); `join` a side, any or spectator
+// ("random" is read as "any" there, so a client that mixes them up still gets a seat).
 std::variant<SeatChoice, Error> resolve_seat(VariantId v, std::string_view seat, bool for_create);
 
 // Removes control characters (C0, DEL, C1) and surrounding spaces; counts code points.
@@ -273,6 +278,7 @@ struct StateView {
   std::optional<AwayView> away;
   std::optional<Side> takeback_offer;
   const std::vector<std::int64_t>* hints = nullptr;  // versions analysed against the computer
+  bool one_screen = false;
 };
 
 // A takeback: at `version` the game went back to the position of version `to`.
@@ -313,13 +319,18 @@ struct RoomSummary {
   std::int64_t version = 0;
   int game_number = 1;
   std::optional<TimeControl> clock;
+  Options options{};
+  bool one_screen = false;
 };
 
 struct Limits;  // server/limits.hpp
 
 std::string welcome_json(const Limits& limits);
 std::string joined_json(const RequestId& id, std::string_view room, std::string_view seat,
-                        const std::optional<std::string>& token);
+                        const std::optional<std::string>& token, bool one_screen = false);
+// The non-default options in words, "" when all are defaults (docs/PROTOCOL.md, "Options in
+// words").
+std::string options_text(VariantId v, const Options& options);
 std::string error_json(const RequestId& id, const Error& e, std::string_view request);
 std::string ok_json(const RequestId& id, std::string_view request);
 std::string notice_json(std::string_view code, std::string_view message);

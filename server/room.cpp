@@ -55,6 +55,12 @@ std::optional<Side> Room::seat_of(MemberId m) const {
   return it == members_.end() ? std::nullopt : it->second.side;
 }
 
+std::optional<Side> Room::acting_side(MemberId m) const {
+  auto side = seat_of(m);
+  if (side && one_screen()) return game().turn();
+  return side;
+}
+
 std::string Room::seat_label(std::optional<Side> s) const {
   return s ? std::string(side_name(match_.variant(), *s)) : std::string("spectator");
 }
@@ -187,6 +193,7 @@ std::string Room::state_text() const {
   v.away = away_view();
   v.takeback_offer = match_.takeback_offer();
   v.hints = &match_.hints();
+  v.one_screen = one_screen();
   return state_json(v);
 }
 
@@ -217,6 +224,7 @@ std::string Room::positions_text() const {
     if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
   }
   v.status = status();
+  v.one_screen = one_screen();
   std::vector<std::string> states;
   states.reserve(log().size() + 1);
   match_.for_each_position(v, [&](const StateView& at) { states.push_back(state_json(at)); });
@@ -237,6 +245,8 @@ RoomSummary Room::summary() const {
   s.version = version();
   s.game_number = game_number();
   s.clock = setup().clock;
+  s.options = setup().options;
+  s.one_screen = one_screen();
   return s;
 }
 
@@ -328,7 +338,7 @@ std::optional<Error> Room::check_player_in_game(MemberId m) const {
 
 Outcome Room::handle_act(MemberId m, const RequestId& id, const ActMsg& a, std::int64_t received) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "act", e->code, e->message);
-  const Side side = *seat_of(m);
+  const Side side = *acting_side(m);
   const VariantId v = match_.variant();
   if (game().turn() != side) {
     return refuse(m, id, "act", ErrorCode::NotYourTurn,
@@ -377,7 +387,7 @@ Outcome Room::played(Side side, const Action& action, Applied applied, std::opti
 
 Outcome Room::handle_resign(MemberId m, const RequestId& id) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "resign", e->code, e->message);
-  match_.resign(*seat_of(m));
+  match_.resign(*acting_side(m));
   if (clock_) clock_->stop(time_->steady_ms());
   Outcome o;
   mark_ended(o);
@@ -388,7 +398,7 @@ Outcome Room::handle_resign(MemberId m, const RequestId& id) {
 
 Outcome Room::handle_offer_draw(MemberId m, const RequestId& id) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "offer_draw", e->code, e->message);
-  const Side side = *seat_of(m);
+  const Side side = *acting_side(m);
   Outcome o;
   add_ok(o, m, id, "offer_draw");
   if (match_.draw_offer() == side) return o;  // asked again: nothing new to tell
@@ -404,7 +414,8 @@ Outcome Room::handle_offer_draw(MemberId m, const RequestId& id) {
 
 Outcome Room::handle_answer_draw(MemberId m, const RequestId& id, const AnswerDrawMsg& a) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "answer_draw", e->code, e->message);
-  const Side side = *seat_of(m);
+  // At one screen the answer is the other side's, whoever's turn it is.
+  const Side side = one_screen() && match_.draw_offer() ? other(*match_.draw_offer()) : *seat_of(m);
   if (match_.draw_offer() != other(side)) {
     return refuse(m, id, "answer_draw", ErrorCode::NoDrawOffer,
                   "your opponent has not offered a draw");
@@ -436,8 +447,9 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   Outcome o;
   add_ok(o, m, id, "rematch");
   if (match_.rematch()[at(*side)]) return o;
-  std::array<bool, 2> computers{};  // the computer always agrees
-  for (Side s : {Side::First, Side::Second}) computers[at(s)] = seats_[at(s)] && seats_[at(s)]->ai;
+  std::array<bool, 2> computers{};  // the computer always agrees, and so does one screen
+  for (Side s : {Side::First, Side::Second})
+    computers[at(s)] = one_screen() || (seats_[at(s)] && seats_[at(s)]->ai);
   if (!match_.ask_rematch(*side, computers)) {
     o.messages.push_back(everyone(rematch_offer_json(match_.variant(), *side)));
     add_state(o);
@@ -450,16 +462,20 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   takeback_declined_at_ = {-1, -1};
   std::swap(seats_[0], seats_[1]);
   for (auto& [member, info] : members_) {
-    if (info.side) info.side = other(*info.side);
+    // A one-screen connection stays on the first side, as its joined says.
+    if (info.side && !one_screen()) info.side = other(*info.side);
   }
   o.durable.game = true;
   o.durable.seats = {true, true};
   for (Side s : {Side::First, Side::Second}) {
     const auto& seat = seats_[at(s)];
-    if (seat && seat->conn) {
+    if (!seat || !seat->conn) continue;
+    const auto member = members_.find(*seat->conn);
+    if (member != members_.end() && member->second.side == s) {  // one joined per connection
       RequestId reply_id = *seat->conn == m ? id : RequestId{};
-      o.messages.push_back(
-          to(*seat->conn, joined_json(reply_id, id_, side_name(match_.variant(), s), seat->token)));
+      o.messages.push_back(to(
+          *seat->conn,
+          joined_json(reply_id, id_, side_name(match_.variant(), s), seat->token, one_screen())));
     }
   }
   add_state(o);

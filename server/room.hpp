@@ -157,6 +157,8 @@ class Room {
   std::size_t connected_players() const;
   bool is_member(MemberId m) const { return members_.count(m) != 0; }
   std::optional<Side> seat_of(MemberId m) const;
+  // A room whose two seats are one browser's (docs/PROTOCOL.md, "One screen").
+  bool one_screen() const { return match_.setup().one_screen; }
   bool has_computer() const;  // a seat is the computer's
 
   std::string state_text() const;
@@ -221,6 +223,11 @@ class Room {
   // Seats member m on side s (a fresh token) or as a spectator; replies joined + state.
   Outcome take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id,
                     std::string_view address);
+  // The creator of a one-screen room takes both seats, under one token.
+  Outcome take_both_seats(MemberId m, const std::string& name, const SeatChoice& choice,
+                          const RequestId& id, std::string_view address);
+  // The side member m plays for now: its seat's, or in a one-screen room the side to move.
+  std::optional<Side> acting_side(MemberId m) const;
   // A state after a join or leave: when only the spectator count changed, it goes to the members
   // that lack the last state (the joiner), and the count follows within spectators_update.
   void add_membership_state(Outcome& o);

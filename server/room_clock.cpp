@@ -85,7 +85,10 @@ constexpr int kTakebackAsks = 3;
 
 Outcome Room::handle_takeback(MemberId m, const RequestId& id) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "takeback", e->code, e->message);
-  const Side side = *seat_of(m);
+  // At one screen the last turn is undone, or the one under way, whoever made it.
+  const Side side = !one_screen()       ? *seat_of(m)
+                    : game().mid_turn() ? game().turn()
+                                        : other(game().turn());
   if (!match_.takeback_target(side)) {
     return refuse(m, id, "takeback", ErrorCode::NoTakeback,
                   "you have not played a turn in this game yet: there is nothing to take back");
@@ -96,8 +99,9 @@ Outcome Room::handle_takeback(MemberId m, const RequestId& id) {
     return o;
   }
   const auto& opponent = seats_[at(other(side))];
-  if (opponent && opponent->ai) {
-    // Casual play: the computer grants it at once (its own reply is taken back too).
+  if ((opponent && opponent->ai) || one_screen()) {
+    // Casual play: the computer (or the other player at the same screen) grants it at once; the
+    // computer's own reply is taken back too.
     add_ok(o, m, id, "takeback");
     take_back(side, o);
     return o;
@@ -149,9 +153,14 @@ void Room::take_back(Side side, Outcome& o) {
 
 Outcome Room::report_lag(MemberId m, std::int64_t lag) {
   Outcome o;
-  const auto side = seat_of(m);
-  if (!side || !seats_[at(*side)] || seats_[at(*side)]->conn != m) return o;
-  seats_[at(*side)]->lag = lag;
+  bool held = false;
+  for (auto& seat : seats_) {  // both seats at one screen
+    if (seat && seat->conn == m) {
+      seat->lag = lag;
+      held = true;
+    }
+  }
+  if (!held) return o;
   const std::int64_t now = time_->steady_ms();
   bool changed = false;
   for (Side s : {Side::First, Side::Second}) {

@@ -105,13 +105,15 @@ std::optional<ReplayError> Room::restore(const GameRecord& image) {
 void Room::adopt_members(const Room& old) {
   for (const auto& [m, member] : old.members_) {
     std::optional<Side> side;
-    if (member.side) {
-      const auto& was = old.seats_[at(*member.side)];
-      auto& seat = seats_[at(*member.side)];
+    // Every seat the connection held (both, at one screen).
+    for (Side s : {Side::First, Side::Second}) {
+      if (!member.side) break;
+      const auto& was = old.seats_[at(s)];
+      auto& seat = seats_[at(s)];
       if (was && was->conn == m && seat && seat->token_hash == was->token_hash) {
         seat->conn = m;
         seat->token = was->token;
-        side = member.side;
+        if (!side || s == *member.side) side = s;
       }
     }
     members_[m] = Member{member.name, side, false, member.address, std::nullopt};
@@ -140,16 +142,43 @@ Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, 
   return o;
 }
 
+Outcome Room::take_both_seats(MemberId m, const std::string& name, const SeatChoice& choice,
+                              const RequestId& id, std::string_view address) {
+  const VariantId v = match_.variant();
+  Outcome o;
+  const std::string token = tokens_();
+  const std::string hash = store::sha256_hex(token);
+  for (Side s : {Side::First, Side::Second}) {
+    std::string_view seat_name = name;
+    for (const auto& [side, given] : choice.names) {
+      if (side == side_name(v, s)) seat_name = given;
+    }
+    seats_[at(s)] =
+        Seat{clean_name(seat_name, limits_.name_max_chars), hash, token, m, std::nullopt};
+    o.durable.seats[at(s)] = true;
+  }
+  o.durable.game = true;
+  members_[m] = Member{clean_name(name, limits_.name_max_chars), Side::First, false,
+                       std::string(address), std::nullopt};
+  o.sender = Membership::Joined;
+  o.messages.push_back(to(m, joined_json(id, id_, side_name(v, Side::First), token, true)));
+  add_membership_state(o);
+  return o;
+}
+
 void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
   auto it = members_.find(m);
   if (it == members_.end()) return;
   if (it->second.side) {
-    auto& seat = seats_[at(*it->second.side)];
-    if (seat && seat->conn == m) {
-      seat->conn.reset();
-      mark_away(*seat);
+    for (auto& held : seats_) {  // both, at one screen
+      if (held && held->conn == m) {
+        held->conn.reset();
+        mark_away(*held);
+      }
     }
-    if (free_seat && seat) {
+    auto& seat = seats_[at(*it->second.side)];
+    // A one-screen room's seats are never freed: nobody else may sit in them.
+    if (free_seat && seat && !one_screen()) {
       seat.reset();
       if (durable) {
         durable->seats[at(*it->second.side)] = true;
@@ -173,6 +202,11 @@ Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
       break;
     case SeatKind::Spectator:
       break;
+    case SeatKind::Both: {
+      Outcome o = take_both_seats(m, std::string(name), choice, id, address);
+      o.durable.room = true;
+      return o;
+    }
   }
   Outcome o = take_seat(m, std::string(name), side, id, address);
   o.durable.room = true;
@@ -185,11 +219,12 @@ Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
 Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token,
                      std::string_view address) {
   const VariantId v = match_.variant();
-  std::optional<Side> found;
+  std::vector<Side> held;  // both seats at one screen, where one token holds them
   const std::string presented = store::sha256_hex(token);
   for (Side s : {Side::First, Side::Second}) {
-    if (seats_[at(s)] && same_secret(seats_[at(s)]->token_hash, presented)) found = s;
+    if (seats_[at(s)] && same_secret(seats_[at(s)]->token_hash, presented)) held.push_back(s);
   }
+  const std::optional<Side> found = held.empty() ? std::nullopt : std::optional<Side>(held.front());
   if (!found) {
     return refuse(m, id, "join", ErrorCode::BadToken,
                   "that token holds no seat in room " + id_ +
@@ -197,24 +232,30 @@ Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token,
                       "take a free seat");
   }
   Outcome o;
-  Seat& seat = *seats_[at(*found)];
-  if (seat.conn && *seat.conn != m) {
-    // A newer connection takes the seat over (a reload, a second tab): the old one is told why.
-    MemberId old = *seat.conn;
-    o.messages.push_back(
-        Outgoing{old,
-                 std::make_shared<const std::string>(notice_json(
-                     "replaced", "your seat was taken over by another connection with your token")),
-                 true});
-    members_.erase(old);
+  for (Side s : held) {
+    Seat& seat = *seats_[at(s)];
+    if (seat.conn && *seat.conn != m && is_member(*seat.conn)) {
+      // A newer connection takes the seat over (a reload, a second tab): the old one is told why.
+      MemberId old = *seat.conn;
+      o.messages.push_back(Outgoing{
+          old,
+          std::make_shared<const std::string>(notice_json(
+              "replaced", "your seat was taken over by another connection with your token")),
+          true});
+      members_.erase(old);
+    }
   }
   if (is_member(m) && seat_of(m) != found) remove_member(m, false);
-  seat.conn = m;
-  seat.token = token;
-  seat.away_since.reset();
+  for (Side s : held) {
+    Seat& seat = *seats_[at(s)];
+    seat.conn = m;
+    seat.token = token;
+    seat.away_since.reset();
+  }
+  const Seat& seat = *seats_[at(*found)];
   members_[m] = Member{seat.name, found, false, std::string(address), std::nullopt};
   o.sender = Membership::Joined;
-  o.messages.push_back(to(m, joined_json(id, id_, side_name(v, *found), seat.token)));
+  o.messages.push_back(to(m, joined_json(id, id_, side_name(v, *found), seat.token, one_screen())));
   // Taking a seat over from a live connection changes nothing the others see: no state for them.
   add_membership_state(o);
   return o;
@@ -240,7 +281,8 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j,
         if (s.conn == m) {  // asking again for the seat it holds: answer as before
           Outcome o;
           o.sender = Membership::Joined;
-          o.messages.push_back(to(m, joined_json(id, id_, side_name(v, c.side), s.token)));
+          o.messages.push_back(
+              to(m, joined_json(id, id_, side_name(v, c.side), s.token, one_screen())));
           add_membership_state(o);
           return o;
         }
@@ -260,6 +302,7 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j,
       break;
     }
     case SeatKind::Spectator:
+    case SeatKind::Both:  // resolve_seat gives it to create only
       break;
   }
   if (!side && limits_.spectators_per_room_per_address > 0 && !address.empty()) {

@@ -95,18 +95,33 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
   if (auto err = validate_options(options, *v)) return Error{ErrorCode::BadOptions, *err};
 
   if (m.clock_error) return Error{ErrorCode::BadOptions, *m.clock_error};
+  const bool one_screen = m.seat == "both";
+  if (one_screen && m.opponent) {
+    return Error{ErrorCode::BadMessage,
+                 "a game with both sides on one screen has no seat left for the computer"};
+  }
+  if (!m.names.empty() && !one_screen) {
+    return Error{ErrorCode::BadMessage, "`names` is for a one-screen game (\"seat\":\"both\")"};
+  }
+  for (const auto& [side, name] : m.names) {
+    if (!side_from_name(*v, side)) {
+      return Error{ErrorCode::BadMessage,
+                   "`names`: '" + side + "' is not a side of " + std::string(variant_key(*v))};
+    }
+  }
   if (m.position_error) return Error{ErrorCode::BadPosition, *m.position_error};
   if (m.position) {
     auto p = position_of(*v, options, *m.position);
     if (auto* err = std::get_if<Error>(&p)) return *err;
     auto g = Game::from_position(*v, options, std::get<Position>(p));
     if (auto* err = std::get_if<std::string>(&g)) return Error{ErrorCode::BadPosition, *err};
-    return GameSetup{*v, options, std::get<Position>(std::move(p)), std::get<Game>(std::move(g)),
-                     m.clock};
+    return GameSetup{
+        *v,      options,   std::get<Position>(std::move(p)), std::get<Game>(std::move(g)),
+        m.clock, one_screen};
   }
   auto g = Game::create(*v, options);
   if (auto* err = std::get_if<std::string>(&g)) return Error{ErrorCode::BadOptions, *err};
-  return GameSetup{*v, options, std::nullopt, std::get<Game>(std::move(g)), m.clock};
+  return GameSetup{*v, options, std::nullopt, std::get<Game>(std::move(g)), m.clock, one_screen};
 }
 
 Game fresh_game(const GameSetup& s) {
@@ -120,13 +135,15 @@ Game fresh_game(const GameSetup& s) {
 std::variant<SeatChoice, Error> resolve_seat(VariantId v, std::string_view seat, bool for_create) {
   if (auto s = side_from_name(v, seat)) return SeatChoice{SeatKind::Side, *s};
   if (seat == "spectator") return SeatChoice{SeatKind::Spectator, Side::First};
+  if (seat == "both" && for_create) return SeatChoice{SeatKind::Both, Side::First};
   if (seat == "random" || seat == "any") {
     return SeatChoice{for_create ? SeatKind::Random : SeatKind::Any, Side::First};
   }
   std::string sides =
       std::string(side_name(v, Side::First)) + ", " + std::string(side_name(v, Side::Second));
-  return Error{ErrorCode::BadMessage,
-               "`seat` must be " + sides + (for_create ? ", random" : ", any") + " or spectator"};
+  return Error{
+      ErrorCode::BadMessage,
+      "`seat` must be " + sides + (for_create ? ", random, both" : ", any") + " or spectator"};
 }
 
 }  // namespace bc::server

@@ -30,6 +30,7 @@ std::string setup_json(const GameSetup& s) {
     w.raw(",\"clock\":");
     w.raw(clock_json(*s.clock));
   }
+  if (s.one_screen) w.raw(",\"one_screen\":true");
   w.raw("}");
   return text;
 }
@@ -62,6 +63,10 @@ std::variant<GameSetup, Error> setup_from(const json& j) {
   if (auto* s = std::get_if<GameSetup>(&setup); s != nullptr && rules != s->options.rules) {
     s->options.rules = rules;
     s->game = fresh_game(*s);
+  }
+  if (auto* s = std::get_if<GameSetup>(&setup)) {
+    auto one = j.find("one_screen");
+    s->one_screen = one != j.end() && one->is_boolean() && one->get<bool>();
   }
   return setup;
 }
@@ -143,6 +148,7 @@ std::variant<GameRecord, std::string> parse_record_json(std::string_view text) {
   if (auto it = j.find("options"); it != j.end()) setup["options"] = *it;
   if (auto it = j.find("rules"); it != j.end()) setup["rules"] = *it;
   if (auto it = j.find("clock"); it != j.end()) setup["clock"] = *it;
+  if (auto it = j.find("one_screen"); it != j.end()) setup["one_screen"] = *it;
   auto custom = j.find("custom_start");
   if (custom != j.end() && custom->is_boolean() && custom->get<bool>()) {
     auto start = j.find("start");

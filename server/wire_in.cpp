@@ -221,6 +221,19 @@ MessageBody parse_create(Fields& f) {
   f.str("name", m.name);
   f.str("seat", m.seat);
   f.state_form("compact", m.compact);
+  if (const json* names = f.find("names"); names && !names->is_null()) {
+    if (!names->is_object() || names->size() > 2) {
+      f.fail("`names` must be an object of at most two sides' names, like {\"fire\":\"Ann\"}");
+    } else {
+      for (auto it = names->begin(); it != names->end(); ++it) {
+        if (it->is_string()) {
+          m.names.emplace_back(it.key(), it->get<std::string>());
+        } else {
+          f.fail("each of `names` must be a string");
+        }
+      }
+    }
+  }
   if (const json* op = f.find("opponent"); op && !op->is_null()) {
     auto level = [&](const char* key, int& level_out) {
       auto it = op->find(key);

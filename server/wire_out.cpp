@@ -82,7 +82,7 @@ std::string welcome_json(const Limits& limits) {
 }
 
 std::string joined_json(const RequestId& id, std::string_view room, std::string_view seat,
-                        const std::optional<std::string>& token) {
+                        const std::optional<std::string>& token, bool one_screen) {
   ojson j;
   j["type"] = "joined";
   put_id(j, id);
@@ -90,7 +90,34 @@ std::string joined_json(const RequestId& id, std::string_view room, std::string_
   j["seat"] = seat;
   j["token"] = token ? ojson(*token) : ojson(nullptr);
   j["url"] = room_url(room);
+  if (one_screen) j["one_screen"] = true;  // the token holds both seats
   return dump(j);
+}
+
+std::string options_text(VariantId v, const Options& o) {
+  const Options d = default_options(v);
+  std::vector<std::string> words;
+  if (v == VariantId::Kaboom) {
+    if (o.width != d.width || o.height != d.height) {
+      words.push_back(std::to_string(o.width) + "x" + std::to_string(o.height) + " board");
+    }
+    if (o.connect != d.connect) words.push_back("connect " + std::to_string(o.connect));
+    if (o.bombs != d.bombs) {
+      words.push_back(o.bombs == 0   ? std::string("no bombs")
+                      : o.bombs == 1 ? std::string("1 bomb each")
+                                     : std::to_string(o.bombs) + " bombs each");
+    }
+    if (o.misere) words.push_back("mis\u00e8re");
+    if (o.superbomb) words.push_back("super-bomb");
+  } else if (o.draw_turns != d.draw_turns) {
+    words.push_back(o.draw_turns == 0
+                        ? std::string("no draw rule")
+                        : "draw after " + std::to_string(o.draw_turns) + " quiet turns");
+  }
+  if (o.rules != kRulesRevision) words.push_back("rules of revision " + std::to_string(o.rules));
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : ", ") + w;
+  return out;
 }
 
 std::string error_json(const RequestId& id, const Error& e, std::string_view request) {
@@ -290,10 +317,15 @@ std::string state_json(const StateView& s) {
   w.str(variant_key(v));
   w.raw(",\"options\":");
   w.raw(dump(options_json(v, g.options())));
+  if (const std::string words = options_text(v, g.options()); !words.empty()) {
+    w.raw(",\"options_text\":");
+    w.str(words);
+  }
   if (g.options().rules != kRulesRevision) {  // only games stored under earlier rules say so
     w.raw(",\"rules\":");
     w.num(g.options().rules);
   }
+  if (s.one_screen) w.raw(",\"one_screen\":true");
   w.raw(",\"version\":");
   w.num(s.version);
   w.raw(",\"status\":");
@@ -363,8 +395,12 @@ std::string record_json(const RecordView& r) {
   w.str(variant_key(v));
   w.raw(",\"options\":");
   w.raw(dump(options_json(v, setup.options)));
+  w.raw(",\"options_text\":");
+  w.str(options_text(v, setup.options));
   w.raw(",\"rules\":");
   w.num(setup.options.rules);
+  w.raw(",\"one_screen\":");
+  w.boolean(setup.one_screen);
   w.raw(",\"status\":");
   w.str(status_name(r.status));
   w.raw(",\"game\":");
@@ -430,7 +466,10 @@ std::string rooms_json(const std::vector<RoomSummary>& rooms) {
                       {"version", r.version},
                       {"game", r.game_number},
                       {"clock", r.clock ? ojson(time_control_text(*r.clock)) : ojson(nullptr)},
-                      {"url", room_url(r.id)}});
+                      {"url", room_url(r.id)},
+                      {"options", options_json(r.variant, r.options)},
+                      {"options_text", options_text(r.variant, r.options)},
+                      {"one_screen", r.one_screen}});
   }
   return dump(a);
 }

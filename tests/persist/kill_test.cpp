@@ -303,6 +303,76 @@ TEST(KillNine, EveryRoomComesBackAsItsPlayersLastSawIt) {
   }
 }
 
+TEST(KillNine, AOneScreenRoomComesBackWithBothSeatsForItsOneToken) {
+  TempDir dir;
+  std::mt19937_64 rng(5);
+  auto srv = start(dir.path);
+  auto c = std::make_unique<WsClient>(srv.port);
+  c->expect("welcome");
+  c->send({{"type", "create"},
+           {"variant", "classic"},
+           {"seat", "both"},
+           {"name", "Ann"},
+           {"names", {{"black", "Ann"}, {"white", "Bob"}}}});
+  json j = c->expect("joined");
+  ASSERT_EQ(j["one_screen"], true) << j.dump();
+  const std::string room = j["room"];
+  const std::string token = j["token"];
+  json last = c->expect("state");
+  ASSERT_EQ(last["status"], "playing");
+  auto play = [&](int n) {
+    for (int i = 0; i < n && last["status"] == "playing"; ++i) {
+      const auto& legal = last["legal"];
+      const std::int64_t v = last["version"];
+      c->send({{"type", "act"}, {"version", v}, {"action", legal[rng() % legal.size()]}});
+      last = wait_state(*c, v + 1);
+    }
+  };
+  play(9);  // both sides, from the one connection
+  const json before = last;
+  srv.proc->signal(SIGKILL);
+  EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 128 + SIGKILL);
+  c.reset();
+  srv = start(dir.path);
+
+  // A stranger can only watch; the token brings back both seats.
+  WsClient stranger(srv.port);
+  stranger.expect("welcome");
+  stranger.send({{"type", "join"}, {"room", room}, {"seat", "any"}, {"name", "Eve"}});
+  EXPECT_EQ(stranger.expect("joined")["seat"], "spectator");
+  c = std::make_unique<WsClient>(srv.port);
+  c->expect("welcome");
+  c->send({{"type", "join"}, {"room", room}, {"seat", "any"}, {"token", token}});
+  j = c->expect("joined");
+  EXPECT_EQ(j["one_screen"], true);
+  last = c->expect("state");
+  EXPECT_EQ(last["version"], before["version"]);
+  EXPECT_EQ(last["board"], before["board"]);
+  EXPECT_EQ(last["one_screen"], true);
+  EXPECT_EQ(last["players"]["black"]["name"], "Ann");
+  EXPECT_EQ(last["players"]["white"]["name"], "Bob");
+  EXPECT_EQ(last["players"]["black"]["connected"], true);
+  EXPECT_EQ(last["players"]["white"]["connected"], true);
+  // Both sides still from the one connection (a whole game would pass the per-connection message
+  // rate: the room tests play those), then the side to move resigns.
+  play(6);
+  EXPECT_EQ(last["version"], before["version"].get<std::int64_t>() + 6);
+  const std::string resigning = last["turn"];
+  c->send({{"type", "resign"}});
+  last = c->expect("state");
+  EXPECT_EQ(last["status"], "finished");
+  EXPECT_NE(last["result"]["winner"], resigning);
+  auto rec = json::parse(http_get(srv.port, "/api/games/" + room).body);
+  EXPECT_EQ(rec["one_screen"], true);
+  EXPECT_NE(http_get(srv.port, "/api/games/" + room + ".pdn").body.find("[Mode \"one screen\"]"),
+            std::string::npos);
+  auto rooms = json::parse(http_get(srv.port, "/api/rooms").body);
+  ASSERT_EQ(rooms.size(), 1u);
+  EXPECT_EQ(rooms[0]["one_screen"], true);
+  srv.proc->signal(SIGTERM);
+  EXPECT_EQ(srv.proc->wait(std::chrono::seconds(10)), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 std::string read_file(const fs::path& p) {
