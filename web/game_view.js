@@ -7,9 +7,10 @@ import { board, canvas, flipped, isPlayer, myLegal, pieceAt, same, sidesOf } fro
 import { askRematch, copyLink, shareLink } from './controls.js';
 import { act } from './input.js';
 import { aiLevelName } from './lobby.js';
-import { clockEl, renderClocks } from './clocks.js';
+import { renderClocks } from './clocks.js';
 import { premoveKey, premoveMarks } from './premove.js';
-import { presenceEl, renderAway } from './presence.js';
+import { renderAway } from './presence.js';
+import { renderPlayer } from './player_cards.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
 import { renderTakeback } from './takeback.js';
 import { renderValues } from './values_view.js';
@@ -178,41 +179,6 @@ function renderDrawOffer(s) {
   } else {
     offer.hidden = true;
   }
-}
-
-/** Our side in a game of the room: the players change sides with every rematch. */
-function seatIn(game) {
-  if (!isPlayer() || (app.gameNo - game) % 2 === 0) return app.seat;
-  const sides = sidesOf(app.state.variant);
-  return sides[0] === app.seat ? sides[1] : sides[0];
-}
-
-function renderPlayer(el, side, s) {
-  const p = s.players?.[side] ?? null;
-  const you = isPlayer() && seatIn(app.replay?.game ?? app.gameNo) === side;
-  const turn = s.status === 'playing' && s.turn === side;
-  const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
-  if (you) kids.push(h('span.tag', {}, 'you'));
-  const ai = p && (p.ai ?? p.bot ?? p.computer);
-  if (ai) kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
-  kids.push(h('span.pside', {}, sideName(side)));
-  if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
-    // Screen readers get the count in words (an aria-label on a plain span is not read); the
-    // icons and the "×N" are for the eye.
-    const n = s.bombs[side];
-    kids.push(h('span.bombs', { title: 'Bombs left to drop' },
-      h('span', { 'aria-hidden': 'true' }, ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
-        n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
-      h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
-  }
-  // Whether the player is here now, and their lag, from the live state: not for the players of an
-  // earlier game being replayed.
-  if (p && !(app.replay && app.replay.game !== app.gameNo)) kids.push(presenceEl(side, app.state.players?.[side] ?? p));
-  if (turn) kids.push(h('span.to-move', {}, 'to move'));
-  const clock = clockEl(side);
-  kids.push(clock);
-  el.replaceChildren(...kids.filter(Boolean));
-  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}${clock ? ' timed' : ''}`;
 }
 
 let overlayKey = '';
