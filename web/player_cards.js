@@ -3,7 +3,7 @@
 
 import { h, icon, sideChip, sideName } from './ui.js';
 import { app } from './state.js';
-import { isPlayer, sidesOf } from './context.js';
+import { atOneScreen, isPlayer, sidesOf } from './context.js';
 import { clockEl } from './clocks.js';
 import { presenceEl } from './presence.js';
 
@@ -16,7 +16,8 @@ function seatIn(game) {
 
 export function renderPlayer(el, side, s) {
   const p = s.players?.[side] ?? null;
-  const you = isPlayer() && seatIn(app.replay?.game ?? app.gameNo) === side;
+  // At one screen both sides are this page's: neither is "you".
+  const you = isPlayer() && !atOneScreen() && seatIn(app.replay?.game ?? app.gameNo) === side;
   const turn = s.status === 'playing' && s.turn === side;
   const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
   if (you) kids.push(h('span.tag', {}, 'you'));
