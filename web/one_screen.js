@@ -57,12 +57,18 @@ export function drawQuestion(from) {
 
 // ---- the buttons that act for the side to move -------------------------------------------------
 
+// The accessible name begins with the words shown (WCAG's label in name), then says who.
 const BUTTONS = {
-  resign: (side) => [`⚑ ${sideName(side)} resigns`, `${sideWithName(side)} resigns the game`],
-  'offer-draw': (side) => [`½ ${sideName(side)} offers a draw`, `${sideWithName(side)} offers a draw`],
-  'draw-accept': (side) => ['Accept', `${sideWithName(side)} accepts the draw`],
-  'draw-decline': (side) => ['Decline', `${sideWithName(side)} declines the draw`],
+  resign: (side) => [`⚑ ${sideName(side)} resigns`, `${sideName(side)} resigns the game${byName(side)}`],
+  'offer-draw': (side) => [`½ ${sideName(side)} offers a draw`, `${sideName(side)} offers a draw${byName(side)}`],
+  'draw-accept': (side) => ['Accept', `Accept the draw for ${sideWithName(side)}`],
+  'draw-decline': (side) => ['Decline', `Decline the draw for ${sideWithName(side)}`],
 };
+
+function byName(side) {
+  const name = playerName(side);
+  return name ? ` (${name})` : '';
+}
 // Their words elsewhere, from index.html, to put back when this page leaves a one-screen room.
 const usual = new Map(Object.keys(BUTTONS).map((id) => {
   const el = $(`#${id}`);

@@ -5,7 +5,7 @@
 // turn; the record; the takeback, the draw offer, the rematch and resigning at one screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, T, launch, person, board, waitBoard, clickSquare, shot } from './helpers.mjs';
+import { BASE, launch, person, board, waitBoard, clickSquare, shot, squarePoint } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -74,18 +74,24 @@ function chooseTurn(s) {
 
 /** Plays one action the way a person does (clicks on the board, End turn); waits for its state. */
 async function play(page, a) {
+  // The board's box and orientation, read once: they stay put until the state this turn brings.
   const d = await board(page);
+  const box = await page.locator('#board').boundingBox();
+  const click = (sq) => {
+    const at = squarePoint(box, d, sq);
+    return page.mouse.click(at.x, at.y);
+  };
   const v = Number(d.version);
   if (a.kind === 'drop') {
-    await clickSquare(page, [a.column, Number(d.rows) - 1]); // a click anywhere in the column
+    await click([a.column, Number(d.rows) - 1]); // a click anywhere in the column
   } else if (a.kind === 'end_turn') {
     await page.click('#end-turn');
   } else {
     if (d.selected !== a.from.join(',')) {
-      await clickSquare(page, a.from);
+      await click(a.from);
       await waitBoard(page, { selected: a.from.join(',') });
     }
-    await clickSquare(page, a.to);
+    await click(a.to);
   }
   await waitBoard(page, { version: v + 1 });
 }
@@ -312,7 +318,9 @@ test('one screen: take back at once, a draw offered and answered here, a rematch
   await page.click('#offer-draw');
   await page.locator('#draw-offer-text', { hasText: 'Fire (Ann) offers a draw. Water (Bob): do you accept?' }).waitFor();
   assert.equal(await page.locator('#offer-draw').isHidden(), true);
-  assert.equal(await page.locator('#draw-accept').getAttribute('aria-label'), 'Water (Bob) accepts the draw');
+  assert.equal(await page.locator('#draw-accept').getAttribute('aria-label'), 'Accept the draw for Water (Bob)');
+  assert.equal(await page.getByRole('button', { name: 'Fire offers a draw (Ann)' }).count(), 0, 'hidden while it stands');
+  assert.equal(await page.getByRole('button', { name: 'Fire resigns the game (Ann)' }).count(), 1);
   await shot(page, 'one-screen-draw-offer');
   await page.click('#draw-decline');
   await page.locator('#draw-offer').waitFor({ state: 'hidden' });
@@ -345,6 +353,25 @@ test('one screen: take back at once, a draw offered and answered here, a rematch
   const end = await stateOf(page);
   assert.deepEqual([end.result.reason, end.result.winner], ['resigned', 'water']);
   await page.locator('.overlay-card h2', { hasText: 'Ann wins!' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('one screen from the analysis board: Play from here, both sides at this screen', { timeout: 60000 }, async () => {
+  const page = await person(browser);
+  await page.goto(`${BASE}/analysis?variant=bomb&fen=fire:Kc3,Se3:b6,Bf6`);
+  await page.locator('#ed-play').waitFor();
+  await page.selectOption('#ed-opponent', 'screen');
+  await page.click('#ed-play');
+  await waitBoard(page, { status: 'playing', variant: 'bomb', turn: 'fire', version: 0 });
+  const s = await stateOf(page);
+  assert.equal(s.one_screen, true);
+  assert.equal(s.board.pieces.length, 4, 'the position of the analysis board');
+  // Both sides play here, one after the other.
+  await play(page, chooseTurn(s));
+  await waitBoard(page, { turn: 'water' });
+  await play(page, chooseTurn(await stateOf(page)));
+  await waitBoard(page, { version: 2 });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
