@@ -6,11 +6,14 @@
 //   connection.js   the server's messages about the room (welcome, joined, notices, errors)
 //   game_state.js   taking in a state: the move list and the history behind it
 //   game_view.js    drawing the game screen; the board's layout
+//   player_cards.js the players' cards above and below the board
+//   one_screen.js   two people at one screen: the words for the side to move, turning the board
 //   input.js        what a click, a drag or a key means
 //   controls.js     the game's buttons and chat
 //   replay_view.js  looking back over a game
 //   export.js       the record, PDN and the Kaboom text record
 //   lobby.js        the start screen and the routes
+//   seat_pick.js    its "Play as": a side, random, or both sides on this screen (a name each)
 //   time_control.js a clock's time control in words, and its choice on the start screen
 //   server_time.js  the server's time and our lag, from ping and pong
 //   clocks.js       the two clocks and the first turns' countdown

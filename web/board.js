@@ -21,6 +21,7 @@ const FADE_MS = 520;
 const BLAST_MS = 1100;
 const PROMOTE_MS = 1000;
 const FALL_MS = 420;
+const TURN_MS = 450;
 
 export class BoardView {
   constructor(canvas) {
@@ -38,6 +39,7 @@ export class BoardView {
     };
     this.effects = [];
     this.shakeUntil = 0;
+    this.turning = 0; // when the board began turning round (one screen), or 0
     this.raf = 0;
     this.reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   }
@@ -66,8 +68,12 @@ export class BoardView {
     return { width: cssW, height: cssH, cell };
   }
 
-  setFlipped(f) {
-    this.flipped = !!f && !this.kaboom;
+  /** `animate`: the board is seen turning round (at one screen, where it turns with the turn);
+   *  it is drawn in its new orientation at once, so clicks always mean what the data says. */
+  setFlipped(f, animate = false) {
+    const next = !!f && !this.kaboom;
+    if (animate && next !== this.flipped && this.state && !this.reduceMotion) this.turning = performance.now();
+    this.flipped = next;
     this.draw();
   }
 
@@ -126,8 +132,12 @@ export class BoardView {
     const follows =
       prev && !geometryChanged && prev.room === next.room && (prev.game ?? 0) === (next.game ?? 0) &&
       next.version === prev.version + 1;
-    if (!follows) this.effects = [];
-    else if (!this.reduceMotion) this.animate(prev, next);
+    if (!follows) {
+      this.effects = [];
+      this.turning = 0;
+    } else if (!this.reduceMotion) {
+      this.animate(prev, next);
+    }
     return geometryChanged;
   }
 
@@ -239,7 +249,7 @@ export class BoardView {
 
   /** Whether the next frame would differ: effects under way, a shake, or a bomb pulsing. */
   moving(now) {
-    return this.effects.length > 0 || now < this.shakeUntil || this.ui.detonatable.length > 0;
+    return this.effects.length > 0 || now < this.shakeUntil || this.ui.detonatable.length > 0 || this.turning > 0;
   }
 
   // At most one frame is ever requested: draw() (from anywhere) asks for the next one through here,
@@ -262,6 +272,7 @@ export class BoardView {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     const { w, h } = this.cellPx();
+    this.turnRound(now);
     const blasting = this.effects.find((e) => e.type === 'blast' && now >= e.t0 && now < e.t0 + 350);
     if (blasting) {
       const k = 1 - (now - blasting.t0) / 350;
@@ -277,6 +288,24 @@ export class BoardView {
     drawValueMarks(this, w, h);
     drawEffects(this, w, h, now);
     if (this.moving(now)) this.loop();
+  }
+
+  /** While the board turns round: the old orientation (half a turn away) turning into the new
+   *  one, shrunk to stay inside the canvas at every angle. */
+  turnRound(now) {
+    if (!this.turning) return;
+    const t = (now - this.turning) / TURN_MS;
+    if (t >= 1) {
+      this.turning = 0;
+      return;
+    }
+    const a = Math.PI * (1 - (1 - (1 - t) ** 3));
+    const k = 1 / (Math.abs(Math.cos(a)) + Math.abs(Math.sin(a)));
+    const { ctx, canvas } = this;
+    ctx.translate(canvas.width / 2, canvas.height / 2);
+    ctx.rotate(a);
+    ctx.scale(k, k);
+    ctx.translate(-canvas.width / 2, -canvas.height / 2);
   }
 
   cellRect(sq) {

@@ -5,7 +5,7 @@
 
 import { $, h, icon, sideName } from './ui.js';
 import { app } from './state.js';
-import { isPlayer } from './context.js';
+import { atOneScreen, isPlayer, mySide } from './context.js';
 import { serverNow } from './server_time.js';
 import { playSound } from './sounds.js';
 import { controlWords } from './time_control.js';
@@ -70,7 +70,7 @@ function paintClock(el, now) {
   el.classList.toggle('out', ms === 0);
   const before = lastMs.get(side);
   lastMs.set(side, ms);
-  if (running && isPlayer() && side === app.seat && before >= WARN_MS && ms < WARN_MS) {
+  if (running && isPlayer() && side === mySide() && before >= WARN_MS && ms < WARN_MS) {
     const turn = `${app.gameNo}:${s.version}`;
     if (warnedAt !== turn) {
       warnedAt = turn;
@@ -88,8 +88,8 @@ function paintAbort(now) {
     return;
   }
   const secs = Math.max(0, Math.ceil((s.abort_at - now) / 1000));
-  const mine = isPlayer() && s.turn === app.seat;
-  const text = `${sideName(s.turn)}${mine ? ' (you)' : ''} must move within ${secs} s or the game is aborted.`;
+  const mine = isPlayer() && s.turn === mySide();
+  const text = `${sideName(s.turn)}${mine && !atOneScreen() ? ' (you)' : ''} must move within ${secs} s or the game is aborted.`;
   if (note.textContent !== text) note.textContent = text;
   note.classList.toggle('mine', mine);
   note.hidden = false;

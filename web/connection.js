@@ -2,7 +2,7 @@
 
 import { $, aiLevels, sideName, toast } from './ui.js';
 import { app, normRoom, store } from './state.js';
-import { hint, net, send } from './context.js';
+import { atOneScreen, hint, net, send } from './context.js';
 import { loadInvitation, onChat, onDrawOffer } from './controls.js';
 import { applyDelta } from './delta.js';
 import { onState, resetGameView } from './game_state.js';
@@ -93,11 +93,12 @@ export function onMessage(msg) {
     case 'ok':
       app.requests.delete(msg.id); // the request went through; its state or chat follows
       return undefined;
+    // At one screen the answer was given here: nothing to tell.
     case 'rematch_offer':
-      if (msg.from !== app.seat) toast(`${sideName(msg.from)} would like a rematch.`, 'info');
+      if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} would like a rematch.`, 'info');
       return undefined;
     case 'draw_declined':
-      if (msg.from !== app.seat) toast(`${sideName(msg.from)} declined the draw.`, 'info');
+      if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} declined the draw.`, 'info');
       return undefined;
     default: return undefined; // unknown messages are ignored (PROTOCOL.md)
   }
@@ -149,12 +150,14 @@ function onJoined(msg) {
   if (req?.kind === 'create') app.aiRequested = req.ai ?? null;
   app.room = room;
   app.seat = msg.seat ?? req?.seat ?? 'spectator';
+  // One screen: this page holds both seats with one token, and plays for the side to move.
+  app.oneScreen = !!msg.one_screen && app.seat !== 'spectator';
   app.url = msg.url ?? `/r/${room}`;
   loadInvitation(room, app.url);
   const name = req?.name || store.name || 'Guest';
   if (msg.token && app.seat !== 'spectator') {
     app.token = msg.token;
-    store.saveSeat(room, msg.token, app.seat);
+    store.saveSeat(room, msg.token, app.seat, app.oneScreen);
   }
   app.joinReq = { room, seat: app.seat, name, token: app.seat !== 'spectator' ? app.token : null };
   if (req?.lostSeat) {

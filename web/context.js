@@ -4,7 +4,7 @@
 import { Net } from './net.js';
 import { BoardView } from './board.js';
 import { $, DEFAULT_SIDES, toast } from './ui.js';
-import { app } from './state.js';
+import { app, store } from './state.js';
 import { same } from './squares.js';
 
 export const canvas = $('#board');
@@ -36,16 +36,37 @@ export function isPlayer() {
   return !!s && !!app.seat && sidesOf(s.variant).includes(app.seat);
 }
 
+/** Whether this page holds both seats of a one-screen room, and so plays for the side to move. */
+export function atOneScreen() {
+  return app.oneScreen && isPlayer();
+}
+
+/** The side this page plays for now: its seat, or at one screen the side to move. */
+export function mySide() {
+  return atOneScreen() ? app.state.turn : app.seat;
+}
+
 export function myLegal() {
   const s = app.state;
-  if (!s || app.replay || app.pending || app.replaced || !isPlayer() || s.status !== 'playing' || s.turn !== app.seat) return [];
+  if (!s || app.replay || app.pending || app.replaced || !isPlayer() || s.status !== 'playing' || s.turn !== mySide()) return [];
   return Array.isArray(s.legal) ? s.legal : [];
 }
+
+let shownTurn = { game: '', side: null }; // at one screen: the side to move last shown in a game
 
 function baseFlipped() {
   const s = app.state;
   if (!s || s.variant === 'kaboom') return false;
-  return isPlayer() && app.seat === sidesOf(s.variant)[1];
+  const sides = sidesOf(s.variant);
+  if (atOneScreen()) {
+    // The setting "Turn the board with the turn": the side to move at the bottom, and once the
+    // game is over the board stays as it was; without it the first side stays at the bottom.
+    const game = `${s.room}:${s.game}`;
+    if (s.status === 'playing') shownTurn = { game, side: s.turn };
+    const side = shownTurn.game === game ? shownTurn.side : s.turn;
+    return store.turnBoard && side === sides[1];
+  }
+  return isPlayer() && app.seat === sides[1];
 }
 
 export function flipped() {

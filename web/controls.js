@@ -3,10 +3,11 @@
 import { invitation } from './qr.js';
 import { $, confirmDialog, copyText, h, sideName, toast } from './ui.js';
 import { app, store } from './state.js';
-import { board, flipped, isPlayer, send } from './context.js';
+import { atOneScreen, board, flipped, isPlayer, mySide, send } from './context.js';
 import { forgetOverlay, renderGame } from './game_view.js';
 import { endTurn } from './input.js';
 import { leaveToStart } from './lobby.js';
+import { otherSide, sideWithName } from './one_screen.js';
 
 // ---- game controls ----------------------------------------------------------------------------
 
@@ -39,7 +40,8 @@ export function askRematch() {
   if (app.rematchAsked || app.replaced) return;
   if (send({ type: 'rematch' }, { kind: 'rematch' }) !== null) {
     app.rematchAsked = true;
-    toast('Rematch asked. It starts when your opponent asks too.', 'info');
+    // At one screen both sides ask at once: the new game starts without a word.
+    if (!atOneScreen()) toast('Rematch asked. It starts when your opponent asks too.', 'info');
     renderGame();
   }
 }
@@ -52,13 +54,17 @@ $('#flip').addEventListener('click', () => {
   renderGame();
 });
 $('#resign').addEventListener('click', async () => {
-  if (await confirmDialog('Resign this game? Your opponent wins.', 'Resign')) {
+  // At one screen the side to move resigns (the server's rule): the question names both sides.
+  const side = atOneScreen() ? app.state.turn : null;
+  const question = side ? `${sideWithName(side)} resigns? ${sideWithName(otherSide(side))} wins.` :
+    'Resign this game? Your opponent wins.';
+  if (await confirmDialog(question, 'Resign')) {
     send({ type: 'resign' }, { kind: 'resign' });
   }
 });
 $('#offer-draw').addEventListener('click', () => {
   if (send({ type: 'offer_draw' }, { kind: 'offer_draw' }) !== null) {
-    app.drawOffer = { from: app.seat };
+    app.drawOffer = { from: mySide() };
     renderGame();
   }
 });
@@ -74,11 +80,12 @@ $('#draw-decline').addEventListener('click', () => {
 });
 $('#rematch').addEventListener('click', askRematch);
 /** Tells the server we leave. Before the room's first game starts that frees our seat and voids its
- *  token, so the saved seat goes too (kept, it would only earn a bad_token next time). */
+ *  token, so the saved seat goes too (kept, it would only earn a bad_token next time); at one
+ *  screen the seats are never freed, and the saved seat brings both back. */
 export function sendLeave() {
   if (!app.room) return;
   const s = app.state;
-  const freesSeat = isPlayer() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
+  const freesSeat = isPlayer() && !atOneScreen() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
   if (send({ type: 'leave' }) !== null && freesSeat) store.dropSeat(app.room);
 }
 
@@ -90,7 +97,7 @@ $('#leave').addEventListener('click', () => {
 
 export function onDrawOffer(msg) {
   app.drawOffer = { from: msg.from };
-  if (msg.from !== app.seat) toast(`${sideName(msg.from)} offers a draw.`, 'info');
+  if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} offers a draw.`, 'info');
   renderGame();
 }
 

@@ -1,5 +1,6 @@
 // From the analysis board to a game and back: "Play from here" makes a room that starts from the
-// position shown (against a person, who gets the link, or the computer), and a finished game's
+// position shown (against a person, who gets the link, or the computer, or two people at this
+// screen), and a finished game's
 // "Analyse this position" opens the board on the position the game screen shows.
 
 import { $, h, markChecked, sideChip, sideName } from './ui.js';
@@ -27,6 +28,7 @@ export function renderPlay() {
   const levels = app.ai.levels;
   const chosen = select.value || (store.ai.on ? `ai:${store.ai.level}` : 'person');
   select.replaceChildren(h('option', { value: 'person' }, 'A person (you send them the link)'),
+    h('option', { value: 'screen' }, 'Two people at this screen (both sides here)'),
     ...levels.map((l) => h('option', { value: `ai:${l}` }, `The computer: ${aiLevelName(l)} (level ${l})`)));
   select.value = [...select.options].some((o) => o.value === chosen) ? chosen : 'person';
 }
@@ -41,6 +43,11 @@ $('#ed-play').addEventListener('click', () => {
   const msg = { type: 'create', variant: ed.variant, options: { ...ed.options }, name, seat, position: toWire(pos) };
   const opponent = $('#ed-opponent').value;
   if (opponent.startsWith('ai:')) msg.opponent = { ai: Number(opponent.slice(3)) };
+  if (opponent === 'screen') {
+    const [a, b] = edSides();
+    msg.seat = 'both';
+    msg.names = { [a]: name, [b]: store.name2 || 'Player 2' };
+  }
   resetGameView();
   // The game screen comes with the server's `joined` (connection.js), as for the start screen's
   // form; a refusal (a position the rules do not allow) comes back as a message.

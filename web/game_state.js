@@ -3,7 +3,7 @@
 import { $ } from './ui.js';
 import { movesFromRecord, parsePositions, snapshot } from './replay.js';
 import { app, normRoom } from './state.js';
-import { board, clearHint, flipped, myLegal, same } from './context.js';
+import { atOneScreen, board, clearHint, flipped, myLegal, same } from './context.js';
 import { layoutBoard, renderGame, renderMoves } from './game_view.js';
 import { showScreen } from './lobby.js';
 import { apiFetch } from './net.js';
@@ -63,7 +63,7 @@ export function onState(s) {
   if (!prev || s.version !== prev.version) app.selected = sequencePiece() ?? app.selected;
   if (!app.replay) {
     const geometryChanged = board.setState(s);
-    board.setFlipped(flipped());
+    board.setFlipped(flipped(), atOneScreen()); // at one screen it may turn with the turn
     if (geometryChanged || !prev) layoutBoard();
   }
   afterTakeback(prev, s); // a takeback undoes turns: the move list forgets them, a premove goes
@@ -193,6 +193,7 @@ export function resetGameView() {
   }
   app.state = null;
   app.seat = null;
+  app.oneScreen = false;
   app.token = null;
   app.selected = null;
   app.premove = null;

@@ -3,13 +3,15 @@
 import { qrImage } from './qr.js';
 import { $, h, icon, resultShort, resultText, sideChip, sideName, turnText, variantName } from './ui.js';
 import { app } from './state.js';
-import { board, canvas, flipped, isPlayer, myLegal, pieceAt, same, sidesOf } from './context.js';
+import { atOneScreen, board, canvas, flipped, isPlayer, mySide, myLegal, pieceAt, same, sidesOf } from './context.js';
 import { askRematch, copyLink, shareLink } from './controls.js';
 import { act } from './input.js';
 import { aiLevelName } from './lobby.js';
-import { clockEl, renderClocks } from './clocks.js';
+import { renderClocks } from './clocks.js';
 import { premoveKey, premoveMarks } from './premove.js';
-import { presenceEl, renderAway } from './presence.js';
+import { renderAway } from './presence.js';
+import { renderPlayer } from './player_cards.js';
+import { drawQuestion, rematchNote, renderOneScreen, turnLine, winnerTitle } from './one_screen.js';
 import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
 import { renderTakeback } from './takeback.js';
 import { renderValues } from './values_view.js';
@@ -67,6 +69,7 @@ export function renderGame() {
   renderHeader(s);
   renderControls(s, legal);
   renderDrawOffer(s);
+  renderOneScreen(s);
   renderTakeback(s);
   renderOverlay(s, sides);
   renderDrops(s, legal);
@@ -108,15 +111,19 @@ function renderStatus(s, sides, legal) {
   const line = $('#status-line');
   let text;
   let cls = '';
-  const myTurn = isPlayer() && s.status === 'playing' && s.turn === app.seat;
+  const here = atOneScreen();
+  const myTurn = isPlayer() && s.status === 'playing' && s.turn === mySide();
   if (s.status === 'finished') {
     const opt = s.options ?? {};
     text = resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere, app.leftSide);
     cls = 'finished';
-    if (s.result?.winner && isPlayer()) cls += s.result.winner === app.seat ? ' won' : ' lost';
+    if (s.result?.winner && isPlayer() && !here) cls += s.result.winner === app.seat ? ' won' : ' lost';
   } else if (s.status === 'waiting') {
     text = 'Waiting for an opponent…';
     cls = 'waiting';
+  } else if (here) {
+    text = turnLine(s, legal); // both sides play here: the line says whose turn, by name
+    cls = `turn side-${s.turn}`;
   } else if (myTurn) {
     text = legal.some((a) => a.kind === 'end_turn') ? 'Your turn: keep capturing, or end your turn.' : 'Your turn.';
     cls = `turn mine side-${s.turn}`;
@@ -131,7 +138,8 @@ function renderStatus(s, sides, legal) {
   }
   line.textContent = text;
   line.className = `status-line ${cls}`;
-  document.title = `${myTurn ? '● Your turn · ' : ''}${variantName(s.variant, app.variants)} · ${s.room ?? ''}`;
+  const turnMark = !myTurn ? '' : here ? `● ${sideName(s.turn)} to move · ` : '● Your turn · ';
+  document.title = `${turnMark}${variantName(s.variant, app.variants)} · ${s.room ?? ''}`;
   return text;
 }
 
@@ -151,7 +159,8 @@ function renderHeader(s) {
 function renderControls(s, legal) {
   const playing = s.status === 'playing';
   $('#end-turn').hidden = !legal.some((a) => a.kind === 'end_turn');
-  $('#offer-draw').hidden = !(isPlayer() && playing);
+  // At one screen a standing offer waits for its answer on this screen, not for another offer.
+  $('#offer-draw').hidden = !(isPlayer() && playing) || (atOneScreen() && !!app.drawOffer);
   $('#resign').hidden = !(isPlayer() && playing);
   $('#rematch').hidden = !(isPlayer() && s.status === 'finished');
   $('#rematch').disabled = app.rematchAsked || app.replaced;
@@ -169,50 +178,16 @@ function renderControls(s, legal) {
 function renderDrawOffer(s) {
   const offer = $('#draw-offer');
   if (app.drawOffer && s.status === 'playing') {
-    const mine = app.drawOffer.from === app.seat;
+    const here = atOneScreen(); // the offer is answered on the screen it was made on
+    const mine = !here && app.drawOffer.from === app.seat;
     offer.hidden = false;
-    $('#draw-offer-text').textContent = mine ? 'You offered a draw.' :
+    $('#draw-offer-text').textContent = here ? drawQuestion(app.drawOffer.from) : mine ? 'You offered a draw.' :
       `${sideName(app.drawOffer.from)} offers a draw.`;
     $('#draw-accept').hidden = mine || !isPlayer();
     $('#draw-decline').hidden = mine || !isPlayer();
   } else {
     offer.hidden = true;
   }
-}
-
-/** Our side in a game of the room: the players change sides with every rematch. */
-function seatIn(game) {
-  if (!isPlayer() || (app.gameNo - game) % 2 === 0) return app.seat;
-  const sides = sidesOf(app.state.variant);
-  return sides[0] === app.seat ? sides[1] : sides[0];
-}
-
-function renderPlayer(el, side, s) {
-  const p = s.players?.[side] ?? null;
-  const you = isPlayer() && seatIn(app.replay?.game ?? app.gameNo) === side;
-  const turn = s.status === 'playing' && s.turn === side;
-  const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
-  if (you) kids.push(h('span.tag', {}, 'you'));
-  const ai = p && (p.ai ?? p.bot ?? p.computer);
-  if (ai) kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
-  kids.push(h('span.pside', {}, sideName(side)));
-  if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
-    // Screen readers get the count in words (an aria-label on a plain span is not read); the
-    // icons and the "×N" are for the eye.
-    const n = s.bombs[side];
-    kids.push(h('span.bombs', { title: 'Bombs left to drop' },
-      h('span', { 'aria-hidden': 'true' }, ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
-        n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
-      h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
-  }
-  // Whether the player is here now, and their lag, from the live state: not for the players of an
-  // earlier game being replayed.
-  if (p && !(app.replay && app.replay.game !== app.gameNo)) kids.push(presenceEl(side, app.state.players?.[side] ?? p));
-  if (turn) kids.push(h('span.to-move', {}, 'to move'));
-  const clock = clockEl(side);
-  kids.push(clock);
-  el.replaceChildren(...kids.filter(Boolean));
-  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}${clock ? ' timed' : ''}`;
 }
 
 let overlayKey = '';
@@ -224,7 +199,7 @@ function renderOverlay(s, sides) {
   const ov = $('#board-overlay');
   // Rebuilt only when what it says changes, so its entrance animation plays once.
   const k = JSON.stringify([s.room, s.status, s.result, app.leftSide, app.seat, app.url, app.invite?.share, app.rematchAsked, app.rematchFrom,
-    app.overlayClosed, !!app.replay, app.aiRequested, app.replaced]);
+    app.overlayClosed, !!app.replay, app.aiRequested, app.replaced, app.oneScreen]);
   if (k === overlayKey) return;
   overlayKey = k;
   if (app.replay) {
@@ -262,8 +237,11 @@ function renderOverlay(s, sides) {
   }
   if (s.status === 'finished' && !app.overlayClosed) {
     const opt = s.options ?? {};
-    const won = s.result?.winner && isPlayer() ? s.result.winner === app.seat : null;
-    const title = s.result?.reason === 'aborted' ? 'Aborted' : !s.result?.winner ? 'Draw' : won === true ? 'You win!' : won === false ? 'You lose' : `${sideName(s.result.winner)} wins`;
+    const here = atOneScreen();
+    // At one screen the winner is one of the two people here: named, and in gold.
+    const won = s.result?.winner && isPlayer() ? here || s.result.winner === app.seat : null;
+    const title = s.result?.reason === 'aborted' ? 'Aborted' : !s.result?.winner ? 'Draw' : here ? winnerTitle(s) :
+      won === true ? 'You win!' : won === false ? 'You lose' : `${sideName(s.result.winner)} wins`;
     // Just finished in front of us: let the last move's animation play before covering the board.
     const live = app.finishedLive;
     app.finishedLive = false;
@@ -272,6 +250,7 @@ function renderOverlay(s, sides) {
       h('h2', {}, title),
       h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere, app.leftSide)),
       app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,
+      here ? h('p.small.muted', {}, rematchNote(s)) : null,
       h('div.overlay-buttons', {},
         s.version > 0 ? h('button.btn', { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' }, icon('play'), 'Replay') : null,
         isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked || app.replaced }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null)));
@@ -289,7 +268,7 @@ export function kaboomGhost(legal) {
   const y = (s.board?.pieces ?? []).filter((p) => p.at[0] === col).length;
   if (y >= (s.board?.height ?? 6)) return null;
   if (pieceAt(app.hover)?.kind === 'bomb' && legal.some((a) => a.kind === 'detonate' && same(a.at, app.hover))) return null;
-  return { sq: [col, y], piece: { at: [col, y], side: app.seat, kind: 'normal', rank: 'man' } };
+  return { sq: [col, y], piece: { at: [col, y], side: mySide(), kind: 'normal', rank: 'man' } };
 }
 
 function renderDrops(s, legal) {
@@ -310,7 +289,7 @@ function renderDrops(s, legal) {
     const normal = legal.find((a) => a.kind === 'drop' && a.column === c && a.piece !== 'bomb');
     const bomb = legal.find((a) => a.kind === 'drop' && a.column === c && a.piece === 'bomb');
     buttons.push(h('div.drop-col', {},
-      h(`button.drop.side-${app.seat}`, {
+      h(`button.drop.side-${mySide()}`, {
         type: 'button', disabled: !normal, 'aria-label': `Drop a piece in column ${c + 1}`, title: `Drop in column ${c + 1}`,
         dataset: { column: c, piece: 'normal' }, onclick: () => normal && act(normal),
       }, '▼'),

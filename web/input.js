@@ -1,8 +1,8 @@
 // Playing: what a click, a drag or a key means. Every move sent is taken unchanged from `legal`.
 
-import { $ } from './ui.js';
+import { $, sideName } from './ui.js';
 import { app } from './state.js';
-import { board, canvas, hint, isPlayer, myLegal, pieceAt, same, send } from './context.js';
+import { atOneScreen, board, canvas, hint, isPlayer, myLegal, mySide, pieceAt, same, send } from './context.js';
 import { sequencePiece } from './game_state.js';
 import { kaboomGhost, renderGame } from './game_view.js';
 import { closeReplay, openReplay, replayGo } from './replay_view.js';
@@ -54,7 +54,7 @@ function clickSquare(sq) {
     return;
   }
   if (app.pending) return;
-  if (s.turn !== app.seat) {
+  if (s.turn !== mySide()) {
     premoveClick(sq);
     renderGame();
     return;
@@ -84,10 +84,11 @@ function clickSquare(sq) {
   if (seq) hint(legal.some((a) => a.kind === 'end_turn') ?
     'Keep capturing with the highlighted piece, or press Space to end your turn.' :
     'Keep capturing with the highlighted piece.');
-  else if (p && p.side === app.seat) hint('That piece has no move right now.');
+  else if (p && p.side === mySide()) hint('That piece has no move right now.');
   else if (app.selected) hint('The selected piece cannot go there.');
-  else hint('Pick one of your pieces that can move (ringed).');
-  if (!seq && app.selected && !(p && p.side === app.seat)) {
+  else hint(atOneScreen() ? `${sideName(s.turn)} to move: pick one of its pieces that can move (ringed).` :
+    'Pick one of your pieces that can move (ringed).');
+  if (!seq && app.selected && !(p && p.side === mySide())) {
     app.selected = null;
     renderGame();
   }

@@ -10,6 +10,7 @@ import { layoutBoard, renderGame, updateDataAttrs } from './game_view.js';
 import { apiFetch } from './net.js';
 import { chosenClock, controlWords } from './time_control.js';
 import { openAnalysis } from './editor.js';
+import { chosenSeat, renderSidePicks, seatRequest, syncSeat } from './seat_pick.js';
 
 export function showScreen(name) {
   if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
@@ -32,6 +33,10 @@ export function leaveToStart() {
 }
 
 for (const id of ['#variant-list', '#side-list']) $(id).addEventListener('change', () => markChecked($(id)));
+$('#side-list').addEventListener('change', () => {
+  syncSeat();
+  updateOpponent();
+});
 
 export function renderVariantPicker() {
   const list = $('#variant-list');
@@ -76,17 +81,7 @@ function renderVariantDetails() {
     h('label.field', {}, h('span', {}, 'Position as JSON, see PROTOCOL.md (leave empty for the normal start)'),
       h('textarea', { id: 'create-position', name: 'position', rows: 3, spellcheck: 'false', placeholder: '{"pieces":[…],"turn":"fire"}' })));
   $('#options').replaceChildren(...(opts.length ? [h('div.options-grid', {}, opts)] : []), details);
-  // Sides.
-  const sides = sidesOf(v.id);
-  const sideKids = [h('legend', {}, 'Play as')];
-  for (const s of [...sides, 'random']) {
-    sideKids.push(h('label.side-pick', {},
-      h('input', { type: 'radio', name: 'seat', value: s, checked: s === sides[0] }),
-      s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
-      h('span', {}, s === 'random' ? 'Random' : sideName(s))));
-  }
-  $('#side-list').replaceChildren(...sideKids);
-  markChecked($('#side-list'));
+  renderSidePicks(sidesOf(v.id));
   updateOpponent();
 }
 
@@ -123,7 +118,19 @@ export function renderOpponentPicker() {
 
 function updateOpponent() {
   const { levels } = app.ai;
-  const on = $('#vs-ai').checked;
+  // Both sides on this screen leave no seat for the computer: its switch is off and says why, and
+  // comes back as it was when a side is chosen again.
+  const both = chosenSeat() === 'both';
+  const sw = $('#vs-ai');
+  if (both && !sw.disabled) {
+    sw.dataset.was = sw.checked ? '1' : '';
+    sw.checked = false;
+  } else if (!both && sw.disabled) {
+    sw.checked = sw.dataset.was === '1';
+  }
+  sw.disabled = both;
+  $('#opponent-note').hidden = !both;
+  const on = sw.checked;
   const offered = aiOffered(selectedVariant()?.id);
   $('#opponent').hidden = !offered;
   const range = $('#ai-level');
@@ -132,8 +139,8 @@ function updateOpponent() {
   $('#ai-level-name').textContent = aiLevelName(level);
   $('#ai-level-num').textContent = `${level}`;
   range.setAttribute('aria-valuetext', `${aiLevelName(level)} (level ${level})`);
-  $('#create-btn').textContent = on && offered ? 'Play the computer' : 'Create game';
-  store.ai = { on, level };
+  $('#create-btn').textContent = both ? 'Start the game here' : on && offered ? 'Play the computer' : 'Create game';
+  if (!both) store.ai = { on, level };
 }
 
 $('#vs-ai').addEventListener('change', updateOpponent);
@@ -163,11 +170,10 @@ $('#create-form').addEventListener('submit', (e) => {
     input.focus();
     return;
   }
-  const name = $('#create-name').value.trim() || 'Player';
-  store.name = name;
-  const seat = form.querySelector('input[name=seat]:checked')?.value ?? 'random';
+  const { seat, name, names } = seatRequest();
   const msg = { type: 'create', variant: v.id, options, name, seat };
-  const vsAi = $('#vs-ai').checked && aiOffered(v.id);
+  if (names) msg.names = names;
+  const vsAi = $('#vs-ai').checked && aiOffered(v.id) && seat !== 'both';
   if (clock) msg.clock = clock;
   if (vsAi) msg.opponent = { ai: app.ai.levels[Number($('#ai-level').value)] ?? app.ai.levels[0] };
   const posText = $('#create-position')?.value.trim();
@@ -242,13 +248,14 @@ export async function refreshRooms() {
   }
   list.replaceChildren(...live.map((r) => {
     const seats = seatList(r);
-    const free = seats.some((x) => x.name === null);
+    const free = seats.some((x) => x.name === null) && !r.one_screen;
     return h('li.room', { dataset: { room: r.id } },
       h('div.room-main', {},
         h('span.room-variant', {}, variantName(r.variant, app.variants)),
         h('span.room-players', {}, ...seats.flatMap((x, i) => [i ? h('span.vs', {}, 'vs') : null, sideChip(x.side), h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—'))]))),
       h('div.room-meta', {},
         h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : r.status ?? ''),
+        r.one_screen ? h('span.pill.one-screen', { title: 'Both sides are played at one screen' }, 'one screen') : null,
         r.clock ? h('span.pill.clock', { title: controlWords(r.clock) }, icon('clock'), r.clock,
           h('span.sr-only', {}, ` (${controlWords(r.clock)})`)) : null,
         h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
@@ -322,8 +329,10 @@ async function openRoom(room) {
     if (!info) return;
     const seats = seatList(info);
     const waiting = seats.find((x) => x.name);
-    const free = seats.some((x) => x.name === null);
-    $('#join-info').textContent = free ?
+    const free = seats.some((x) => x.name === null) && !info.one_screen;
+    const names = seats.map((x) => x.name || sideName(x.side)).join(' and ');
+    $('#join-info').textContent = info.one_screen ?
+      `${variantName(info.variant, app.variants)}: ${names} are playing at one screen, so you can watch.` : free ?
       `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${variantName(info.variant, app.variants)}.` :
       `${variantName(info.variant, app.variants)}: both seats are taken, so you can watch.`;
     $('#join-play').hidden = !free;

@@ -6,14 +6,15 @@
 
 import { sideName } from './ui.js';
 import { app } from './state.js';
-import { board, hint, isPlayer, myLegal, pieceAt, same } from './context.js';
+import { atOneScreen, board, hint, isPlayer, myLegal, pieceAt, same } from './context.js';
 import { act } from './input.js';
 import { key } from './squares.js';
 
-/** Whether a click on the board now picks a premove: the other side is to move in our game. */
+/** Whether a click on the board now picks a premove: the other side is to move in our game (never
+ *  at one screen, where every turn is played here). */
 export function premoveTime() {
   const s = app.state;
-  return !!s && isPlayer() && s.status === 'playing' && s.turn !== app.seat && !app.replay && !app.replaced && !app.pending;
+  return !!s && isPlayer() && !atOneScreen() && s.status === 'playing' && s.turn !== app.seat && !app.replay && !app.replaced && !app.pending;
 }
 
 /** A click during the other side's turn. */

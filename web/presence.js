@@ -6,7 +6,7 @@
 
 import { $, h, sideName } from './ui.js';
 import { app } from './state.js';
-import { isPlayer, send } from './context.js';
+import { atOneScreen, isPlayer, send } from './context.js';
 import { renderGame } from './game_view.js';
 import { lagMs, serverNow } from './server_time.js';
 
@@ -21,7 +21,7 @@ function bars(ms) {
 export function lagOf(side) {
   const heard = app.presence?.[side]?.lag;
   const reported = Number.isInteger(heard) ? heard : null;
-  if (isPlayer() && side === app.seat) return lagMs() ?? reported;
+  if (isPlayer() && (side === app.seat || atOneScreen())) return lagMs() ?? reported; // both ours at one screen
   return reported;
 }
 
@@ -61,7 +61,7 @@ function away() {
 
 /** Whether we may claim against `a` (once its time comes): we play, and they are the one gone. */
 function ours(a) {
-  return isPlayer() && a.side !== app.seat;
+  return isPlayer() && !atOneScreen() && a.side !== app.seat; // at one screen nobody left: no claim
 }
 
 let timer = 0;

@@ -3,7 +3,7 @@
 import { $, h, icon, resultText, sideChip, sideName, toast, turnText } from './ui.js';
 import { fetchPositions, fetchRecord, movesFromRecord, parsePositions } from './replay.js';
 import { app } from './state.js';
-import { board, flipped, isPlayer, sidesOf } from './context.js';
+import { board, flipped, isPlayer, mySide, sidesOf } from './context.js';
 import { enrichMoves, mergePositions } from './game_state.js';
 import { forgetOverlay, layoutBoard, renderGame, shownMoves } from './game_view.js';
 
@@ -221,7 +221,7 @@ export function renderReplayBar() {
   const live = $('#replay-live');
   live.replaceChildren(running ? h('span.live-dot', { 'aria-hidden': 'true' }) : '×', running ? ' Live' : ' Close');
   live.setAttribute('aria-label', running ? 'Back to the live game' : 'Close the replay');
-  live.classList.toggle('primary', running && isPlayer() && s.status === 'playing' && s.turn === app.seat);
+  live.classList.toggle('primary', running && isPlayer() && s.status === 'playing' && s.turn === mySide());
   const sel = $('#replay-game');
   sel.hidden = app.gameNo < 2;
   if (app.gameNo > 1 && sel.options.length !== app.gameNo) {

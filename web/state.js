@@ -36,6 +36,20 @@ export const store = {
   set ai(v) {
     localStorage.setItem('bc.ai', JSON.stringify(v));
   },
+  /** The second player's name at one screen ("both sides on this screen"). */
+  get name2() {
+    return localStorage.getItem('bc.name2') ?? '';
+  },
+  set name2(v) {
+    localStorage.setItem('bc.name2', v);
+  },
+  /** At one screen: whether the board turns so that the side to move is at the bottom. */
+  get turnBoard() {
+    return localStorage.getItem('bc.turnBoard') === '1';
+  },
+  set turnBoard(v) {
+    localStorage.setItem('bc.turnBoard', v ? '1' : '0');
+  },
   get muted() {
     return localStorage.getItem('bc.muted') === '1';
   },
@@ -50,8 +64,11 @@ export const store = {
       return null;
     }
   },
-  saveSeat(room, token, seat) {
-    localStorage.setItem(`bc.seat.${normRoom(room)}`, JSON.stringify({ token, seat, at: Date.now() }));
+  /** `oneScreen`: the token holds both seats (a one-screen room). */
+  saveSeat(room, token, seat, oneScreen = false) {
+    const v = { token, seat, at: Date.now() };
+    if (oneScreen) v.oneScreen = true;
+    localStorage.setItem(`bc.seat.${normRoom(room)}`, JSON.stringify(v));
   },
   dropSeat(room) {
     localStorage.removeItem(`bc.seat.${normRoom(room)}`);
@@ -64,6 +81,7 @@ export const app = {
   variants: [],
   room: null, // the room we are in (or about to join)
   seat: null, // our side, or 'spectator'
+  oneScreen: false, // we hold both seats (a one-screen room): we play for the side to move
   token: null,
   url: null,
   joinReq: null, // the join to (re)send whenever the socket opens: {room, seat, name, token}

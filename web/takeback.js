@@ -4,11 +4,12 @@
 // who asks in every state (`takeback_offer`), and a takeback is a state of its own: the position
 // before the proposer's last turn (and the answer to it), with the proposer to move, at a new
 // version. This tab's move list and positions then forget the undone turns, as the server's record
-// does, and a premove is dropped.
+// does, and a premove is dropped. At one screen a takeback is granted at once: the last turn (or
+// the one under way) is undone, whoever played it.
 
 import { $, h, sideName, toast } from './ui.js';
 import { app } from './state.js';
-import { board, isPlayer, send, sidesOf } from './context.js';
+import { atOneScreen, board, isPlayer, send, sidesOf } from './context.js';
 import { renderGame } from './game_view.js';
 
 const tb = {
@@ -34,8 +35,10 @@ function vsComputer(s) {
   return !!(p && (p.ai ?? p.bot ?? p.computer));
 }
 
-/** Whether we have played a turn in this game (else the server would say no_takeback). */
+/** Whether we have played a turn in this game (else the server would say no_takeback); at one
+ *  screen, whether anyone has. */
 function havePlayed(s) {
+  if (atOneScreen()) return app.movesPartial || !!s.last || app.moves.length > 0;
   return app.movesPartial || s.last?.side === app.seat || app.moves.some((m) => m.side === app.seat);
 }
 
@@ -53,14 +56,16 @@ export function renderTakeback(s) {
   btn.hidden = !(isPlayer() && playing);
   if (!btn.hidden) {
     const asking = waiting(tb.asked);
-    const words = mine ? 'Takeback proposed…' : asking ? (vsComputer(s) ? 'Taking back…' : 'Proposing…') : 'Take back';
+    const atOnce = vsComputer(s) || atOneScreen();
+    const words = mine ? 'Takeback proposed…' : asking ? (atOnce ? 'Taking back…' : 'Proposing…') : 'Take back';
     if (btn.textContent !== (words === 'Take back' ? '↶ Take back' : words)) {
       btn.replaceChildren(...(words === 'Take back' ? [h('span', { 'aria-hidden': 'true' }, '↶ '), words] : [words]));
     }
     btn.disabled = mine || asking || app.replaced || (offer !== null && !mine) || !!declined || !havePlayed(s);
     btn.title = declined ? 'You can ask again once the game has moved on.' :
-      !havePlayed(s) ? 'You have not played a move yet.' :
-        vsComputer(s) ? 'Take back your last move (and the computer’s reply)' : 'Ask your opponent to let you take back your last move';
+      !havePlayed(s) ? (atOneScreen() ? 'No move has been played yet.' : 'You have not played a move yet.') :
+        atOneScreen() ? 'Take back the last move' :
+          vsComputer(s) ? 'Take back your last move (and the computer’s reply)' : 'Ask your opponent to let you take back your last move';
   }
   // The prompt for the opponent (and what spectators see); the notice of a decline for us.
   if (offer !== null && !mine && !waiting(tb.answered)) {
@@ -155,7 +160,9 @@ export function afterTakeback(prev, s) {
   if (known && from !== null) for (const v of [...known.keys()]) if (v >= from && v < s.version) known.delete(v);
   // The proposer hears that it was granted; the one who accepted knows.
   const proposer = s.turn;
-  if (isPlayer() && proposer === app.seat && !vsComputer(s)) {
+  if (atOneScreen()) {
+    toast(`Move taken back: ${sideName(proposer)} to move again.`, 'ok');
+  } else if (isPlayer() && proposer === app.seat && !vsComputer(s)) {
     toast(`${sideName(opponentOf(s))} accepted: your last move is taken back.`, 'ok');
   } else if (!isPlayer()) {
     toast(`${sideName(proposer)} took back their last move.`, 'info');

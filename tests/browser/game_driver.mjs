@@ -33,9 +33,10 @@ export async function move(p, from, to) {
 /**
  * Fills the start screen's form and creates a game; returns the room code. `clock`: a preset's
  * name ('5+3'), {minutes: '0:02', increment: '0'} for a custom one, or {days: 3}; none by default.
+ * `seat: 'both'`: both sides on this screen, `name` the first side's player and `name2` the second's.
  * `base`: the server (default run.sh's; a test's own from startServer).
  */
-export async function createGame(p, { variant = 'bomb', name, seat, options = {}, position, clock, base = BASE } = {}) {
+export async function createGame(p, { variant = 'bomb', name, name2 = 'Bob', seat, options = {}, position, clock, base = BASE } = {}) {
   await p.goto(`${base}/`);
   await p.visible('#create-btn:not([disabled])');
   await p.click(`label.variant:has(input[value="${variant}"])`);
@@ -43,8 +44,14 @@ export async function createGame(p, { variant = 'bomb', name, seat, options = {}
     if (typeof v === 'boolean') await p.setChecked(`#opt-${k}`, v);
     else await p.fill(`#opt-${k}`, String(v));
   }
-  await p.fill('#create-name', name);
-  await p.click(`label.side-pick:has(input[value="${seat}"])`);
+  if (seat === 'both') {
+    await p.click('label.side-pick:has(input[value="both"])');
+    await p.fill('#both-name-0', name);
+    await p.fill('#both-name-1', name2);
+  } else {
+    await p.fill('#create-name', name);
+    await p.click(`label.side-pick:has(input[value="${seat}"])`);
+  }
   if (typeof clock === 'string') await p.click(`label.clock-pick:has(input[value="${clock}"])`);
   else if (clock?.minutes !== undefined) {
     await p.click('label.clock-pick:has(input[value="custom"])');

@@ -1,0 +1,44 @@
+// The player cards above and below the board: each side's name, bombs, connection, clock, and
+// whether it is to move.
+
+import { h, icon, sideChip, sideName } from './ui.js';
+import { app } from './state.js';
+import { atOneScreen, isPlayer, sidesOf } from './context.js';
+import { clockEl } from './clocks.js';
+import { presenceEl } from './presence.js';
+
+/** Our side in a game of the room: the players change sides with every rematch. */
+function seatIn(game) {
+  if (!isPlayer() || (app.gameNo - game) % 2 === 0) return app.seat;
+  const sides = sidesOf(app.state.variant);
+  return sides[0] === app.seat ? sides[1] : sides[0];
+}
+
+export function renderPlayer(el, side, s) {
+  const p = s.players?.[side] ?? null;
+  // At one screen both sides are this page's: neither is "you".
+  const you = isPlayer() && !atOneScreen() && seatIn(app.replay?.game ?? app.gameNo) === side;
+  const turn = s.status === 'playing' && s.turn === side;
+  const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
+  if (you) kids.push(h('span.tag', {}, 'you'));
+  const ai = p && (p.ai ?? p.bot ?? p.computer);
+  if (ai) kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
+  kids.push(h('span.pside', {}, sideName(side)));
+  if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
+    // Screen readers get the count in words (an aria-label on a plain span is not read); the
+    // icons and the "×N" are for the eye.
+    const n = s.bombs[side];
+    kids.push(h('span.bombs', { title: 'Bombs left to drop' },
+      h('span', { 'aria-hidden': 'true' }, ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
+        n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
+      h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
+  }
+  // Whether the player is here now, and their lag, from the live state: not for the players of an
+  // earlier game being replayed.
+  if (p && !(app.replay && app.replay.game !== app.gameNo)) kids.push(presenceEl(side, app.state.players?.[side] ?? p));
+  if (turn) kids.push(h('span.to-move', {}, 'to move'));
+  const clock = clockEl(side);
+  kids.push(clock);
+  el.replaceChildren(...kids.filter(Boolean));
+  el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}${clock ? ' timed' : ''}`;
+}
