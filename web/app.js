@@ -9,7 +9,9 @@
 //   input.js        what a click, a drag or a key means
 //   controls.js     the game's buttons and chat
 //   replay_view.js  looking back over a game
-//   export.js       the record, PDN and the Kaboom text record
+//   export.js       the record, PDN and the Kaboom text record, the move list as text
+//   move_list.js    the move list beside the board
+//   notation_view.js  the notation picked for a variant (notation.js): edges, Gamesman line
 //   lobby.js        the start screen and the routes
 //   time_control.js a clock's time control in words, and its choice on the start screen
 //   server_time.js  the server's time and our lag, from ping and pong

@@ -36,6 +36,7 @@ export class BoardView {
     this.ui = {
       selected: null, targets: [], movable: [], detonatable: [], hover: null, ghost: null, premove: null, valueMarks: [],
     };
+    this.labels = null; // the edges' labels in screen order, {cols, rows} (notation.js); null: a1-h8
     this.effects = [];
     this.shakeUntil = 0;
     this.raf = 0;
@@ -64,6 +65,13 @@ export class BoardView {
     }
     this.draw();
     return { width: cssW, height: cssH, cell };
+  }
+
+  /** The labels along the edges (notation.js's edgeLabels); redraws only when they change. */
+  setLabels(labels) {
+    if (JSON.stringify(labels) === JSON.stringify(this.labels)) return;
+    this.labels = labels;
+    this.draw();
   }
 
   setFlipped(f) {
