@@ -143,6 +143,9 @@ function renderHeader(s) {
   $('#room-code').textContent = s.room ?? app.room ?? '';
   $('#room-code').title = 'Room code';
   $('#variant-label').textContent = variantName(s.variant, app.variants);
+  // The server's words for the options that are not the default (absent from an older server).
+  $('#options-label').textContent = s.options_text ?? '';
+  $('#options-label').hidden = !s.options_text;
   const n = s.spectators ?? 0;
   $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
   // A game stored under earlier rules goes on under them (docs/RULES.md, Revisions).

@@ -246,9 +246,11 @@ export async function refreshRooms() {
     return h('li.room', { dataset: { room: r.id } },
       h('div.room-main', {},
         h('span.room-variant', {}, variantName(r.variant, app.variants)),
+        r.options_text ? h('span.room-options', {}, r.options_text) : null,
         h('span.room-players', {}, ...seats.flatMap((x, i) => [i ? h('span.vs', {}, 'vs') : null, sideChip(x.side), h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—'))]))),
       h('div.room-meta', {},
         h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : r.status ?? ''),
+        r.one_screen ? h('span.pill.one-screen', { title: 'Two people play at one screen' }, 'one screen') : null,
         r.clock ? h('span.pill.clock', { title: controlWords(r.clock) }, icon('clock'), r.clock,
           h('span.sr-only', {}, ` (${controlWords(r.clock)})`)) : null,
         h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
@@ -323,9 +325,12 @@ async function openRoom(room) {
     const seats = seatList(info);
     const waiting = seats.find((x) => x.name);
     const free = seats.some((x) => x.name === null);
+    // The game as the server words it: its variant, then its options that are not the default.
+    const extras = [info.options_text, info.one_screen ? 'one screen' : ''].filter(Boolean).join(', ');
+    const game = `${variantName(info.variant, app.variants)}${extras ? ` (${extras})` : ''}`;
     $('#join-info').textContent = free ?
-      `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${variantName(info.variant, app.variants)}.` :
-      `${variantName(info.variant, app.variants)}: both seats are taken, so you can watch.`;
+      `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${game}.` :
+      `${game}: both seats are taken, so you can watch.`;
     $('#join-play').hidden = !free;
   } catch {
     // the dialog works without the details
