@@ -6,7 +6,7 @@ import { $, h, icon, resultShort, sideChip, sideName } from './ui.js';
 import { app } from './state.js';
 import { sidesOf } from './context.js';
 import { moveIndexOf, openReplay } from './replay_view.js';
-import { moveText, positionAfterMove } from './notation_view.js';
+import { gamesmanNodes, moveText, positionAfterMove } from './notation_view.js';
 
 /** The turns shown in the move list: the current game's, or those of the game being replayed. */
 export function shownMoves() {
@@ -46,7 +46,7 @@ export function renderMoves() {
     const v = m.versions?.length ? Math.max(...m.versions) : null;
     const body = [h('span.num', {}, `${i + 1}.`), sideChip(m.side), h('span.mv', {}, moveText(m)),
       m.exploded.length ? icon('boom', 'explosion') : null, m.promoted.length ? icon('crown', 'crowned') : null,
-      after[i] ? h('span.pos-after', { title: 'The position after this move (Gamesman)' }, after[i]) : null];
+      after[i] ? h('span.pos-after', { title: 'The position after this move (Gamesman)' }, ...gamesmanNodes(after[i])) : null];
     const cls = `li${i === current ? '.current' : ''}`;
     if (v === null) return h(cls, {}, ...body);
     return h(cls, { dataset: { version: v }, 'aria-current': i === current ? 'step' : null },

@@ -21,7 +21,7 @@ export const NOTATIONS = {
     { id: 'rowcol', label: '(row, column)' },
   ],
   kaboom: [
-    { id: 'standard', label: 'Standard (↓4, c1)' },
+    { id: 'standard', label: 'Standard' },
     { id: 'gamesman', label: 'Gamesman' },
   ],
 };

@@ -34,6 +34,12 @@ export function positionAfterMove(m, game) {
   return gamesmanOf(snap, m.side === 'x' ? 'o' : 'x');
 }
 
+/** A Gamesman string as nodes whose text is the string, each of its words unbroken: a browser
+ *  would otherwise wrap a line after any "-" of a row. */
+export function gamesmanNodes(text) {
+  return text.split(' ').flatMap((word, i) => [i ? ' ' : null, h('span.nobr', {}, word)]).filter(Boolean);
+}
+
 // Screen readers hear the edges' labels (the canvas draws them) through the board's description.
 const edgesText = h('p.sr-only', { id: 'board-edges' });
 $('#board-area').append(edgesText);
@@ -64,7 +70,9 @@ export function renderNotation(view) {
   const line = $('#position-line');
   const gamesman = variant === 'kaboom' && notation === 'gamesman' && !!view?.board;
   if (line.hidden === gamesman) line.hidden = !gamesman;
-  if (gamesman) $('#position-text').value = gamesmanOf(view);
+  const text = gamesman ? gamesmanOf(view) : '';
+  const out = $('#position-text');
+  if (out.textContent !== text) out.replaceChildren(...(text ? gamesmanNodes(text) : []));
 }
 
 select.addEventListener('change', () => {
@@ -75,7 +83,7 @@ select.addEventListener('change', () => {
 });
 
 $('#position-copy').addEventListener('click', async () => {
-  const text = $('#position-text').value;
+  const text = $('#position-text').textContent;
   const ok = await copyText(text);
   toast(ok ? 'Position copied.' : `Copy this position: ${text}`, ok ? 'ok' : 'info');
 });
