@@ -1,4 +1,5 @@
-// Drawing the game screen from the latest state: players, status, overlay, drops, moves, layout.
+// Drawing the game screen from the latest state: players, status, overlay, drops, layout (the move
+// list is move_list.js's, the notation's parts notation_view.js's).
 
 import { qrImage } from './qr.js';
 import { $, h, icon, resultText, sideChip, sideName, variantName } from './ui.js';
