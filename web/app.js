@@ -11,7 +11,9 @@
 //   input.js        what a click, a drag or a key means
 //   controls.js     the game's buttons and chat
 //   replay_view.js  looking back over a game
-//   export.js       the record, PDN and the Kaboom text record
+//   export.js       the record, PDN and the Kaboom text record, the move list as text
+//   move_list.js    the move list beside the board
+//   notation_view.js  the notation picked for a variant (notation.js): edges, Gamesman line
 //   lobby.js        the start screen and the routes
 //   seat_pick.js    its "Play as": a side, random, or both sides on this screen (a name each)
 //   time_control.js a clock's time control in words, and its choice on the start screen

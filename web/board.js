@@ -37,6 +37,7 @@ export class BoardView {
     this.ui = {
       selected: null, targets: [], movable: [], detonatable: [], hover: null, ghost: null, premove: null, valueMarks: [],
     };
+    this.labels = null; // the edges' labels in screen order, {cols, rows} (notation.js); null: a1-h8
     this.effects = [];
     this.shakeUntil = 0;
     this.turning = 0; // when the board began turning round (one screen), or 0
@@ -66,6 +67,13 @@ export class BoardView {
     }
     this.draw();
     return { width: cssW, height: cssH, cell };
+  }
+
+  /** The labels along the edges (notation.js's edgeLabels); redraws only when they change. */
+  setLabels(labels) {
+    if (JSON.stringify(labels) === JSON.stringify(this.labels)) return;
+    this.labels = labels;
+    this.draw();
   }
 
   /** `animate`: the board is seen turning round (at one screen, where it turns with the turn);

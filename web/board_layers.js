@@ -27,23 +27,28 @@ export function drawCheckerboard(view, w, h) {
       ctx.fillRect(rx, ry, rw, rh);
     }
   }
-  // Coordinates in the corners of the edge squares: files along the bottom, ranks on the left.
+  drawEdgeLabels(view, w, h);
+}
+
+/** Coordinates in the corners of the edge squares: columns along the bottom, rows on the left;
+ *  the view's labels (a notation's), else a-h and 1-8. Kaboom's grid has them only when given. */
+function drawEdgeLabels(view, w, h) {
+  const { ctx } = view;
+  const labels = view.labels ?? (view.kaboom ? null : {
+    cols: Array.from({ length: view.cols }, (_, c) => String.fromCharCode(97 + view.fromScreen(c, view.rows - 1)[0])),
+    rows: Array.from({ length: view.rows }, (_, r) => String(view.fromScreen(0, r)[1] + 1)),
+  });
+  if (!labels) return;
   const fs = Math.max(8, Math.round(Math.min(w, h) * 0.16));
   ctx.font = `600 ${fs}px system-ui, sans-serif`;
   ctx.fillStyle = BOARD.label;
   ctx.textBaseline = 'alphabetic';
-  for (let c = 0; c < view.cols; c++) {
-    const [x] = view.fromScreen(c, view.rows - 1);
-    ctx.textAlign = 'right';
-    ctx.fillText(String.fromCharCode(97 + x), (c + 1) * w - fs * 0.3, view.rows * h - fs * 0.3);
-  }
-  for (let r = 0; r < view.rows; r++) {
-    const [, y] = view.fromScreen(0, r);
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'top';
-    ctx.fillText(String(y + 1), fs * 0.3, r * h + fs * 0.3);
-    ctx.textBaseline = 'alphabetic';
-  }
+  ctx.textAlign = 'right';
+  labels.cols.forEach((text, c) => ctx.fillText(text, (c + 1) * w - fs * 0.3, view.rows * h - fs * 0.3));
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  labels.rows.forEach((text, r) => ctx.fillText(text, fs * 0.3, r * h + fs * 0.3));
+  ctx.textBaseline = 'alphabetic';
 }
 
 export function drawKaboomGrid(view, w, h) {
@@ -75,6 +80,7 @@ export function drawKaboomGrid(view, w, h) {
       ctx.stroke();
     }
   }
+  drawEdgeLabels(view, w, h);
 }
 
 export function drawLast(view, w, h) {

@@ -1,9 +1,13 @@
-// Taking a game away: the record, PDN for checkers, the Kaboom text record.
+// Taking a game away: the record, PDN for checkers, the Kaboom text record, and the move list
+// (and Kaboom's Gamesman positions) in the notation picked on the page.
 
-import { $, h, toast } from './ui.js';
-import { download, pdnUrl, recordUrl } from './replay.js';
+import { $, h, resultShort, toast, variantName } from './ui.js';
+import { download, fetchPositions, fetchRecord, movesFromRecord, pdnUrl, recordUrl } from './replay.js';
 import { app } from './state.js';
 import { apiFetch } from './net.js';
+import { sidesOf } from './context.js';
+import { gamesmanSequence, moveListText, notationChoices } from './notation.js';
+import { currentNotation } from './notation_view.js';
 
 /** The game the Export menu is about: the one picked in it, else the one replayed, else this one. */
 let exportPick = null;
@@ -47,7 +51,50 @@ async function renderExportMenu() {
     items.push(h('button.menu-item', { type: 'button', id: 'export-text', role: 'menuitem', onclick: () => exportKaboomText(room, game, q) },
       h('strong', {}, 'Text record'), h('small', {}, 'Plain text: players, options, every drop and detonation')));
   }
+  // The turns as plain text, in the notation the page shows them in.
+  const shown = currentNotation(s.variant);
+  const label = notationChoices(s.variant).find((n) => n.id === shown)?.label;
+  items.push(h('button.menu-item', { type: 'button', id: 'export-moves', role: 'menuitem', onclick: () => exportMoveList(room, game, q, base) },
+    h('strong', {}, 'Move list'), h('small', {}, `Plain text, a turn a line${label ? `, in ${label}` : ''}`)));
+  if (s.variant === 'kaboom' && shown === 'gamesman') {
+    items.push(h('button.menu-item', { type: 'button', id: 'export-gamesman', role: 'menuitem', onclick: () => exportGamesman(room, q, base) },
+      h('strong', {}, 'Gamesman positions'), h('small', {}, 'Plain text: the position after every turn, from the start')));
+  }
   list.replaceChildren(...items);
+}
+
+/** The move list from the server's record (every turn, also of an earlier game). */
+async function exportMoveList(room, game, q, base) {
+  try {
+    const rec = await fetchRecord(room, q);
+    if (!rec) throw new Error('no record');
+    const variant = rec.variant ?? app.state.variant;
+    const sides = sidesOf(variant);
+    download(`${base}-moves.txt`, moveListText({
+      title: `${variantName(variant, app.variants)}, room ${room}, game ${game}`,
+      variant,
+      options: rec.options ?? {},
+      options_text: rec.options_text ?? app.state?.options_text ?? '',
+      sides,
+      players: Object.fromEntries(sides.map((side) => [side, rec.players?.[side]?.name ?? ''])),
+      result: rec.result ? resultShort(rec.result, sides) : 'in progress',
+      turns: movesFromRecord(rec),
+    }, currentNotation(variant)));
+    $('#export-menu').open = false;
+  } catch {
+    toast('The game record could not be loaded.', 'error');
+  }
+}
+
+/** The positions the server made by replaying the game, as Gamesman strings. */
+async function exportGamesman(room, q, base) {
+  const positions = await fetchPositions(room, q);
+  if (!positions) {
+    toast('This server does not send the positions of the game.', 'error');
+    return;
+  }
+  download(`${base}-gamesman.txt`, gamesmanSequence(positions));
+  $('#export-menu').open = false;
 }
 
 /** Offers the PDN only if this server makes one. */

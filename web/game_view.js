@@ -1,7 +1,8 @@
-// Drawing the game screen from the latest state: players, status, overlay, drops, moves, layout.
+// Drawing the game screen from the latest state: players, status, overlay, drops, layout (the move
+// list is move_list.js's, the notation's parts notation_view.js's).
 
 import { qrImage } from './qr.js';
-import { $, h, icon, resultShort, resultText, sideChip, sideName, turnText, variantName } from './ui.js';
+import { $, h, icon, resultText, sideName, variantName } from './ui.js';
 import { app } from './state.js';
 import { atOneScreen, board, canvas, flipped, isPlayer, mySide, myLegal, pieceAt, same, sidesOf } from './context.js';
 import { askRematch, copyLink, shareLink } from './controls.js';
@@ -12,9 +13,11 @@ import { premoveKey, premoveMarks } from './premove.js';
 import { renderAway } from './presence.js';
 import { renderPlayer } from './player_cards.js';
 import { drawQuestion, rematchNote, renderOneScreen, turnLine, winnerTitle } from './one_screen.js';
-import { moveIndexOf, openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
+import { openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
 import { renderTakeback } from './takeback.js';
 import { renderValues } from './values_view.js';
+import { renderNotation } from './notation_view.js';
+import { renderMoves } from './move_list.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
 
@@ -73,6 +76,7 @@ export function renderGame() {
   renderTakeback(s);
   renderOverlay(s, sides);
   renderDrops(s, legal);
+  renderNotation(view);
   renderMoves();
   renderReplayBar();
   renderClocks();
@@ -148,6 +152,9 @@ function renderHeader(s) {
   $('#room-code').textContent = s.room ?? app.room ?? '';
   $('#room-code').title = 'Room code';
   $('#variant-label').textContent = variantName(s.variant, app.variants);
+  // The server's words for the options that are not the default (absent from an older server).
+  $('#options-label').textContent = s.options_text ?? '';
+  $('#options-label').hidden = !s.options_text;
   const n = s.spectators ?? 0;
   $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
   // A game stored under earlier rules goes on under them (docs/RULES.md, Revisions).
@@ -301,70 +308,6 @@ function renderDrops(s, legal) {
   drops.replaceChildren(...buttons);
   if (wasHidden) layoutBoard();
 }
-
-/** The turns shown in the move list: the current game's, or those of the game being replayed. */
-export function shownMoves() {
-  const r = app.replay;
-  return r && r.game !== app.gameNo ? r.moves ?? [] : app.moves;
-}
-
-/** How the current game ended, in a few words, once it has. */
-function finalResult() {
-  const s = app.state;
-  return s?.status === 'finished' && s.result ? resultShort(s.result, sidesOf(s.variant), app.leftSide) : null;
-}
-
-/** Brings an item of a scrolling list into view by scrolling that list alone: scrollIntoView would
- *  scroll the page too, and on a phone that moves the board away at every replay step. */
-function scrollWithin(list, item) {
-  const l = list.getBoundingClientRect();
-  const i = item.getBoundingClientRect();
-  if (i.top < l.top) list.scrollTop -= l.top - i.top;
-  else if (i.bottom > l.bottom) list.scrollTop += Math.min(i.bottom - l.bottom, i.top - l.top);
-}
-
-let movesKey = '';
-export function renderMoves() {
-  const list = $('#move-list');
-  const r = app.replay;
-  const moves = shownMoves();
-  const current = r ? moveIndexOf(r.version, moves) : -1;
-  const result = r && r.game !== app.gameNo ? null : finalResult();
-  const k = JSON.stringify([moves.map((m) => [m.side, m.actions.length, m.versions, m.exploded.length, m.promoted.length]),
-    app.movesPartial, r?.game, current, app.gameNo, result]);
-  if (k === movesKey && list.children.length) return;
-  movesKey = k;
-  const items = moves.map((m, i) => {
-    const v = m.versions?.length ? Math.max(...m.versions) : null;
-    const body = [h('span.num', {}, `${i + 1}.`), sideChip(m.side), h('span.mv', {}, turnText(m)),
-      m.exploded.length ? icon('boom', 'explosion') : null, m.promoted.length ? icon('crown', 'crowned') : null];
-    const cls = `li${i === current ? '.current' : ''}`;
-    if (v === null) return h(cls, {}, ...body);
-    return h(cls, { dataset: { version: v }, 'aria-current': i === current ? 'step' : null },
-      h('button.move', {
-        type: 'button', title: 'Show the board after this move', 'aria-label': `Move ${i + 1}, ${sideName(m.side)} ${turnText(m)}: show the board after it`,
-        onclick: () => openReplay(v, r?.game ?? app.gameNo),
-      }, ...body));
-  });
-  if (app.movesPartial && !(r && r.game !== app.gameNo)) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
-  if (!items.length) items.push(h('li.muted', {}, 'No moves yet'));
-  if (result) items.push(h('li.result', {}, result));
-  if (app.gameNo > 1 && !r) {
-    // The earlier games of a rematch series, newest first.
-    const earlier = [];
-    for (let g = app.gameNo - 1; g >= Math.max(1, app.gameNo - 3); g--) {
-      earlier.push(h('button.btn.small.ghost', { type: 'button', onclick: () => openReplay(0, g), 'aria-label': `Replay game ${g}` },
-        icon('play'), `Game ${g}`));
-    }
-    items.push(h('li.earlier', {}, h('span.muted', {}, 'Replay'), ...earlier));
-  }
-  list.replaceChildren(...items);
-  list.classList.toggle('replaying', !!r);
-  const cur = list.querySelector('li.current');
-  if (cur) scrollWithin(list, cur);
-  else if (!r) list.scrollTop = list.scrollHeight;
-}
-
 
 // ---- layout -----------------------------------------------------------------------------------
 

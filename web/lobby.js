@@ -252,10 +252,11 @@ export async function refreshRooms() {
     return h('li.room', { dataset: { room: r.id } },
       h('div.room-main', {},
         h('span.room-variant', {}, variantName(r.variant, app.variants)),
+        r.options_text ? h('span.room-options', {}, r.options_text) : null,
         h('span.room-players', {}, ...seats.flatMap((x, i) => [i ? h('span.vs', {}, 'vs') : null, sideChip(x.side), h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—'))]))),
       h('div.room-meta', {},
         h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : r.status ?? ''),
-        r.one_screen ? h('span.pill.one-screen', { title: 'Both sides are played at one screen' }, 'one screen') : null,
+        r.one_screen ? h('span.pill.one-screen', { title: 'Two people play at one screen' }, 'one screen') : null,
         r.clock ? h('span.pill.clock', { title: controlWords(r.clock) }, icon('clock'), r.clock,
           h('span.sr-only', {}, ` (${controlWords(r.clock)})`)) : null,
         h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
@@ -330,11 +331,13 @@ async function openRoom(room) {
     const seats = seatList(info);
     const waiting = seats.find((x) => x.name);
     const free = seats.some((x) => x.name === null) && !info.one_screen;
+    // The game as the server words it: its variant, then its options that are not the default.
+    const game = `${variantName(info.variant, app.variants)}${info.options_text ? ` (${info.options_text})` : ''}`;
     const names = seats.map((x) => x.name || sideName(x.side)).join(' and ');
     $('#join-info').textContent = info.one_screen ?
-      `${variantName(info.variant, app.variants)}: ${names} are playing at one screen, so you can watch.` : free ?
-      `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${variantName(info.variant, app.variants)}.` :
-      `${variantName(info.variant, app.variants)}: both seats are taken, so you can watch.`;
+      `${game}: ${names} are playing at one screen, so you can watch.` : free ?
+      `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${game}.` :
+      `${game}: both seats are taken, so you can watch.`;
     $('#join-play').hidden = !free;
   } catch {
     // the dialog works without the details

@@ -1,11 +1,13 @@
 // Looking back over a game: the positions of its moves, the replay bar and its controls.
 
-import { $, h, icon, resultText, sideChip, sideName, toast, turnText } from './ui.js';
+import { $, h, icon, resultText, sideChip, sideName, toast } from './ui.js';
 import { fetchPositions, fetchRecord, movesFromRecord, parsePositions } from './replay.js';
 import { app } from './state.js';
 import { board, flipped, isPlayer, mySide, sidesOf } from './context.js';
 import { enrichMoves, mergePositions } from './game_state.js';
-import { forgetOverlay, layoutBoard, renderGame, shownMoves } from './game_view.js';
+import { forgetOverlay, layoutBoard, renderGame } from './game_view.js';
+import { shownMoves } from './move_list.js';
+import { moveText } from './notation_view.js';
 
 // Only positions the server sent are shown: those this tab saw live, and the server's list of
 // positions (GET /api/games/{room}/positions) for what it missed.
@@ -84,10 +86,11 @@ export function replayLabel() {
   return parts;
 }
 
-/** Asks the server for the positions of a game this tab has not seen whole (once per game). */
-async function loadPositions(game) {
+/** Asks the server for the positions of a game this tab has not seen whole (once per game);
+ *  resolves true when it asked. */
+export async function loadPositions(game) {
   const key = `${app.room}#${game}`;
-  if (app.positionsTried.has(key)) return;
+  if (app.positionsTried.has(key)) return false;
   app.positionsTried.add(key);
   const room = app.room;
   const q = Number.isInteger(app.state?.game) ? game : undefined;
@@ -95,6 +98,7 @@ async function loadPositions(game) {
   if (app.room !== room) return;
   mergePositions(game, positions);
   if (positions && game === app.gameNo) enrichMoves(app.moves, game);
+  return true;
 }
 
 /** Opens the replay at a version (the nearest position this tab has), of this game or an earlier one. */
@@ -210,7 +214,7 @@ export function renderReplayBar() {
     detail.replaceChildren(resultText(snap.result, sides, snap.connect ?? o.connect ?? 4, !!o.misere,
       r.game === app.gameNo ? app.leftSide : null));
   } else if (snap?.last && r.version > 0) {
-    detail.replaceChildren(sideChip(snap.last.side), ` ${sideName(snap.last.side)} ${turnText(snap.last)}`,
+    detail.replaceChildren(sideChip(snap.last.side), ` ${sideName(snap.last.side)} ${moveText(snap.last)}`,
       snap.last.exploded?.length ? icon('boom', 'explosion') : '', snap.last.promoted?.length ? icon('crown', 'crowned') : '');
   } else {
     detail.replaceChildren(snap?.turn ? `${sideName(snap.turn)} to move` : '');

@@ -56,6 +56,13 @@ export const store = {
   set muted(v) {
     localStorage.setItem('bc.muted', v ? '1' : '0');
   },
+  /** The notation picked for a variant's games (notation.js), or null for its default. */
+  notation(variant) {
+    return localStorage.getItem(`bc.notation.${variant}`);
+  },
+  setNotation(variant, id) {
+    localStorage.setItem(`bc.notation.${variant}`, id);
+  },
   seat(room) {
     try {
       const v = JSON.parse(localStorage.getItem(`bc.seat.${normRoom(room)}`) ?? 'null');

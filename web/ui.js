@@ -1,6 +1,8 @@
 // Screens and panels: small DOM helpers, the words the page uses, and renderers that turn a state
 // into text. Nothing here talks to the network.
 
+import { formatTurn } from './notation.js';
+
 export const $ = (sel, root = document) => root.querySelector(sel);
 
 /** h('button.primary', {onclick, 'aria-label': 'x'}, 'text', child...) */
@@ -115,10 +117,6 @@ export function humanize(name) {
   return s[0].toUpperCase() + s.slice(1);
 }
 
-export function squareName(sq) {
-  return `${String.fromCharCode(97 + sq[0])}${sq[1] + 1}`;
-}
-
 /** How a game ended, in a sentence. `left`: the side that left a game drawn by abandonment, when
  *  known (the result names only a winner). */
 export function resultText(result, sides, connect, misere, left = null) {
@@ -164,20 +162,10 @@ export function resultShort(result, sides = [], left = null) {
   return w ? `${sideName(w)} wins` : 'Draw';
 }
 
-/** One turn in words, for the move list: "c3–d4", "c3×e5×c7", "drop 4", "bomb 2", "detonate b1". */
+/** One turn in words, for the move list: "c3–d4", "c3×e5×c7", "↓4", "bomb ↓4", "detonate b1"
+ *  (the project's notation; notation.js writes the others). */
 export function turnText(last) {
-  const acts = (last.actions ?? []).filter((a) => a.kind !== 'end_turn');
-  const parts = [];
-  const hops = acts.filter((a) => a.from && a.to);
-  if (hops.length) {
-    const jump = hops.some((a) => a.kind === 'jump');
-    parts.push([hops[0].from, ...hops.map((a) => a.to)].map(squareName).join(jump ? '×' : '–'));
-  }
-  for (const a of acts) {
-    if (a.kind === 'drop') parts.push(a.piece === 'bomb' ? `bomb ↓${a.column + 1}` : `↓${a.column + 1}`);
-    if (a.kind === 'detonate' && a.at) parts.push(`detonate ${squareName(a.at)}`);
-  }
-  return parts.join(' ') || '…';
+  return formatTurn(last);
 }
 
 // ---- toasts ---------------------------------------------------------------------------------
