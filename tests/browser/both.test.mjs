@@ -1,7 +1,7 @@
 // The game as people play it, in every browser of BC_BROWSERS (default Chromium and Firefox ESR):
 // a whole game between two people who meet by link, a reload mid-game, a spectator, clocks (one
 // that runs, one that flags), premoves, a claim against a player who left, an abort, the players'
-// connections and lag; two people at one screen.
+// connections and lag (two people at one screen: one_screen.both.test.mjs).
 // One browser per engine, shared by the tests; each person is a context of their own.
 // A new behaviour to check in every browser is one more it(...) in the describe below.
 import { describe, it, before, after } from 'node:test';
@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { browsers, launch } from './driver.mjs';
 import {
-  board, waitBoard, clickSquare, clockOf, createGame, move, presenceOf, startGame, watchByLink, pieceAt, pieces,
+  board, waitBoard, clickSquare, clockOf, move, presenceOf, startGame, watchByLink, pieceAt, pieces,
 } from './game_driver.mjs';
 import { squarePoint, startServer } from './helpers.mjs';
 
@@ -310,24 +310,6 @@ for (const kind of browsers()) {
       }
       await fire.shot('both-presence');
       await done(fire, water);
-    });
-
-    it('two people at one screen: one page plays both sides, the board turns with the turn, a reload keeps both seats', async () => {
-      const p = await browser.person();
-      await createGame(p, { variant: 'bomb', name: 'Ann', name2: 'Bob', seat: 'both' });
-      await waitBoard(p, { status: 'playing', turn: 'fire', flipped: 'false' });
-      await p.waitText('#status-line', 'Fire to move — Ann');
-      await p.click('#turn-board-box');
-      await move(p, [2, 2], [3, 3]);
-      await waitBoard(p, { version: 1, turn: 'water', flipped: 'true' });
-      await p.waitText('#status-line', 'Water to move — Bob');
-      await p.reload();
-      await waitBoard(p, { version: 1, turn: 'water', flipped: 'true', status: 'playing' });
-      assert.equal(await p.eval(() => window.bombcheckers.app.oneScreen), true, 'both seats after the reload');
-      await move(p, [5, 5], [4, 4]);
-      await waitBoard(p, { version: 2, turn: 'fire', flipped: 'false' });
-      await p.waitText('#resign', 'Fire resigns');
-      await done(p);
     });
   });
 }
