@@ -2,6 +2,7 @@
 // URLs shown without their passwords.
 #include "bc/store.hpp"
 
+#include "pg_store.hpp"
 #include "sqlite_store.hpp"
 
 namespace bc::store {
@@ -34,6 +35,7 @@ std::string redact(std::string_view where) {
 }
 
 std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) {
+  if (is_postgres_url(path)) return PgStore::open(path, error);
   return SqliteStore::open(path, error);
 }
 
