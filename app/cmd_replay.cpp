@@ -1,7 +1,7 @@
 // `bombcheckers replay FILE|ROOM`: checks a game record by replaying it through the rules core.
 // FILE is a JSON record as served by /api/games/{room}; ROOM is a room id in the store of a data
-// directory (every game of the room, or --game N). Prints the final state of each game, or the
-// first action that does not replay (exit 1).
+// directory, or of the PostgreSQL database of --store (every game of the room, or --game N). Prints
+// the final state of each game, or the first action that does not replay (exit 1).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -29,7 +29,8 @@ using Setting = std::optional<std::string>;
 struct Settings {
   std::string target;  // FILE or ROOM
   fs::path data_dir = "data";
-  int game = 0;  // 0: every game of the room
+  std::string store;  // a postgres:// URL instead of the data directory's file
+  int game = 0;       // 0: every game of the room
   bool pdn = false;
 };
 
@@ -42,6 +43,12 @@ Setting set_target(Settings& s, std::string_view v) {
 Setting set_data_dir(Settings& s, std::string_view v) {
   if (v.empty()) return "empty path";
   s.data_dir = fs::path(v);
+  return std::nullopt;
+}
+
+Setting set_store(Settings& s, std::string_view v) {
+  if (!store::is_postgres_url(v)) return "a postgres:// or postgresql:// URL";
+  s.store = std::string(v);
   return std::nullopt;
 }
 
@@ -60,6 +67,8 @@ Setting set_pdn(Settings& s, std::string_view) {
 const Flag<Settings> kReplayFlags[] = {
     {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where the store is (default ./data)",
      set_data_dir},
+    {"--store", "BOMBCHECKERS_STORE", "URL",
+     "the PostgreSQL store of serve --store instead (postgres://...)", set_store},
     {"--game", "", "N", "only game N of the room", set_game},
     {"--pdn", "", "", "also print each game's notation (PDN, or the Kaboom record)", set_pdn},
 };
@@ -71,8 +80,9 @@ void usage(std::FILE* out) {
                "the final state of each game; exits 1 at the first action that does not replay\n"
                "(with its version), 2 for bad arguments or an unreadable record.\n\n"
                "  FILE                     a JSON record as served by GET /api/games/{room}\n"
-               "  ROOM                     a room id in the store of the data directory (every "
-               "game of it)\n");
+               "  ROOM                     a room id in the store of the data directory or of "
+               "--store\n"
+               "                           (every game of it)\n");
   print_flags<Settings>(out, kReplayFlags);
 }
 
@@ -158,27 +168,29 @@ int replay_file(const fs::path& file, bool pdn) {
   return 0;
 }
 
-int replay_room(const std::string& room_arg, const fs::path& data_dir, int only_game, bool pdn) {
+int replay_room(const std::string& room_arg, const Settings& s) {
+  const int only_game = s.game;
+  const bool pdn = s.pdn;
   auto id = server::normalize_room_id(room_arg);
   if (!id) {
     std::fprintf(stderr, "replay: '%s' is neither a file nor a room id\n", room_arg.c_str());
     return 2;
   }
-  const fs::path db = data_dir / "bombcheckers.db";
+  const std::string db = s.store.empty() ? (s.data_dir / "bombcheckers.db").string() : s.store;
   std::error_code ec;
-  if (!fs::is_regular_file(db, ec)) {
-    std::fprintf(stderr, "replay: there is no store at %s\n", db.string().c_str());
+  if (s.store.empty() && !fs::is_regular_file(db, ec)) {
+    std::fprintf(stderr, "replay: there is no store at %s\n", db.c_str());
     return 2;
   }
   std::string why;
-  auto store = store::Store::open(db.string(), why);
+  auto store = store::Store::open(db, why);
   if (!store) {
     std::fprintf(stderr, "replay: %s\n", why.c_str());
     return 2;
   }
   auto current = store->load_room(*id);
   if (!current) {
-    std::fprintf(stderr, "replay: room %s is not in %s\n", id->c_str(), db.string().c_str());
+    std::fprintf(stderr, "replay: room %s is not in %s\n", id->c_str(), store->path().c_str());
     return 2;
   }
   const int last = current->room.game_no;
@@ -221,7 +233,7 @@ int cmd_replay(Args args) {
   if (s.target.empty()) return usage_error(cmd, "needs a record FILE or a ROOM id");
   std::error_code ec;
   if (fs::is_regular_file(s.target, ec)) return replay_file(s.target, s.pdn);
-  return replay_room(s.target, s.data_dir, s.game, s.pdn);
+  return replay_room(s.target, s);
 }
 
 }  // namespace bc::app

@@ -99,6 +99,14 @@ Setting set_data_dir(Settings& s, std::string_view v) {
   return std::nullopt;
 }
 
+Setting set_store(Settings& s, std::string_view v) {
+  if (!store::is_postgres_url(v)) {
+    return "a postgres:// or postgresql:// URL (SQLite, the default, lives in --data-dir)";
+  }
+  s.cfg.store = std::string(v);
+  return std::nullopt;
+}
+
 Setting set_log_level(Settings& s, std::string_view v) {
   auto l = parse_level(v);
   if (!l) return "the level must be trace, debug, info, warn, error, critical or off";
@@ -193,6 +201,11 @@ const Flag<Settings> kServeFlags[] = {
      "the web client's files (default: web/ beside the build folder, else ./web)", set_web_root},
     {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where games are kept (default ./data)",
      set_data_dir},
+    {"--store", "BOMBCHECKERS_STORE", "URL",
+     "keep games in PostgreSQL, postgres://[user@]host[:port]/database (default: SQLite\n"
+     "                           in --data-dir); a password goes better in ~/.pgpass or "
+     "PGPASSWORD than in the URL",
+     set_store},
     {"--log-level", "BOMBCHECKERS_LOG_LEVEL", "LEVEL",
      "trace, debug, info, warn, error, critical or off (default info)", set_log_level},
     {"--threads", "BOMBCHECKERS_THREADS", "N", "I/O threads, 1..256 (default: the number of cores)",
@@ -324,6 +337,8 @@ int cmd_serve(Args args) {
   if (auto done = read_command_flags<Settings>("serve", kServeFlags, args, s, serve_usage))
     return *done;
   if (!s.web_root_given) s.cfg.web_root = default_web_root();
+  if (s.cfg.memory && !s.cfg.store.empty())
+    return usage_error("serve", "--memory and --store: choose one place for the games");
   if (s.cfg.tls_cert.empty() != s.cfg.tls_key.empty()) {
     return usage_error("serve", !s.cfg.tls_cert.empty()
                                     ? "--tls-cert: TLS also needs the private key (--tls-key)"

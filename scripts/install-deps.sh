@@ -27,6 +27,9 @@ declare -A pkgs=(
   [nlohmann-json3-dev]=/usr/include/nlohmann/json.hpp
   [libspdlog-dev]=/usr/include/spdlog/spdlog.h
   [libsqlite3-dev]=/usr/include/sqlite3.h
+  [libpq-dev]=/usr/include/postgresql/libpq-fe.h  # the PostgreSQL store (serve --store URL)
+  # The store's tests start a private PostgreSQL server with its initdb and postgres (Debian 12: 15).
+  [postgresql]=/usr/lib/postgresql/15/bin/initdb
   [libssl-dev]=/usr/include/openssl/ssl.h
   [libqrencode-dev]=/usr/include/qrencode.h
   [libgtest-dev]=/usr/include/gtest/gtest.h

@@ -183,12 +183,13 @@ std::string store_prometheus(const store::Store& store) {
   const auto [db, wal] = store.file_bytes();
   const store::Stats st = store.stats();
   header(out, "bc_store_file_bytes", "gauge",
-         "The database's files on disk (0 for an in-memory store), by file.");
+         "The database's files on disk (0 for an in-memory store), by file; PostgreSQL: its "
+         "tables as last measured, as file=database.");
   value(out, "bc_store_file_bytes", "file=\"database\"", db);
   value(out, "bc_store_file_bytes", "file=\"wal\"", wal);
   header(out, "bc_store_free_bytes", "gauge",
          "Pages of the database file that hold nothing, as last measured (compact gives them "
-         "back).");
+         "back); 0 on PostgreSQL, not measured.");
   value(out, "bc_store_free_bytes", "", st.size.free_bytes);
   header(out, "bc_store_rows", "gauge", "Rows in the store as last measured, by table.");
   value(out, "bc_store_rows", "table=\"rooms\"", st.size.rooms);

@@ -246,14 +246,17 @@ Server::~Server() {
   stop();
 }
 
-// Opens the data directory's database (or one in memory) and brings back its rooms; the reason
-// if it cannot. Once: a restarted Server keeps its store.
+// Opens the data directory's database (or one in memory, or the PostgreSQL database of
+// config.store) and brings back its rooms; the reason if it cannot. Once: a restarted Server keeps
+// its store.
 std::optional<std::string> Server::open_store() {
   if (impl_->store) return std::nullopt;
   auto& s = *impl_->state;
   const auto& cfg = s.config;
   std::string path = ":memory:";
-  if (!cfg.memory) {
+  const bool sqlite_file = !cfg.memory && cfg.store.empty();
+  if (!cfg.memory && !cfg.store.empty()) path = cfg.store;
+  if (sqlite_file) {
     std::error_code fec;
     std::filesystem::create_directories(cfg.data_dir, fec);
     if (fec || !std::filesystem::is_directory(cfg.data_dir)) {
@@ -261,9 +264,8 @@ std::optional<std::string> Server::open_store() {
              (fec ? fec.message() : std::string("it is not a directory"));
     }
     path = (cfg.data_dir / kDatabaseFile).string();
-  }
-  if (!cfg.memory) {
     // Two servers on one database would both restore its rooms and then each other's writes.
+    // (PostgreSQL has no such lock yet: one server per database until rooms have owners.)
     std::string why;
     impl_->data_lock = lock_data_dir(cfg.data_dir, why);
     if (!impl_->data_lock) return why;
@@ -288,7 +290,8 @@ std::optional<std::string> Server::open_store() {
   if (cfg.memory) {
     spdlog::warn("games are kept in memory only (--memory): a restart loses them");
   } else {
-    spdlog::info("games are kept in {} ({} rooms restored{})", path, impl_->restored.first,
+    spdlog::info("games are kept in {} ({} rooms restored{})", impl_->store->path(),
+                 impl_->restored.first,
                  impl_->restored.second
                      ? ", " + std::to_string(impl_->restored.second) + " could not be restored"
                      : std::string());

@@ -23,6 +23,9 @@ struct ServerConfig {
   std::filesystem::path data_dir =
       "data";           // the store: data_dir/bombcheckers.db (created if needed)
   bool memory = false;  // a throwaway in-memory store instead (tests, benchmarks)
+  // A postgres:// or postgresql:// URL: the store is that PostgreSQL database instead of
+  // data_dir's SQLite file (data_dir is then not used, nor locked).
+  std::string store;
   int threads = 1;
   bool handle_signals = false;  // SIGINT / SIGTERM stop the server
   // Origins ("https://example.org", normalized by normalize_origin) whose pages may open /ws,

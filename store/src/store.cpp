@@ -1,215 +1,72 @@
-// SQLite store with group commit: one writer thread takes every queued write, commits them in one
-// transaction (WAL, synchronous=FULL: durable across power loss), then runs their callbacks.
+// The interface's own part: which backend opens a location, the maintenance thread both share, and
+// URLs shown without their passwords.
 #include "bc/store.hpp"
 
-#include "impl.hpp"
+#include "pg_store.hpp"
+#include "sqlite_store.hpp"
 
 namespace bc::store {
-namespace {
 
-// 2: actions.left0_ms and left1_ms, the clocks after each action (issue 14).
-constexpr int kSchemaVersion = 2;
+bool is_postgres_url(std::string_view where) {
+  return where.starts_with("postgres://") || where.starts_with("postgresql://");
+}
 
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS rooms(
-  id TEXT PRIMARY KEY,
-  setup TEXT NOT NULL,
-  created_ms INTEGER NOT NULL,
-  game_no INTEGER NOT NULL DEFAULT 1,
-  retired INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS seats(
-  room TEXT NOT NULL,
-  side INTEGER NOT NULL,
-  name TEXT NOT NULL,
-  token_hash TEXT NOT NULL,
-  PRIMARY KEY(room, side));
-CREATE TABLE IF NOT EXISTS games(
-  room TEXT NOT NULL,
-  game_no INTEGER NOT NULL,
-  result TEXT NOT NULL DEFAULT '',
-  started_ms INTEGER NOT NULL,
-  ended_ms INTEGER NOT NULL DEFAULT 0,
-  players TEXT NOT NULL DEFAULT '',
-  PRIMARY KEY(room, game_no));
-CREATE TABLE IF NOT EXISTS actions(
-  room TEXT NOT NULL,
-  game_no INTEGER NOT NULL,
-  version INTEGER NOT NULL,
-  side INTEGER NOT NULL,
-  action TEXT NOT NULL,
-  at_ms INTEGER NOT NULL,
-  left0_ms INTEGER,
-  left1_ms INTEGER,
-  PRIMARY KEY(room, game_no, version));
-CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
-)sql";
+std::string redact(std::string_view where) {
+  if (!is_postgres_url(where)) return std::string(where);
+  std::string out(where);
+  // scheme://user:password@host...: the password goes (before the first '/', '?' or '#' after
+  // the scheme, the last '@' ends the user information).
+  const std::size_t from = out.find("://") + 3;
+  const std::size_t end = out.find_first_of("/?#", from);
+  const std::size_t at = out.rfind('@', end == std::string::npos ? out.size() : end);
+  if (at != std::string::npos && at >= from) {
+    const std::size_t colon = out.find(':', from);
+    if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
+  }
+  // ...?password=secret&...: the value goes.
+  for (std::size_t p = out.find("password="); p != std::string::npos;
+       p = out.find("password=", p + 1)) {
+    if (p == 0 || (out[p - 1] != '?' && out[p - 1] != '&')) continue;
+    const std::size_t v = p + 9;
+    const std::size_t amp = out.find_first_of("&#", v);
+    out.replace(v, (amp == std::string::npos ? out.size() : amp) - v, "***");
+  }
+  return out;
+}
 
-}  // namespace
+std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) {
+  if (is_postgres_url(path)) return PgStore::open(path, error);
+  return SqliteStore::open(path, error);
+}
 
-Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::~Store() {
-  stop_maintenance();  // the thread uses this Store: stopped before impl_ goes
+  stop_maintenance();
 }
 
 void Store::stop_maintenance() {
   {
-    std::lock_guard lock(impl_->queue_mutex);
-    impl_->maintenance_stopping = true;
+    std::lock_guard lock(maintain_mutex_);
+    maintenance_stopping_ = true;
   }
-  impl_->maintain_cv.notify_all();
-  if (impl_->maintainer.joinable()) impl_->maintainer.join();
+  maintain_cv_.notify_all();
+  if (maintainer_.joinable()) maintainer_.join();
 }
 
-std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) {
-  auto impl = std::make_unique<Impl>();
-  impl->path = path;
-  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &impl->db, flags, nullptr) != SQLITE_OK) {
-    error = "cannot open database " + path + ": " +
-            (impl->db != nullptr ? sqlite3_errmsg(impl->db) : "out of memory");
-    return nullptr;
-  }
-  sqlite3_busy_timeout(impl->db, 5000);
-  std::string why;
-  const bool memory = path == ":memory:";
-  // Incremental vacuum lets prune() give freed pages back to the file system; SQLite takes it
-  // only before the first table is made (an older file gets it from compact()). The WAL file is
-  // cut back to 16 MiB after a checkpoint, however large one prune made it.
-  // WAL with synchronous=FULL: a commit is on disk before it returns, even across power loss.
-  bool fresh = false;
-  {
-    Stmt pages(impl->db, "PRAGMA page_count");
-    fresh = pages.step() == SQLITE_ROW && pages.int64(0) == 0;
-  }
-  // (Only on a fresh file: on an existing one the pragma may write, and a damaged file must be
-  // left exactly as it is.)
-  if ((fresh && !exec(impl->db, "PRAGMA auto_vacuum=INCREMENTAL", &why)) ||
-      (!memory && !exec(impl->db, "PRAGMA journal_mode=WAL", &why)) ||
-      !exec(impl->db, "PRAGMA journal_size_limit=16777216", &why) ||
-      !exec(impl->db, "PRAGMA synchronous=FULL", &why) ||
-      !exec(impl->db, "PRAGMA foreign_keys=ON", &why) || !exec(impl->db, kSchema, &why)) {
-    error = "cannot use database " + path + ": " + why;
-    return nullptr;
-  }
-  {
-    Stmt check(impl->db, "PRAGMA quick_check");
-    if (check.step() != SQLITE_ROW || check.text(0) != "ok") {
-      error = "database " + path + " is damaged (quick_check: " +
-              (check.ok() ? check.text(0) : std::string(sqlite3_errmsg(impl->db))) +
-              "); move it aside to start afresh";
-      return nullptr;
-    }
-  }
-  {
-    std::string found;
-    {
-      Stmt version(impl->db, "SELECT value FROM meta WHERE key='schema'");
-      if (version.step() == SQLITE_ROW) found = version.text(0);
-    }
-    if (found == "1") {
-      // Schema 1 to 2, in one transaction: the clock columns, empty for the games played before.
-      if (!exec(impl->db,
-                "BEGIN IMMEDIATE; ALTER TABLE actions ADD COLUMN left0_ms INTEGER; "
-                "ALTER TABLE actions ADD COLUMN left1_ms INTEGER; "
-                "UPDATE meta SET value='2' WHERE key='schema'; COMMIT",
-                &why)) {
-        exec(impl->db, "ROLLBACK", nullptr);
-        error = "cannot upgrade database " + path + " to schema 2: " + why;
-        return nullptr;
-      }
-    } else if (!found.empty() && found != std::to_string(kSchemaVersion)) {
-      error = "database " + path + " has schema version " + found + ", this server reads " +
-              std::to_string(kSchemaVersion) + " (and upgrades 1)";
-      return nullptr;
-    }
-  }
-  // A write proves the file and its directory are writable (WAL needs the directory too).
-  const std::string mark =
-      "BEGIN IMMEDIATE; INSERT OR REPLACE INTO meta(key, value) VALUES('schema', '" +
-      std::to_string(kSchemaVersion) + "'); COMMIT";
-  if (!exec(impl->db, mark.c_str(), &why)) {
-    error = "cannot write database " + path + ": " + why;
-    return nullptr;
-  }
-  impl->inline_writes = memory;
-  Impl* raw = impl.get();
-  if (!memory) impl->writer = std::thread([raw] { raw->run_writer(); });
-  return std::unique_ptr<Store>(new Store(std::move(impl)));
-}
-
-void Store::submit(std::vector<Write> writes, Done done) {
-  if (impl_->inline_writes) {
-    // In memory there is no disk to share: the caller writes and is answered at once, without
-    // the hand-off to the writer thread and back (a fifth of the server's CPU per action).
-    Impl::Batch one;
-    one.emplace_back(std::move(writes), std::move(done));
-    impl_->commit(one);
-    return;
-  }
-  {
-    std::lock_guard lock(impl_->queue_mutex);
-    impl_->queue.emplace_back(std::move(writes), std::move(done));
-  }
-  impl_->queue_cv.notify_one();
-}
-
-void Store::flush() {
-  std::unique_lock lock(impl_->queue_mutex);
-  impl_->idle_cv.wait(lock, [&] { return impl_->queue.empty() && !impl_->busy; });
-}
-
-std::vector<LoadedRoom> Store::load_active_rooms() {
-  Read read(*impl_);
-  std::vector<RoomRow> rooms;
-  Stmt s(read.db(),
-         "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE retired=0 "
-         "ORDER BY created_ms");
-  while (s.step() == SQLITE_ROW) rooms.push_back(read_room(s));
-  std::vector<LoadedRoom> out;
-  out.reserve(rooms.size());
-  for (auto& r : rooms) out.push_back(Impl::load(read.db(), std::move(r), 0));
-  return out;
-}
-
-std::optional<LoadedRoom> Store::load_room(const std::string& id, int game_no) {
-  Read read(*impl_);
-  Stmt s(read.db(), "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE id=?");
-  s.bind(1, id);
-  if (s.step() != SQLITE_ROW) return std::nullopt;
-  return Impl::load(read.db(), read_room(s), game_no);
-}
-
-bool Store::has_room(const std::string& id) {
-  Read read(*impl_, Read::Single);
-  Stmt s(read.db(), "SELECT 1 FROM rooms WHERE id=?");
-  s.bind(1, id);
-  return s.step() == SQLITE_ROW;
-}
-
-std::vector<ActionRow> Store::actions(const std::string& room, int game_no) {
-  Read read(*impl_, Read::Single);
-  return Impl::actions(read.db(), room, game_no);
-}
-
-std::vector<RoomRow> Store::recent_rooms(int limit) {
-  Read read(*impl_, Read::Single);
-  std::vector<RoomRow> out;
-  Stmt s(read.db(),
-         "SELECT id, setup, created_ms, game_no, retired FROM rooms ORDER BY created_ms DESC "
-         "LIMIT ?");
-  s.bind(1, limit);
-  while (s.step() == SQLITE_ROW) out.push_back(read_room(s));
-  return out;
-}
-
-Stats Store::stats() const {
-  std::lock_guard lock(impl_->queue_mutex);
-  return impl_->stats;
-}
-
-const std::string& Store::path() const {
-  return impl_->path;
+void Store::maintain(const Retention& keep, std::chrono::milliseconds every,
+                     std::function<std::int64_t()> now_ms,
+                     std::function<void(const Pruned&)> pruned) {
+  if (maintainer_.joinable()) return;
+  maintainer_ =
+      std::thread([this, keep, every, now_ms = std::move(now_ms), pruned = std::move(pruned)] {
+        for (;;) {
+          const Pruned p = prune(keep, now_ms());
+          if (pruned && p.rooms + p.games + p.actions > 0) pruned(p);
+          measure();
+          std::unique_lock lock(maintain_mutex_);
+          if (maintain_cv_.wait_for(lock, every, [&] { return maintenance_stopping_.load(); }))
+            return;
+        }
+      });
 }
 
 }  // namespace bc::store

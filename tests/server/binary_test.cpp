@@ -252,7 +252,10 @@ TEST(Binary, HelpListsEveryFlagWithItsEnvironmentTwin) {
                         "--keep-abandoned",
                         "BOMBCHECKERS_KEEP_ABANDONED",
                         "--keep-finished",
-                        "BOMBCHECKERS_KEEP_FINISHED"}) {
+                        "BOMBCHECKERS_KEEP_FINISHED",
+                        "--store",
+                        "BOMBCHECKERS_STORE",
+                        "postgres://"}) {
     EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
   }
 }

@@ -1,18 +1,24 @@
-// Durable game store: an embedded SQLite database (WAL mode) with one writer thread that groups the
-// writes of many rooms into one transaction, so hundreds of games share each fsync.
+// Durable game store: one interface, two implementations. The default is an embedded SQLite
+// database (WAL mode); a postgres:// URL opens a PostgreSQL database instead (a cluster's shared
+// store, docs/PERSISTENCE.md). Both have one writer thread that groups the writes of many rooms
+// into one transaction, so hundreds of games share each commit.
 //
 // The store knows rooms, seats, games and actions as rows of text; it does not parse JSON or know
 // the rules. The server writes each accepted action here and announces it only from the write's
-// completion callback, so an announced action is always on disk.
+// completion callback, so an announced action is always committed.
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -80,7 +86,9 @@ struct RetireRoom {
 using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom>;
 
 // Called once the batch holding the writes is committed (ok) or failed: on the writer thread, or
-// for an in-memory store (":memory:") on the thread that submitted, before submit returns.
+// for an in-memory store (":memory:") on the thread that submitted, before submit returns. A batch
+// whose connection to PostgreSQL broke before its COMMIT answered is reported failed, although it
+// may have been committed: the server then rebuilds the room from the store, which is the truth.
 using Done = std::function<void(bool ok)>;
 
 // How long the store keeps what nobody will come back to (docs/PROTOCOL.md, "Retention"). Only
@@ -108,9 +116,20 @@ struct Size {
   std::uint64_t rooms = 0;
   std::uint64_t games = 0;
   std::uint64_t actions = 0;
-  std::uint64_t page_bytes = 0;  // the file's pages, in use or free
+  // SQLite: the file's pages, in use or free. PostgreSQL: the store's tables with their indexes
+  // and TOAST (pg_total_relation_size).
+  std::uint64_t page_bytes = 0;
+  // SQLite: free pages. PostgreSQL: 0, not measured (counting its free space needs a scan of
+  // every page, pgstattuple; its VACUUM makes dead rows' space reusable on its own).
   std::uint64_t free_bytes = 0;
 };
+
+enum class Backend : std::uint8_t { Sqlite, Postgres };
+
+// True for a postgres:// or postgresql:// URL (what Store::open takes for PostgreSQL).
+bool is_postgres_url(std::string_view where);
+// The URL without its password (for logs and messages); anything else as it is.
+std::string redact(std::string_view where);
 
 struct Stats {
   std::uint64_t writes = 0;
@@ -130,40 +149,49 @@ struct LoadedRoom {
   std::vector<ActionRow> actions;  // the actions of the current game (room.game_no), in order
 };
 
+// The store. Every member but maintain() and stop_maintenance() is the backend's own.
 class Store {
  public:
-  // Opens (creating if needed) the database at `path`, or an in-memory one for ":memory:".
-  // nullptr and a message for people if it cannot be opened or written.
+  // Opens (creating if needed) the SQLite database at `path`, or an in-memory one for ":memory:",
+  // or for a postgres:// or postgresql:// URL the PostgreSQL database it names (its tables are
+  // created if missing). nullptr and a message for people if it cannot be opened or written.
   static std::unique_ptr<Store> open(const std::string& path, std::string& error);
-  ~Store();
+  virtual ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
   // Queues writes; `done` runs after they are committed (see Done). Never blocks on I/O.
-  void submit(std::vector<Write> writes, Done done = {});
+  virtual void submit(std::vector<Write> writes, Done done) = 0;
+  void submit(std::vector<Write> writes) { submit(std::move(writes), Done{}); }
   // Blocks until everything submitted so far is committed (shutdown, tests).
-  void flush();
+  virtual void flush() = 0;
 
   // Reads (any thread). Each runs on a connection of its own, never the writer's, so a read does
   // not wait for a commit (an in-memory database has one connection: there they share it).
-  std::vector<LoadedRoom> load_active_rooms();
-  bool has_room(const std::string& id);
-  std::optional<LoadedRoom> load_room(const std::string& id, int game_no = 0);  // 0: current game
-  std::vector<ActionRow> actions(const std::string& room, int game_no);
-  std::vector<RoomRow> recent_rooms(int limit);
+  virtual std::vector<LoadedRoom> load_active_rooms() = 0;
+  virtual bool has_room(const std::string& id) = 0;
+  // game_no 0: the current game.
+  virtual std::optional<LoadedRoom> load_room(const std::string& id, int game_no) = 0;
+  std::optional<LoadedRoom> load_room(const std::string& id) { return load_room(id, 0); }
+  virtual std::vector<ActionRow> actions(const std::string& room, int game_no) = 0;
+  virtual std::vector<RoomRow> recent_rooms(int limit) = 0;
 
   // Deletes what `keep` no longer keeps, as of `now_ms` (Unix ms), in small transactions that
   // let the writer's commits through in between; calls `deleted` (if it deleted anything); then
-  // gives up to 256 MiB of freed pages back to the file system, a step at a time (an incremental
-  // vacuum, when the database was made with it: every one since this store version, and any
-  // after compact()). Stops early when the store or its maintenance stops.
-  Pruned prune(const Retention& keep, std::int64_t now_ms,
-               const std::function<void(const Pruned&)>& deleted = {});
-  // Counts rows and pages (a read; it updates stats().size).
-  Size measure();
-  // Rewrites the database into the smallest file (SQLite's VACUUM) and switches it to incremental
-  // vacuum. Every write waits meanwhile: run it with no server on the file (bombcheckers compact).
-  bool compact(std::string& error);
+  // gives freed space back: SQLite up to 256 MiB of freed pages to the file system, a step at a
+  // time (an incremental vacuum, when the database was made with it: every one since this store
+  // version, and any after compact()); PostgreSQL a plain VACUUM of the store's tables, which
+  // makes the space reusable and cuts empty pages off their ends. Stops early when the store or
+  // its maintenance stops.
+  virtual Pruned prune(const Retention& keep, std::int64_t now_ms,
+                       const std::function<void(const Pruned&)>& deleted) = 0;
+  Pruned prune(const Retention& keep, std::int64_t now_ms) { return prune(keep, now_ms, {}); }
+  // Counts rows and sizes (a read; it updates stats().size).
+  virtual Size measure() = 0;
+  // Rewrites the database into the smallest files: SQLite's VACUUM (switching the file to
+  // incremental vacuum), PostgreSQL's VACUUM FULL of the store's tables. Every write waits
+  // meanwhile: run it with no server on the store (bombcheckers compact).
+  virtual bool compact(std::string& error) = 0;
   // From now on a thread of the store's own prunes by `keep` and measures, every `every` (and once
   // at once). Unix time from `now_ms` (tests give a fake clock); `pruned`, if given, is called on
   // that thread after a prune that deleted something. Stops with the store.
@@ -173,16 +201,24 @@ class Store {
   // Stops that thread (waiting for a prune under way to stop between transactions); writes go on.
   void stop_maintenance();
 
-  Stats stats() const;
-  const std::string& path() const;
-  // The database file and its write-ahead log, in bytes as they are on disk now (0 in memory).
-  std::pair<std::uint64_t, std::uint64_t> file_bytes() const;
+  virtual Stats stats() const = 0;
+  // The SQLite file, or the PostgreSQL URL without its password.
+  virtual const std::string& path() const = 0;
+  virtual Backend backend() const = 0;
+  // SQLite: the database file and its write-ahead log, in bytes as they are on disk now (0 in
+  // memory). PostgreSQL: the tables' size as last measured (Size::page_bytes), and 0.
+  virtual std::pair<std::uint64_t, std::uint64_t> file_bytes() const = 0;
 
-  struct Impl;
+ protected:
+  Store() = default;
+  // Set by stop_maintenance(): a prune stops between its transactions.
+  bool maintenance_stopping() const { return maintenance_stopping_.load(); }
 
  private:
-  explicit Store(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  std::thread maintainer_;
+  std::mutex maintain_mutex_;
+  std::condition_variable maintain_cv_;
+  std::atomic<bool> maintenance_stopping_{false};
 };
 
 }  // namespace bc::store

@@ -1,11 +1,10 @@
-// Retention: pruning what the policy no longer keeps, giving the space back, measuring, compacting.
-// Candidates are found on a reader connection; deletions go through the writer's connection in
-// small transactions, so a prune of a million rows never holds up a commit for long.
+// SQLite retention: pruning what the policy no longer keeps, giving the space back, measuring,
+// compacting. Candidates are found on a reader connection; deletions go through the writer's
+// connection in small transactions, so a prune of a million rows never holds up a commit for long.
 #include <filesystem>
 #include <limits>
 
-#include "bc/store.hpp"
-#include "impl.hpp"
+#include "sqlite_store.hpp"
 
 namespace bc::store {
 namespace {
@@ -65,19 +64,14 @@ std::int64_t pragma_int(sqlite3* db, const char* sql) {
   return s.step() == SQLITE_ROW ? s.int64(0) : 0;
 }
 
-bool stopping(Store::Impl& impl) {
-  std::lock_guard lock(impl.queue_mutex);
-  return impl.stopping || impl.maintenance_stopping;
-}
-
 // Runs `each` for every item of `items` in transactions of kPerTransaction on the writer's
 // connection (taking its mutex per transaction, so commits go on in between), adding what each
 // transaction deleted to `out` once it is committed. False if one fails (counted; the rows stay
 // for the next prune) or the store is stopping.
 template <class T, class Each>
-bool in_transactions(Store::Impl& impl, const std::vector<T>& items, Pruned& out, Each each) {
+bool in_transactions(SqliteStore& impl, const std::vector<T>& items, Pruned& out, Each each) {
   for (std::size_t at = 0; at < items.size(); at += kPerTransaction) {
-    if (stopping(impl)) return false;
+    if (impl.stopping()) return false;
     Pruned batch;
     std::lock_guard lock(impl.db_mutex);
     bool ok = exec(impl.db, "BEGIN IMMEDIATE");
@@ -85,8 +79,7 @@ bool in_transactions(Store::Impl& impl, const std::vector<T>& items, Pruned& out
       ok = each(items[i], batch);
     if (!ok || !exec(impl.db, "COMMIT")) {
       exec(impl.db, "ROLLBACK");
-      std::lock_guard stats(impl.queue_mutex);
-      ++impl.stats.prune_failures;
+      impl.writer.update_stats([](Stats& st) { ++st.prune_failures; });
       return false;
     }
     out.rooms += batch.rooms;
@@ -98,9 +91,9 @@ bool in_transactions(Store::Impl& impl, const std::vector<T>& items, Pruned& out
 
 }  // namespace
 
-Pruned Store::prune(const Retention& keep, std::int64_t now_ms,
-                    const std::function<void(const Pruned&)>& deleted) {
-  Impl& impl = *impl_;
+Pruned SqliteStore::prune(const Retention& keep, std::int64_t now_ms,
+                          const std::function<void(const Pruned&)>& deleted) {
+  SqliteStore& impl = *this;
   Pruned out;
   auto changes = [&] { return static_cast<std::uint64_t>(sqlite3_changes(impl.db)); };
 
@@ -110,7 +103,7 @@ Pruned Store::prune(const Retention& keep, std::int64_t now_ms,
     int game_no;
   };
   Game after{std::numeric_limits<std::int64_t>::min(), "", 0};
-  for (bool more = true; more && !stopping(impl);) {
+  for (bool more = true; more && !impl.stopping();) {
     std::vector<Game> games;
     {
       Read read(impl, Read::Single);
@@ -137,7 +130,7 @@ Pruned Store::prune(const Retention& keep, std::int64_t now_ms,
   }
 
   std::pair<std::int64_t, std::string> room_after{std::numeric_limits<std::int64_t>::min(), ""};
-  for (bool more = true; more && !stopping(impl);) {
+  for (bool more = true; more && !impl.stopping();) {
     std::vector<std::string> rooms;
     {
       Read read(impl, Read::Single);
@@ -159,12 +152,11 @@ Pruned Store::prune(const Retention& keep, std::int64_t now_ms,
   }
 
   const bool any = out.rooms + out.games + out.actions > 0;
-  {
-    std::lock_guard lock(impl.queue_mutex);
-    impl.stats.pruned.rooms += out.rooms;
-    impl.stats.pruned.games += out.games;
-    impl.stats.pruned.actions += out.actions;
-  }
+  impl.writer.update_stats([&](Stats& st) {
+    st.pruned.rooms += out.rooms;
+    st.pruned.games += out.games;
+    st.pruned.actions += out.actions;
+  });
   if (any && deleted) deleted(out);
   // Freed pages go back to the file system 4 MiB at a time, each step a commit of its own under
   // the writer's mutex, so moves are committed in between. (With WAL the file itself shrinks at
@@ -174,7 +166,7 @@ Pruned Store::prune(const Retention& keep, std::int64_t now_ms,
     std::lock_guard lock(impl.db_mutex);
     incremental = pragma_int(impl.db, "PRAGMA auto_vacuum") == 2;
   }
-  for (int i = 0; any && incremental && i < kVacuumSteps && !stopping(impl); ++i) {
+  for (int i = 0; any && incremental && i < kVacuumSteps && !impl.stopping(); ++i) {
     std::lock_guard lock(impl.db_mutex);
     if (pragma_int(impl.db, "PRAGMA freelist_count") == 0 ||
         !exec(impl.db, "PRAGMA incremental_vacuum(1024)")) {
@@ -185,65 +177,45 @@ Pruned Store::prune(const Retention& keep, std::int64_t now_ms,
     std::lock_guard lock(impl.db_mutex);
     exec(impl.db, "PRAGMA wal_checkpoint(PASSIVE)");
   }
-  std::lock_guard lock(impl.queue_mutex);
-  ++impl.stats.prunes;
+  impl.writer.update_stats([](Stats& st) { ++st.prunes; });
   return out;
 }
 
-Size Store::measure() {
+Size SqliteStore::measure() {
   Size size;
   {
-    Read read(*impl_);
-    sqlite3* db = read.db();
-    size.rooms = static_cast<std::uint64_t>(pragma_int(db, "SELECT count(*) FROM rooms"));
-    size.games = static_cast<std::uint64_t>(pragma_int(db, "SELECT count(*) FROM games"));
-    size.actions = static_cast<std::uint64_t>(pragma_int(db, "SELECT count(*) FROM actions"));
-    const auto page = static_cast<std::uint64_t>(pragma_int(db, "PRAGMA page_size"));
-    size.page_bytes = page * static_cast<std::uint64_t>(pragma_int(db, "PRAGMA page_count"));
-    size.free_bytes = page * static_cast<std::uint64_t>(pragma_int(db, "PRAGMA freelist_count"));
+    Read read(*this);
+    sqlite3* rdb = read.db();
+    size.rooms = static_cast<std::uint64_t>(pragma_int(rdb, "SELECT count(*) FROM rooms"));
+    size.games = static_cast<std::uint64_t>(pragma_int(rdb, "SELECT count(*) FROM games"));
+    size.actions = static_cast<std::uint64_t>(pragma_int(rdb, "SELECT count(*) FROM actions"));
+    const auto page = static_cast<std::uint64_t>(pragma_int(rdb, "PRAGMA page_size"));
+    size.page_bytes = page * static_cast<std::uint64_t>(pragma_int(rdb, "PRAGMA page_count"));
+    size.free_bytes = page * static_cast<std::uint64_t>(pragma_int(rdb, "PRAGMA freelist_count"));
   }
-  std::lock_guard lock(impl_->queue_mutex);
-  impl_->stats.size = size;
+  writer.update_stats([&](Stats& st) { st.size = size; });
   return size;
 }
 
-bool Store::compact(std::string& error) {
+bool SqliteStore::compact(std::string& error) {
   flush();
   {
-    std::lock_guard lock(impl_->db_mutex);
-    if (!exec(impl_->db, "PRAGMA auto_vacuum=INCREMENTAL", &error) ||
-        !exec(impl_->db, "VACUUM", &error)) {
+    std::lock_guard lock(db_mutex);
+    if (!exec(db, "PRAGMA auto_vacuum=INCREMENTAL", &error) || !exec(db, "VACUUM", &error)) {
       return false;
     }
-    if (!impl_->inline_writes) exec(impl_->db, "PRAGMA wal_checkpoint(TRUNCATE)");
+    if (!inline_writes) exec(db, "PRAGMA wal_checkpoint(TRUNCATE)");
   }
   measure();
   return true;
 }
 
-void Store::maintain(const Retention& keep, std::chrono::milliseconds every,
-                     std::function<std::int64_t()> now_ms,
-                     std::function<void(const Pruned&)> pruned) {
-  if (impl_->maintainer.joinable()) return;
-  impl_->maintainer =
-      std::thread([this, keep, every, now_ms = std::move(now_ms), pruned = std::move(pruned)] {
-        for (;;) {
-          const Pruned p = prune(keep, now_ms());
-          if (pruned && p.rooms + p.games + p.actions > 0) pruned(p);
-          measure();
-          std::unique_lock lock(impl_->queue_mutex);
-          if (impl_->maintain_cv.wait_for(lock, every, [&] { return impl_->maintenance_stopping; }))
-            return;
-        }
-      });
-}
-
-std::pair<std::uint64_t, std::uint64_t> Store::file_bytes() const {
-  if (impl_->inline_writes) return {0, 0};
+std::pair<std::uint64_t, std::uint64_t> SqliteStore::file_bytes() const {
+  if (inline_writes) return {0, 0};
   std::error_code ec;
-  const auto db = std::filesystem::file_size(impl_->path, ec);
-  const std::uint64_t db_bytes = ec ? 0 : db;
-  const auto wal = std::filesystem::file_size(impl_->path + "-wal", ec);
+  const auto file = std::filesystem::file_size(path_, ec);
+  const std::uint64_t db_bytes = ec ? 0 : file;
+  const auto wal = std::filesystem::file_size(path_ + "-wal", ec);
   return {db_bytes, ec ? 0 : wal};
 }
 

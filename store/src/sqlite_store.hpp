@@ -1,20 +1,19 @@
-// The store's insides, shared by its files: the statements, the writer's state (Store::Impl) and
-// one read (Read). Not installed: only store/src includes it.
+// The SQLite store's insides, shared by its files: the statements, the store itself (SqliteStore)
+// and one read (Read). Not installed: only store/src includes it.
 #pragma once
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "bc/store.hpp"
+#include "group_commit.hpp"
 
 namespace bc::store::detail {
 
@@ -103,8 +102,41 @@ using detail::read_room;
 using detail::Stmt;
 using detail::StmtCache;
 
-struct Store::Impl {
-  std::string path;
+class SqliteStore final : public Store {
+ public:
+  // nullptr and why if `path` cannot be opened, is damaged or has a later schema.
+  static std::unique_ptr<Store> open(const std::string& path, std::string& error);
+  SqliteStore()
+      : writer([this](const detail::GroupCommit::Batch& batch, std::vector<char>& entry_ok,
+                      std::size_t& writes) { return commit(batch, entry_ok, writes); }) {}
+  ~SqliteStore() override {
+    stop_maintenance();  // the thread uses this store: stopped before its members go
+    writer.stop();
+    cache.clear();
+    for (sqlite3* r : idle_readers) sqlite3_close(r);
+    if (db != nullptr) sqlite3_close(db);
+  }
+
+  void submit(std::vector<Write> writes, Done done) override;
+  void flush() override { writer.flush(); }
+  std::vector<LoadedRoom> load_active_rooms() override;
+  bool has_room(const std::string& id) override;
+  std::optional<LoadedRoom> load_room(const std::string& id, int game_no) override;
+  std::vector<ActionRow> actions(const std::string& room, int game_no) override;
+  std::vector<RoomRow> recent_rooms(int limit) override;
+  Pruned prune(const Retention& keep, std::int64_t now_ms,
+               const std::function<void(const Pruned&)>& deleted) override;
+  Size measure() override;
+  bool compact(std::string& error) override;
+  Stats stats() const override { return writer.stats(); }
+  const std::string& path() const override { return path_; }
+  Backend backend() const override { return Backend::Sqlite; }
+  std::pair<std::uint64_t, std::uint64_t> file_bytes() const override;
+
+  // The maintenance is stopping, or the store is closing: a prune stops between transactions.
+  bool stopping() const { return maintenance_stopping() || writer.stopping(); }
+
+  std::string path_;
   sqlite3* db = nullptr;
   std::mutex db_mutex;  // the writer's connection: held for a batch (and by readers in memory)
   StmtCache cache;      // the writer's statements
@@ -117,33 +149,8 @@ struct Store::Impl {
   std::vector<sqlite3*> idle_readers;
   std::atomic<std::uint64_t> reader_connections{0};
 
-  std::mutex queue_mutex;
-  std::condition_variable queue_cv;
-  std::condition_variable idle_cv;
-  std::deque<std::pair<std::vector<Write>, Done>> queue;
-  bool stopping = false;
-  bool busy = false;
   bool inline_writes = false;  // an in-memory database: submit() writes on the caller's thread
-  Stats stats;
-  std::thread writer;
-
-  // Retention (retention.cpp): a thread that prunes and measures the store now and then. It
-  // waits on maintain_cv under queue_mutex, and stops with `maintenance_stopping`.
-  std::thread maintainer;
-  std::condition_variable maintain_cv;
-  bool maintenance_stopping = false;  // under queue_mutex
-
-  ~Impl() {
-    {
-      std::lock_guard lock(queue_mutex);
-      stopping = true;
-    }
-    queue_cv.notify_all();
-    if (writer.joinable()) writer.join();
-    cache.clear();
-    for (sqlite3* r : idle_readers) sqlite3_close(r);
-    if (db != nullptr) sqlite3_close(db);
-  }
+  detail::GroupCommit writer;  // the queue, the writer thread and the counters
 
   // A connection to read on; give it back with release_reader. Null for an in-memory database
   // (or if a reader cannot be opened): then read on `db` under db_mutex.
@@ -158,7 +165,7 @@ struct Store::Impl {
       }
     }
     sqlite3* r = nullptr;
-    if (sqlite3_open_v2(path.c_str(), &r, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) !=
+    if (sqlite3_open_v2(path_.c_str(), &r, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) !=
         SQLITE_OK) {
       sqlite3_close(r);
       return nullptr;
@@ -243,8 +250,8 @@ struct Store::Impl {
 
   // One transaction for `batch`; with `savepoints`, each submission in its own savepoint (its
   // failure recorded in entry_ok), else any failed write fails the whole transaction.
-  bool write_batch(const std::deque<std::pair<std::vector<Write>, Done>>& batch,
-                   std::vector<char>& entry_ok, bool savepoints, std::size_t& writes) {
+  bool write_batch(const detail::GroupCommit::Batch& batch, std::vector<char>& entry_ok,
+                   bool savepoints, std::size_t& writes) {
     bool ok = Stmt(cache, db, "BEGIN IMMEDIATE").run();
     for (std::size_t i = 0; ok && i < batch.size(); ++i) {
       bool entry = !savepoints || Stmt(cache, db, "SAVEPOINT w").run();
@@ -265,54 +272,17 @@ struct Store::Impl {
     return ok;
   }
 
-  using Batch = std::deque<std::pair<std::vector<Write>, Done>>;
-
-  void run_writer() {
-    for (;;) {
-      Batch batch;
-      {
-        std::unique_lock lock(queue_mutex);
-        queue_cv.wait(lock, [&] { return stopping || !queue.empty(); });
-        if (queue.empty()) return;  // stopping, and everything is written
-        batch.swap(queue);
-        busy = true;
-      }
-      commit(batch);
-      {
-        std::lock_guard lock(queue_mutex);
-        busy = false;
-      }
-      idle_cv.notify_all();
-    }
-  }
-
-  // Writes `batch` in one transaction and runs its callbacks.
-  void commit(Batch& batch) {
-    std::vector<char> entry_ok(batch.size(), 1);
-    std::size_t writes = 0;
-    bool committed = false;
-    {
-      std::lock_guard db_lock(db_mutex);
-      // Writes almost never fail: the whole batch goes in one transaction first. Only if one
-      // fails is it written again with a savepoint per submission, so that a bad write fails
-      // its own submission and no other (three statements per action instead of one otherwise).
-      committed = write_batch(batch, entry_ok, false, writes);
-      if (!committed) {
-        std::fill(entry_ok.begin(), entry_ok.end(), 1);
-        writes = 0;
-        committed = write_batch(batch, entry_ok, true, writes);
-      }
-    }
-    std::uint64_t failed = 0;
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const bool ok = committed && entry_ok[i] != 0;
-      if (!ok) ++failed;
-      if (batch[i].second) batch[i].second(ok);
-    }
-    std::lock_guard lock(queue_mutex);
-    stats.writes += writes;
-    ++stats.commits;
-    stats.failures += failed;
+  // Writes `batch` in one transaction (GroupCommit::Commit).
+  bool commit(const detail::GroupCommit::Batch& batch, std::vector<char>& entry_ok,
+              std::size_t& writes) {
+    std::lock_guard db_lock(db_mutex);
+    // Writes almost never fail: the whole batch goes in one transaction first. Only if one
+    // fails is it written again with a savepoint per submission, so that a bad write fails
+    // its own submission and no other (three statements per action instead of one otherwise).
+    if (write_batch(batch, entry_ok, false, writes)) return true;
+    std::fill(entry_ok.begin(), entry_ok.end(), 1);
+    writes = 0;
+    return write_batch(batch, entry_ok, true, writes);
   }
 
   static std::vector<SeatRow> seats(sqlite3* db, const std::string& room) {
@@ -363,7 +333,7 @@ class Read {
  public:
   // One statement is a transaction by itself: `Single` skips BEGIN and COMMIT.
   enum Span : std::uint8_t { Several, Single };
-  explicit Read(Store::Impl& impl, Span span = Several)
+  explicit Read(SqliteStore& impl, Span span = Several)
       : impl_(impl), own_(impl.acquire_reader()), transaction_(span == Several) {
     if (own_ == nullptr) shared_ = std::unique_lock(impl.db_mutex);
     if (transaction_) exec(db(), "BEGIN");
@@ -377,7 +347,7 @@ class Read {
   sqlite3* db() const { return own_ != nullptr ? own_ : impl_.db; }
 
  private:
-  Store::Impl& impl_;
+  SqliteStore& impl_;
   sqlite3* own_;
   bool transaction_;
   std::unique_lock<std::mutex> shared_;

@@ -1,0 +1,90 @@
+// The PostgreSQL store (libpq): the same rows, guarantee and group commit as the SQLite one, for
+// a database that several servers can reach. One writer connection on the writer thread; reads
+// on connections of their own, from a small pool; each reconnects when it finds itself broken.
+// Not installed: only store/src includes it.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "bc/store.hpp"
+#include "group_commit.hpp"
+#include "pg_conn.hpp"
+
+namespace bc::store {
+
+class PgStore final : public Store {
+ public:
+  // nullptr and why if the database cannot be reached, is not UTF-8, or has a later schema.
+  static std::unique_ptr<Store> open(const std::string& url, std::string& error);
+  explicit PgStore(std::string url);
+  ~PgStore() override;
+
+  void submit(std::vector<Write> writes, Done done) override;
+  void flush() override { writer_.flush(); }
+  std::vector<LoadedRoom> load_active_rooms() override;
+  bool has_room(const std::string& id) override;
+  std::optional<LoadedRoom> load_room(const std::string& id, int game_no) override;
+  std::vector<ActionRow> actions(const std::string& room, int game_no) override;
+  std::vector<RoomRow> recent_rooms(int limit) override;
+  Pruned prune(const Retention& keep, std::int64_t now_ms,
+               const std::function<void(const Pruned&)>& deleted) override;
+  Size measure() override;
+  bool compact(std::string& error) override;
+  Stats stats() const override { return writer_.stats(); }
+  const std::string& path() const override { return shown_; }
+  Backend backend() const override { return Backend::Postgres; }
+  std::pair<std::uint64_t, std::uint64_t> file_bytes() const override;
+
+ private:
+  // A connection of the pool, given back (if still good) when this goes.
+  class Pooled {
+   public:
+    Pooled(PgStore& store, std::unique_ptr<pg::Conn> conn)
+        : store_(store), conn_(std::move(conn)) {}
+    ~Pooled() { store_.release(std::move(conn_)); }
+    Pooled(const Pooled&) = delete;
+    Pooled& operator=(const Pooled&) = delete;
+    pg::Conn& operator*() const { return *conn_; }
+    pg::Conn* operator->() const { return conn_.get(); }
+    explicit operator bool() const { return conn_ != nullptr; }
+
+   private:
+    PgStore& store_;
+    std::unique_ptr<pg::Conn> conn_;
+  };
+
+  // A usable connection other than the writer's (null if none can be had).
+  Pooled acquire();
+  void release(std::unique_ptr<pg::Conn> conn);
+  // Runs `body` on a pooled connection, in one read-only transaction (one snapshot) when it runs
+  // several queries (a single one is a transaction by itself). If the connection broke (the
+  // server restarted), once more on a new one. False if it failed.
+  enum class Span : std::uint8_t { Several, Single };
+  bool read(const std::function<bool(pg::Conn&)>& body, Span span = Span::Several);
+
+  bool commit(const detail::GroupCommit::Batch& batch, std::vector<char>& entry_ok,
+              std::size_t& writes);
+  bool write_pipelined(const detail::GroupCommit::Batch& batch, std::size_t& writes);
+  bool write_with_savepoints(const detail::GroupCommit::Batch& batch, std::vector<char>& entry_ok,
+                             std::size_t& writes);
+  bool stopping() const { return maintenance_stopping() || writer_.stopping(); }
+  // Deletes `items` by `each` in transactions of a few on the writer's connection.
+  template <class T, class Each>
+  bool in_transactions(const std::vector<T>& items, Pruned& out, Each each);
+
+  std::string url_;
+  std::string shown_;    // the URL without its password
+  std::mutex db_mutex_;  // the writer's connection: held for a batch, and by a prune's transaction
+  pg::Conn db_;
+  static constexpr std::size_t kIdleReadersMax = 4;
+  std::mutex pool_mutex_;
+  std::vector<std::unique_ptr<pg::Conn>> idle_;
+  std::atomic<std::uint64_t> last_size_bytes_{0};
+  detail::GroupCommit writer_;
+};
+
+}  // namespace bc::store

@@ -1,0 +1,179 @@
+// SQLite store with group commit: one writer thread takes every queued write, commits them in one
+// transaction (WAL, synchronous=FULL: durable across power loss), then runs their callbacks.
+// Opening (schema, checks, upgrade) and the reads; the writes are in sqlite_store.hpp.
+#include "sqlite_store.hpp"
+
+namespace bc::store {
+namespace {
+
+// 2: actions.left0_ms and left1_ms, the clocks after each action (issue 14).
+constexpr int kSchemaVersion = 2;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms(
+  id TEXT PRIMARY KEY,
+  setup TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  game_no INTEGER NOT NULL DEFAULT 1,
+  retired INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS seats(
+  room TEXT NOT NULL,
+  side INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  PRIMARY KEY(room, side));
+CREATE TABLE IF NOT EXISTS games(
+  room TEXT NOT NULL,
+  game_no INTEGER NOT NULL,
+  result TEXT NOT NULL DEFAULT '',
+  started_ms INTEGER NOT NULL,
+  ended_ms INTEGER NOT NULL DEFAULT 0,
+  players TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY(room, game_no));
+CREATE TABLE IF NOT EXISTS actions(
+  room TEXT NOT NULL,
+  game_no INTEGER NOT NULL,
+  version INTEGER NOT NULL,
+  side INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  at_ms INTEGER NOT NULL,
+  left0_ms INTEGER,
+  left1_ms INTEGER,
+  PRIMARY KEY(room, game_no, version));
+CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
+)sql";
+
+}  // namespace
+
+std::unique_ptr<Store> SqliteStore::open(const std::string& path, std::string& error) {
+  auto impl = std::make_unique<SqliteStore>();
+  impl->path_ = path;
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
+  if (sqlite3_open_v2(path.c_str(), &impl->db, flags, nullptr) != SQLITE_OK) {
+    error = "cannot open database " + path + ": " +
+            (impl->db != nullptr ? sqlite3_errmsg(impl->db) : "out of memory");
+    return nullptr;
+  }
+  sqlite3_busy_timeout(impl->db, 5000);
+  std::string why;
+  const bool memory = path == ":memory:";
+  // Incremental vacuum lets prune() give freed pages back to the file system; SQLite takes it
+  // only before the first table is made (an older file gets it from compact()). The WAL file is
+  // cut back to 16 MiB after a checkpoint, however large one prune made it.
+  // WAL with synchronous=FULL: a commit is on disk before it returns, even across power loss.
+  bool fresh = false;
+  {
+    Stmt pages(impl->db, "PRAGMA page_count");
+    fresh = pages.step() == SQLITE_ROW && pages.int64(0) == 0;
+  }
+  // (Only on a fresh file: on an existing one the pragma may write, and a damaged file must be
+  // left exactly as it is.)
+  if ((fresh && !exec(impl->db, "PRAGMA auto_vacuum=INCREMENTAL", &why)) ||
+      (!memory && !exec(impl->db, "PRAGMA journal_mode=WAL", &why)) ||
+      !exec(impl->db, "PRAGMA journal_size_limit=16777216", &why) ||
+      !exec(impl->db, "PRAGMA synchronous=FULL", &why) ||
+      !exec(impl->db, "PRAGMA foreign_keys=ON", &why) || !exec(impl->db, kSchema, &why)) {
+    error = "cannot use database " + path + ": " + why;
+    return nullptr;
+  }
+  {
+    Stmt check(impl->db, "PRAGMA quick_check");
+    if (check.step() != SQLITE_ROW || check.text(0) != "ok") {
+      error = "database " + path + " is damaged (quick_check: " +
+              (check.ok() ? check.text(0) : std::string(sqlite3_errmsg(impl->db))) +
+              "); move it aside to start afresh";
+      return nullptr;
+    }
+  }
+  {
+    std::string found;
+    {
+      Stmt version(impl->db, "SELECT value FROM meta WHERE key='schema'");
+      if (version.step() == SQLITE_ROW) found = version.text(0);
+    }
+    if (found == "1") {
+      // Schema 1 to 2, in one transaction: the clock columns, empty for the games played before.
+      if (!exec(impl->db,
+                "BEGIN IMMEDIATE; ALTER TABLE actions ADD COLUMN left0_ms INTEGER; "
+                "ALTER TABLE actions ADD COLUMN left1_ms INTEGER; "
+                "UPDATE meta SET value='2' WHERE key='schema'; COMMIT",
+                &why)) {
+        exec(impl->db, "ROLLBACK", nullptr);
+        error = "cannot upgrade database " + path + " to schema 2: " + why;
+        return nullptr;
+      }
+    } else if (!found.empty() && found != std::to_string(kSchemaVersion)) {
+      error = "database " + path + " has schema version " + found + ", this server reads " +
+              std::to_string(kSchemaVersion) + " (and upgrades 1)";
+      return nullptr;
+    }
+  }
+  // A write proves the file and its directory are writable (WAL needs the directory too).
+  const std::string mark =
+      "BEGIN IMMEDIATE; INSERT OR REPLACE INTO meta(key, value) VALUES('schema', '" +
+      std::to_string(kSchemaVersion) + "'); COMMIT";
+  if (!exec(impl->db, mark.c_str(), &why)) {
+    error = "cannot write database " + path + ": " + why;
+    return nullptr;
+  }
+  impl->inline_writes = memory;
+  if (!memory) impl->writer.start();
+  return impl;
+}
+
+void SqliteStore::submit(std::vector<Write> writes, Done done) {
+  // In memory there is no disk to share: the caller writes and is answered at once, without the
+  // hand-off to the writer thread and back (a fifth of the server's CPU per action).
+  if (inline_writes) {
+    writer.submit_inline(std::move(writes), std::move(done));
+  } else {
+    writer.submit(std::move(writes), std::move(done));
+  }
+}
+
+std::vector<LoadedRoom> SqliteStore::load_active_rooms() {
+  Read read(*this);
+  std::vector<RoomRow> rooms;
+  Stmt s(read.db(),
+         "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE retired=0 "
+         "ORDER BY created_ms");
+  while (s.step() == SQLITE_ROW) rooms.push_back(read_room(s));
+  std::vector<LoadedRoom> out;
+  out.reserve(rooms.size());
+  for (auto& r : rooms) out.push_back(load(read.db(), std::move(r), 0));
+  return out;
+}
+
+std::optional<LoadedRoom> SqliteStore::load_room(const std::string& id, int game_no) {
+  Read read(*this);
+  Stmt s(read.db(), "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE id=?");
+  s.bind(1, id);
+  if (s.step() != SQLITE_ROW) return std::nullopt;
+  return load(read.db(), read_room(s), game_no);
+}
+
+bool SqliteStore::has_room(const std::string& id) {
+  Read read(*this, Read::Single);
+  Stmt s(read.db(), "SELECT 1 FROM rooms WHERE id=?");
+  s.bind(1, id);
+  return s.step() == SQLITE_ROW;
+}
+
+std::vector<ActionRow> SqliteStore::actions(const std::string& room, int game_no) {
+  Read read(*this, Read::Single);
+  return SqliteStore::actions(read.db(), room, game_no);
+}
+
+std::vector<RoomRow> SqliteStore::recent_rooms(int limit) {
+  Read read(*this, Read::Single);
+  std::vector<RoomRow> out;
+  Stmt s(read.db(),
+         "SELECT id, setup, created_ms, game_no, retired FROM rooms ORDER BY created_ms DESC "
+         "LIMIT ?");
+  s.bind(1, limit);
+  while (s.step() == SQLITE_ROW) out.push_back(read_room(s));
+  return out;
+}
+
+}  // namespace bc::store
