@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { browsers, launch } from './driver.mjs';
 import {
-  board, waitBoard, clickSquare, clockOf, move, presenceOf, startGame, watchByLink, pieceAt, pieces,
+  board, done, waitBoard, clickSquare, clockOf, move, presenceOf, startGame, watchByLink, pieceAt, pieces,
 } from './game_driver.mjs';
 import { squarePoint, startServer } from './helpers.mjs';
 
@@ -23,12 +23,6 @@ async function openingMoves(fire, water) {
   await waitBoard(water, { version: 1, turn: 'water' });
   await move(water, [5, 5], [4, 4]);
   await waitBoard(fire, { version: 2, turn: 'fire' });
-}
-
-/** Every person's page threw nothing; then their contexts are closed. */
-async function done(...people) {
-  for (const p of people) assert.deepEqual(p.errors, [], `${p.kind}: errors in a page`);
-  await Promise.all(people.map((p) => p.close()));
 }
 
 for (const kind of browsers()) {

@@ -1,9 +1,16 @@
 // The game-level helpers of helpers.mjs on driver.mjs's interface, for the tests that run in every
 // browser: reading the canvas's data-* attributes, clicking squares, creating and joining games.
 // The page-side parts (boardIs, squarePoint, pieceAt) are helpers.mjs's own.
+import assert from 'node:assert/strict';
 import { BASE, T, boardIs, squarePoint, pieceAt } from './helpers.mjs';
 
 export { BASE, T, pieceAt };
+
+/** Every person's page threw nothing; then their contexts are closed. */
+export async function done(...people) {
+  for (const p of people) assert.deepEqual(p.errors, [], `${p.kind}: errors in a page`);
+  await Promise.all(people.map((p) => p.close()));
+}
 
 /** The canvas's data-* attributes (room, seat, version, status, turn, flipped, selected, ...). */
 export function board(p) {

@@ -4,13 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browsers, launch } from './driver.mjs';
-import { waitBoard, createGame, move } from './game_driver.mjs';
-
-/** Every person's page threw nothing; then their contexts are closed. */
-async function done(...people) {
-  for (const p of people) assert.deepEqual(p.errors, [], `${p.kind}: errors in a page`);
-  await Promise.all(people.map((p) => p.close()));
-}
+import { done, waitBoard, createGame, move } from './game_driver.mjs';
 
 for (const kind of browsers()) {
   describe(kind, () => {

@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browsers, launch } from './driver.mjs';
-import { BASE, board, waitBoard, clickSquare, move, startGame, pieces } from './game_driver.mjs';
+import { BASE, board, done, waitBoard, clickSquare, move, startGame, pieces } from './game_driver.mjs';
 
 /** The two opening moves: fire c3-d4, water f6-e5. */
 async function openingMoves(fire, water) {
@@ -19,12 +19,6 @@ async function openingMoves(fire, water) {
 /** The texts of the move list's items. */
 function moveList(p) {
   return p.eval(() => [...document.querySelectorAll('#move-list li')].map((li) => li.textContent.trim()));
-}
-
-/** Every person's page threw nothing; then their contexts are closed. */
-async function done(...people) {
-  for (const p of people) assert.deepEqual(p.errors, [], `${p.kind}: errors in a page`);
-  await Promise.all(people.map((p) => p.close()));
 }
 
 for (const kind of browsers()) {
