@@ -44,6 +44,19 @@ inline std::vector<Write> new_room(const std::string& id) {
           PutSeat{{id, 0, "Ross", sha256_hex("token-0")}}, PutGame{{id, 1, "", 1000, 0, ""}}};
 }
 
+// 300 retired rooms of 40 actions of 200 bytes each, committed: the tables a prune empties.
+inline void fill_retired_rooms(Store& s) {
+  const std::string text(200, 'a');
+  for (int r = 0; r < 300; ++r) {
+    const std::string id = "room" + std::to_string(r);
+    std::vector<Write> w = new_room(id);
+    for (int v = 1; v <= 40; ++v) w.push_back(AppendAction{{id, 1, v, v % 2, text, 2000 + v}});
+    w.push_back(RetireRoom{id});
+    s.submit(std::move(w));
+  }
+  s.flush();
+}
+
 inline Write action(const std::string& room, std::int64_t version, int side = 0) {
   return AppendAction{{room, 1, version, side, R"({"kind":"step"})", 2000 + version}};
 }

@@ -197,15 +197,7 @@ TEST_P(PgStoreTest, ABatchOfManyPipelineWindowsCommitsWholeOrNotAtAll) {
 // pages for reuse); compact's VACUUM FULL rewrites everything small.
 TEST_P(PgStoreTest, PruningVacuumsAndCompactRewritesTheTables) {
   auto s = must_open(where());
-  const std::string text(200, 'a');
-  for (int r = 0; r < 300; ++r) {
-    const std::string id = "room" + std::to_string(r);
-    std::vector<Write> w = new_room(id);
-    for (int v = 1; v <= 40; ++v) w.push_back(AppendAction{{id, 1, v, v % 2, text, 2000 + v}});
-    w.push_back(RetireRoom{id});
-    s->submit(std::move(w));
-  }
-  s->flush();
+  fill_retired_rooms(*s);
   const Size full = s->measure();
   EXPECT_EQ(full.actions, 300u * 40);
   EXPECT_GT(full.page_bytes, 300u * 40 * 200);
