@@ -49,6 +49,7 @@ WebSocketSession<Stream>::~WebSocketSession() {
     if (room_) room_->disconnect(id_);
     if (pending_ && pending_ != room_) pending_->disconnect(id_);
   }
+  if (!relay_to_.empty() && state_->cluster) state_->cluster->bye(relay_to_, id_);
   spdlog::info("ws #{}: closed", id_);
 }
 
@@ -203,6 +204,37 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     }
     if (a->free) return analyse_free(request.id, *a);
   }
+  if (state_->cluster) {
+    const bool joining = std::holds_alternative<JoinMsg>(request.body) ||
+                         std::holds_alternative<CreateMsg>(request.body);
+    if (!relay_to_.empty() && !joining) return relay(std::string(text), received);
+    if (!relay_to_.empty()) {
+      // Off to another room: out of the relayed one first.
+      state_->cluster->bye(std::exchange(relay_to_, {}), id_);
+    }
+    const auto* join = std::get_if<JoinMsg>(&request.body);
+    if (join && !state_->registry.find(join->room)) {
+      // Where the room runs is Redis's to say: asked off this strand, the reading paused.
+      paused_ = true;
+      std::weak_ptr<WebSocketSession> weak = shared_from_this();
+      auto executor = ws_.get_executor();
+      state_->cluster->resolve(
+          join->room, [weak, executor, request = std::move(request), text = std::string(text),
+                       received](Placement p) mutable {
+            net::post(executor, [weak, p = std::move(p), request = std::move(request),
+                                 text = std::move(text), received]() mutable {
+              if (auto self = weak.lock())
+                self->placed(p, std::move(request), std::move(text), received);
+            });
+          });
+      return;
+    }
+  }
+  route(std::move(request), received);
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::route(ClientMessage request, Clock::time_point received) {
   static const std::string kNoAddress;
   auto routed = route_request(state_->registry, state_->limits,
                               {shared_from_this(), std::move(request), received, room_,
@@ -217,6 +249,49 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
   } else {
     ++inflight_;
   }
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::placed(const Placement& p, ClientMessage request, std::string text,
+                                      Clock::time_point received) {
+  if (!open_) return;
+  paused_ = false;
+  switch (p.where) {
+    case Placement::Where::Local:
+      route(std::move(request), received);
+      break;
+    case Placement::Where::Relay:
+      // A member of a room here is out of it: its new room runs elsewhere.
+      if (room_) room_->disconnect(id_);
+      room_.reset();
+      relay_to_ = p.owner;
+      paused_ = true;  // until the owner answers the join
+      relay(std::move(text), received);
+      break;
+    case Placement::Where::Unknown:
+      route(std::move(request), received);  // the lobby's own unknown_room
+      break;
+    case Placement::Where::Unavailable:
+      refuse(request.id, ErrorCode::ServerError,
+             "the server cannot reach the room's server right now; try again in a few seconds",
+             "join");
+      break;
+  }
+  maybe_read();
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::relay(std::string text, Clock::time_point received) {
+  RelayRequest r;
+  r.conn = id_;
+  r.address = std::string(address());
+  r.form = static_cast<int>(compact_);
+  r.sent_unix_ms = real_time().unix_ms() -
+                   std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - received)
+                       .count();
+  r.text = std::move(text);
+  state_->cluster->forward(relay_to_, std::move(r));
+  if (!paused_) ++inflight_;
 }
 
 // A free position (the analysis board): no room is involved, so the connection hands it to the
@@ -298,6 +373,43 @@ template <class Stream>
 void WebSocketSession<Stream>::detached(const RoomHost* room) {
   net::post(ws_.get_executor(), [self = shared_from_this(), room] {
     if (self->room_.get() == room) self->room_.reset();
+  });
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::relay_answered(bool joined) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), joined] {
+    if (!joined && !self->relay_to_.empty()) {
+      self->state_->cluster->bye(std::exchange(self->relay_to_, {}), self->id_);
+    }
+    self->paused_ = false;
+    self->maybe_read();
+  });
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::relay_detached() {
+  net::post(ws_.get_executor(), [self = shared_from_this()] {
+    if (!self->relay_to_.empty()) {
+      self->state_->cluster->bye(std::exchange(self->relay_to_, {}), self->id_);
+    }
+  });
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::moved() {
+  net::post(ws_.get_executor(), [self = shared_from_this()] {
+    if (!self->open_ || self->close_when_drained_) return;
+    self->relay_to_.clear();
+    self->room_.reset();
+    // 1012 (service restart): the client reconnects by itself and its join finds the room
+    // where it runs now (docs/CLUSTER.md, "Failover").
+    self->send(std::make_shared<const std::string>(notice_json(
+        "room_moving", "this game moves to another server; reconnecting in a moment")));
+    self->close_when_drained_ = true;
+    self->close_code_ = websocket::close_code::service_restart;
+    if (self->queue_.empty())
+      self->close_with(websocket::close_code::service_restart, "room moving");
   });
 }
 
@@ -411,7 +523,9 @@ void WebSocketSession<Stream>::on_write(beast::error_code ec, std::size_t) {
   if (!queue_.empty()) {
     do_write();
   } else if (close_when_drained_) {
-    close_with(websocket::close_code::going_away, "server shutting down");
+    close_with(close_code_, close_code_ == websocket::close_code::going_away
+                                ? "server shutting down"
+                                : "room moving");
   }
 }
 
