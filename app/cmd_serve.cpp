@@ -226,7 +226,8 @@ const Flag<Settings> kServeFlags[] = {
      set_store},
     {"--cluster", "BOMBCHECKERS_CLUSTER", "URL",
      "run as one node of a cluster: rooms owned by leases in this Redis, redis://host[:port]\n"
-     "                           (needs --store postgres://...; docs/CLUSTER.md; default: one node)",
+     "                           (needs --store postgres://...; docs/CLUSTER.md; default: one "
+     "node)",
      set_cluster},
     {"--node-id", "BOMBCHECKERS_NODE_ID", "ID",
      "this node's id in the cluster, unique (default: the host name and a random suffix)",

@@ -110,8 +110,8 @@ std::optional<std::string> Cluster::start() {
   i.worker.start();
   i.reader = std::thread([this] { read_loop(); });
   i.worker.post_after(cfg_.renew_every, [this] { tick(); });
-  spdlog::info("cluster: node {} on Redis {} (leases of {} ms, renewed every {} ms)",
-               cfg_.node_id, cfg_.url, cfg_.lease_ttl.count(), cfg_.renew_every.count());
+  spdlog::info("cluster: node {} on Redis {} (leases of {} ms, renewed every {} ms)", cfg_.node_id,
+               cfg_.url, cfg_.lease_ttl.count(), cfg_.renew_every.count());
   return std::nullopt;
 }
 
@@ -174,9 +174,10 @@ void Cluster::resolve_step(std::string room, std::function<void(Placement)> done
     if (owner->alive) return done(Placement{Placement::Where::Relay, *owner->node});
     // The owner died: its lease runs out within its time to live; the join waits for that.
     if (SteadyClock::now() >= deadline) return done(Placement{});
-    i.worker.post_after(milliseconds(100), [this, room, done = std::move(done), deadline]() mutable {
-      resolve_step(std::move(room), std::move(done), deadline);
-    });
+    i.worker.post_after(milliseconds(100),
+                        [this, room, done = std::move(done), deadline]() mutable {
+                          resolve_step(std::move(room), std::move(done), deadline);
+                        });
     return;
   }
   done(Placement{});
@@ -232,6 +233,18 @@ void Cluster::released(const std::string& room) {
 
 void Cluster::hand_over_all() {
   state_.registry.hand_over_all("the server is stopping; your game goes on on another server");
+  // The leases go as soon as what the rooms wrote is committed, not when the process ends: the
+  // next join on another node takes a room at once. (A commit still under way is fenced by the
+  // actions' primary key, docs/CLUSTER.md.)
+  impl_->worker.post([this] {
+    auto& i = *impl_;
+    if (state_.store) state_.store->flush();
+    std::vector<std::string> rooms(i.owned.begin(), i.owned.end());
+    if (i.leases.release(rooms)) i.released += rooms.size();
+    forget_summaries(rooms);
+    i.owned.clear();
+    i.owned_count = 0;
+  });
 }
 
 void Cluster::lose(const std::vector<std::string>& rooms, const char* why) {
@@ -260,8 +273,8 @@ void Cluster::tick() {
   if (alive && lost) {
     i.last_renewed = t0;
     redis_ok_ = true;
-    i.renew_us = std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - t0)
-                     .count();
+    i.renew_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - t0).count();
     lose(*lost, "another node holds it, or it expired");
     publish_summaries();
     std::vector<std::string> dead;

@@ -7,9 +7,9 @@
 #pragma once
 
 #include <atomic>
-#include <future>
 #include <chrono>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>

@@ -191,8 +191,8 @@ void Cluster::handle_request(RelayRequest r) {
     std::lock_guard lock(impl_->remote_mu);
     auto& slot = impl_->remotes[{r.from, r.conn}];
     if (!slot) {
-      slot = std::make_shared<RemotePeer>(*this, r.from, r.conn,
-                                          state_.next_member.fetch_add(1), r.address);
+      slot = std::make_shared<RemotePeer>(*this, r.from, r.conn, state_.next_member.fetch_add(1),
+                                          r.address);
     }
     peer = slot;
   }
@@ -214,7 +214,8 @@ void Cluster::handle_request(RelayRequest r) {
     if (!state_.registry.find(j->room)) return peer->moved();
   }
   if (const auto* ping = std::get_if<PingMsg>(&msg.body)) {
-    if (auto room = peer->room(); room && ping->lag) room->report_lag(peer->member_id(), *ping->lag);
+    if (auto room = peer->room(); room && ping->lag)
+      room->report_lag(peer->member_id(), *ping->lag);
     return;
   }
   const bool join = std::holds_alternative<JoinMsg>(msg.body);
@@ -318,9 +319,10 @@ void Cluster::nodes_gone(const std::vector<std::string>& nodes) {
       }
     }
     for (auto& p : peers) p->gone();
-    spdlog::warn("cluster: node {} is gone: {} relayed connection(s) told to reconnect, {} "
-                 "member(s) from it disconnected",
-                 n, conns.size(), peers.size());
+    spdlog::warn(
+        "cluster: node {} is gone: {} relayed connection(s) told to reconnect, {} "
+        "member(s) from it disconnected",
+        n, conns.size(), peers.size());
   }
 }
 

@@ -183,8 +183,8 @@ void HttpSession::handle(Request req) {
       h.cluster = Health::Cluster{c->node_id(), c->redis_ok(), c->live_nodes()};
     }
     const bool ok = h.accepting && (!h.cluster || h.cluster->redis);
-    return send(text_response(req, ok ? http::status::ok : http::status::service_unavailable,
-                              kJson, health_json(h)));
+    return send(text_response(req, ok ? http::status::ok : http::status::service_unavailable, kJson,
+                              health_json(h)));
   }
   if (path == "/metrics") {
     std::string text = state_->metrics.prometheus(state_->registry.counts());
@@ -195,12 +195,11 @@ void HttpSession::handle(Request req) {
   }
   if (path == "/api/rooms") {
     if (!state_->cluster) {
-      return send(
-          text_response(req, http::status::ok, kJson, rooms_json(state_->registry.list())));
+      return send(text_response(req, http::status::ok, kJson, rooms_json(state_->registry.list())));
     }
     // Every node's rooms, from Redis: asked off this strand (docs/CLUSTER.md, "Room list").
-    state_->cluster->list_rooms([self = shared_from_this(), req = std::move(req)](
-                                    std::optional<std::string> rooms) mutable {
+    state_->cluster->list_rooms([self = shared_from_this(),
+                                 req = std::move(req)](std::optional<std::string> rooms) mutable {
       net::post(self->executor(), [self, req = std::move(req), rooms = std::move(rooms)] {
         if (!rooms) {
           return self->send(try_later(req, http::status::service_unavailable, "unavailable",

@@ -61,8 +61,9 @@ std::optional<Leases::Owner> Leases::owner(const std::string& room) {
 }
 
 std::optional<bool> Leases::acquire(const std::string& room) {
-  auto r = redis_.pipeline({{"SET", owner_key(room), node_, "NX", "PX", std::to_string(ttl_.count())},
-                            {"GET", owner_key(room)}});
+  auto r =
+      redis_.pipeline({{"SET", owner_key(room), node_, "NX", "PX", std::to_string(ttl_.count())},
+                       {"GET", owner_key(room)}});
   if (!r || (*r)[0].error() || (*r)[1].error()) return std::nullopt;
   return !(*r)[1].nil() && (*r)[1].str == node_;
 }
@@ -90,7 +91,8 @@ std::optional<std::vector<std::string>> Leases::renew(const std::vector<std::str
 bool Leases::release(const std::vector<std::string>& rooms) {
   std::vector<Redis::Command> calls;
   for (std::size_t i = 0; i < rooms.size(); i += kKeysPerCall)
-    calls.push_back(script(kRelease, rooms, i, std::min(rooms.size(), i + kKeysPerCall), node_, ""));
+    calls.push_back(
+        script(kRelease, rooms, i, std::min(rooms.size(), i + kKeysPerCall), node_, ""));
   if (calls.empty()) return true;
   auto r = redis_.pipeline(calls);
   return r.has_value();

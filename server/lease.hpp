@@ -24,7 +24,7 @@ class Leases {
 
   struct Owner {
     std::optional<std::string> node;  // none: the room is free
-    bool alive = false;                // its node's heartbeat is there
+    bool alive = false;               // its node's heartbeat is there
   };
   // Who holds `room` (nullopt: Redis failed).
   std::optional<Owner> owner(const std::string& room);

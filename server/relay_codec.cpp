@@ -9,7 +9,7 @@ using json = nlohmann::json;
 std::string encode_relay(const RelayMessage& m) {
   json j;
   if (const auto* r = std::get_if<RelayRequest>(&m)) {
-    j = {{"k", "req"},  {"from", r->from}, {"conn", r->conn},         {"addr", r->address},
+    j = {{"k", "req"},      {"from", r->from},       {"conn", r->conn}, {"addr", r->address},
          {"form", r->form}, {"ms", r->sent_unix_ms}, {"text", r->text}};
   } else if (const auto* b = std::get_if<RelayBye>(&m)) {
     j = {{"k", "bye"}, {"from", b->from}, {"conn", b->conn}};
@@ -19,7 +19,9 @@ std::string encode_relay(const RelayMessage& m) {
     for (const auto& it : o.items) {
       json t = json::array();
       for (const auto& [text, full] : it.texts) t.push_back(json::array({text, full}));
-      items.push_back({{"c", it.conn}, {"t", std::move(t)}, {"h", it.handled},
+      items.push_back({{"c", it.conn},
+                       {"t", std::move(t)},
+                       {"h", it.handled},
                        {"e", static_cast<int>(it.event)}});
     }
     j = {{"k", "out"}, {"from", o.from}, {"texts", o.texts}, {"items", std::move(items)}};
@@ -42,7 +44,8 @@ std::optional<RelayMessage> decode_relay(std::string_view text) {
       r.text = j.at("text").get<std::string>();
       return r;
     }
-    if (k == "bye") return RelayBye{j.at("from").get<std::string>(), j.at("conn").get<std::uint64_t>()};
+    if (k == "bye")
+      return RelayBye{j.at("from").get<std::string>(), j.at("conn").get<std::uint64_t>()};
     if (k == "out") {
       RelayOut o;
       o.from = j.at("from").get<std::string>();

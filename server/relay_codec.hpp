@@ -16,10 +16,10 @@ namespace bc::server {
 
 // A client's frame, as its node received it.
 struct RelayRequest {
-  std::string from;  // the node holding the connection
-  std::uint64_t conn = 0;  // its connection id there
-  std::string address;     // the client's address (per-address limits)
-  int form = 0;            // the StateForm the connection asked for with /ws?compact=
+  std::string from;               // the node holding the connection
+  std::uint64_t conn = 0;         // its connection id there
+  std::string address;            // the client's address (per-address limits)
+  int form = 0;                   // the StateForm the connection asked for with /ws?compact=
   std::int64_t sent_unix_ms = 0;  // when the frame was received (clocks charge the relay to no one)
   std::string text;               // the frame as the client sent it
 };

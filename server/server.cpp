@@ -328,8 +328,8 @@ std::optional<std::string> Server::start() {
     cc.node_id = cfg.node_id.empty() ? default_node_id() : cfg.node_id;
     cc.lease_ttl = cfg.lease_ttl;
     cc.renew_every = cfg.lease_renew;
-    cc.redis_timeout = std::min<std::chrono::milliseconds>(std::chrono::milliseconds(500),
-                                                           cfg.lease_renew / 2);
+    cc.redis_timeout =
+        std::min<std::chrono::milliseconds>(std::chrono::milliseconds(500), cfg.lease_renew / 2);
     auto cluster = std::make_shared<Cluster>(cc, s);
     if (auto e = cluster->start()) return e;
     std::weak_ptr<Cluster> weak = cluster;

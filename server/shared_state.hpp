@@ -50,7 +50,7 @@ struct SharedState {
   RecordWorks records;  // /api/games/...: store reads and replays, off the I/O threads
   // Messages, joins and /api/ requests of each address, all its connections together.
   AddressLimiter address_limits;
-  store::Store* store = nullptr;   // owned by the Server; set before listening
+  store::Store* store = nullptr;  // owned by the Server; set before listening
   // serve --cluster: this node's part of the cluster (server/cluster.hpp); null without it.
   std::shared_ptr<Cluster> cluster;
   std::filesystem::path web_root;  // canonical

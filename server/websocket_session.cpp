@@ -99,6 +99,7 @@ void WebSocketSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   reading_ = false;
   if (ec) {
     open_ = false;
+    relay_hold_.reset();  // the destructor says bye to the owner
     if (ec == websocket::error::message_too_big) {
       // Beast has already sent the close frame with 1009 (too big).
       state_->metrics.oversized_closed.fetch_add(1, std::memory_order_relaxed);
@@ -208,24 +209,23 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     const bool joining = std::holds_alternative<JoinMsg>(request.body) ||
                          std::holds_alternative<CreateMsg>(request.body);
     if (!relay_to_.empty() && !joining) return relay(std::string(text), received);
-    if (!relay_to_.empty()) {
-      // Off to another room: out of the relayed one first.
-      state_->cluster->bye(std::exchange(relay_to_, {}), id_);
-    }
+    // Off to another room: out of the relayed one first.
+    if (!relay_to_.empty()) end_relay();
     const auto* join = std::get_if<JoinMsg>(&request.body);
     if (join && !state_->registry.find(join->room)) {
-      // Where the room runs is Redis's to say: asked off this strand, the reading paused.
+      // Where the room runs is Redis's to say: asked off this strand, the reading paused (the
+      // question holds the session, as a room holds a request's sender).
       paused_ = true;
-      std::weak_ptr<WebSocketSession> weak = shared_from_this();
       auto executor = ws_.get_executor();
+      std::string room = join->room;
       state_->cluster->resolve(
-          join->room, [weak, executor, request = std::move(request), text = std::string(text),
-                       received](Placement p) mutable {
-            net::post(executor, [weak, p = std::move(p), request = std::move(request),
-                                 text = std::move(text), received]() mutable {
-              if (auto self = weak.lock())
-                self->placed(p, std::move(request), std::move(text), received);
-            });
+          std::move(room), [self = shared_from_this(), executor, request = std::move(request),
+                            text = std::string(text), received](Placement p) mutable {
+            net::post(executor,
+                      [self = std::move(self), p = std::move(p), request = std::move(request),
+                       text = std::move(text), received]() mutable {
+                        self->placed(p, std::move(request), std::move(text), received);
+                      });
           });
       return;
     }
@@ -265,6 +265,9 @@ void WebSocketSession<Stream>::placed(const Placement& p, ClientMessage request,
       if (room_) room_->disconnect(id_);
       room_.reset();
       relay_to_ = p.owner;
+      // Nothing else holds a connection that waits for another node's answer with no read
+      // pending: it holds itself until the relay ends or its read fails.
+      relay_hold_ = shared_from_this();
       paused_ = true;  // until the owner answers the join
       relay(std::move(text), received);
       break;
@@ -281,14 +284,20 @@ void WebSocketSession<Stream>::placed(const Placement& p, ClientMessage request,
 }
 
 template <class Stream>
+void WebSocketSession<Stream>::end_relay() {
+  state_->cluster->bye(std::exchange(relay_to_, {}), id_);
+  relay_hold_.reset();
+}
+
+template <class Stream>
 void WebSocketSession<Stream>::relay(std::string text, Clock::time_point received) {
   RelayRequest r;
   r.conn = id_;
   r.address = std::string(address());
   r.form = static_cast<int>(compact_);
-  r.sent_unix_ms = real_time().unix_ms() -
-                   std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - received)
-                       .count();
+  r.sent_unix_ms =
+      real_time().unix_ms() -
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - received).count();
   r.text = std::move(text);
   state_->cluster->forward(relay_to_, std::move(r));
   if (!paused_) ++inflight_;
@@ -379,9 +388,7 @@ void WebSocketSession<Stream>::detached(const RoomHost* room) {
 template <class Stream>
 void WebSocketSession<Stream>::relay_answered(bool joined) {
   net::post(ws_.get_executor(), [self = shared_from_this(), joined] {
-    if (!joined && !self->relay_to_.empty()) {
-      self->state_->cluster->bye(std::exchange(self->relay_to_, {}), self->id_);
-    }
+    if (!joined && !self->relay_to_.empty()) self->end_relay();
     self->paused_ = false;
     self->maybe_read();
   });
@@ -390,9 +397,7 @@ void WebSocketSession<Stream>::relay_answered(bool joined) {
 template <class Stream>
 void WebSocketSession<Stream>::relay_detached() {
   net::post(ws_.get_executor(), [self = shared_from_this()] {
-    if (!self->relay_to_.empty()) {
-      self->state_->cluster->bye(std::exchange(self->relay_to_, {}), self->id_);
-    }
+    if (!self->relay_to_.empty()) self->end_relay();
   });
 }
 
@@ -400,12 +405,12 @@ template <class Stream>
 void WebSocketSession<Stream>::moved() {
   net::post(ws_.get_executor(), [self = shared_from_this()] {
     if (!self->open_ || self->close_when_drained_) return;
-    self->relay_to_.clear();
+    if (!self->relay_to_.empty()) self->end_relay();
     self->room_.reset();
     // 1012 (service restart): the client reconnects by itself and its join finds the room
     // where it runs now (docs/CLUSTER.md, "Failover").
-    self->send(std::make_shared<const std::string>(notice_json(
-        "room_moving", "this game moves to another server; reconnecting in a moment")));
+    self->send(std::make_shared<const std::string>(
+        notice_json("room_moving", "this game moves to another server; reconnecting in a moment")));
     self->close_when_drained_ = true;
     self->close_code_ = websocket::close_code::service_restart;
     if (self->queue_.empty())

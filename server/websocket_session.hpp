@@ -66,6 +66,7 @@ class WebSocketSession final : public WebSocketPeer,
   void placed(const Placement& p, ClientMessage request, std::string text,
               Clock::time_point received);
   void relay(std::string text, Clock::time_point received);
+  void end_relay();  // out of the relay: bye to the owner
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
   void analyse_free(const RequestId& id, const AnalyseMsg& a);
   // `full`: when `text` is a delta, its full state (Peer::Message).
@@ -99,12 +100,13 @@ class WebSocketSession final : public WebSocketPeer,
   bool open_ = false;    // handshake done, not yet closing
   bool paused_ = false;  // a create/join awaits its answer: the next read waits too
   bool reading_ = false;
-  bool close_when_drained_ = false;    // shutdown: the notice is queued; close once it is written
+  bool close_when_drained_ = false;  // shutdown: the notice is queued; close once it is written
   websocket::close_code close_code_ = websocket::close_code::going_away;  // ...with this code
   std::size_t inflight_ = 0;           // requests handed to the room and not yet handled
   std::shared_ptr<RoomHost> room_;     // the room this connection is a member of
   std::shared_ptr<RoomHost> pending_;  // the room a create/join was sent to
-  std::string relay_to_;  // cluster: the node whose room this connection is relayed to
+  std::string relay_to_;               // cluster: the node whose room this connection is relayed to
+  std::shared_ptr<WebSocketPeer> relay_hold_;  // this session, while relay_to_ is set
   TokenBucket bucket_;
   std::deque<Clock::time_point> strikes_;
 };

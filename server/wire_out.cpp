@@ -436,7 +436,7 @@ std::string rooms_json(const std::vector<RoomSummary>& rooms) {
 }
 
 std::string health_json(const Health& h) {
-  const char* status = !h.accepting                    ? "stopping"
+  const char* status = !h.accepting                     ? "stopping"
                        : h.cluster && !h.cluster->redis ? "redis_unreachable"
                                                         : "ok";
   ojson j{{"status", status},

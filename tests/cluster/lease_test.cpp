@@ -1,11 +1,12 @@
 // The lease manager (server/lease.hpp) on a private Redis, and the relay's codec
 // (server/relay_codec.hpp).
+#include "server/lease.hpp"
+
 #include <gtest/gtest.h>
 
 #include <thread>
 
 #include "../support/redis.hpp"
-#include "server/lease.hpp"
 #include "server/relay_codec.hpp"
 
 namespace bc::server {
@@ -129,9 +130,11 @@ TEST(RelayCodec, EveryMessageRoundTripsAndBadOnesAreRefused) {
   EXPECT_FALSE(decode_relay("not json"));
   EXPECT_FALSE(decode_relay(R"({"k":"what"})"));
   EXPECT_FALSE(decode_relay(R"({"k":"req","from":"x"})"));
-  EXPECT_FALSE(decode_relay(R"({"k":"out","from":"a","texts":["x"],"items":[{"c":1,"t":[[5,-1]],"h":false,"e":0}]})"))
+  EXPECT_FALSE(decode_relay(
+      R"({"k":"out","from":"a","texts":["x"],"items":[{"c":1,"t":[[5,-1]],"h":false,"e":0}]})"))
       << "an index past the texts";
-  EXPECT_FALSE(decode_relay(R"({"k":"out","from":"a","texts":[],"items":[{"c":1,"t":[],"h":false,"e":9}]})"));
+  EXPECT_FALSE(decode_relay(
+      R"({"k":"out","from":"a","texts":[],"items":[{"c":1,"t":[],"h":false,"e":9}]})"));
 }
 
 }  // namespace

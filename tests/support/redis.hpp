@@ -77,11 +77,10 @@ class RedisServer {
   }
 
   bool launch() {
-    std::vector<std::string> args = {kRedisServer,     "--port",       std::to_string(port_),
-                                     "--bind",         "127.0.0.1",    "--save",
-                                     "",               "--appendonly", "no",
-                                     "--protected-mode", "yes",        "--loglevel",
-                                     "warning",        "--dir",        "/tmp"};
+    std::vector<std::string> args = {
+        kRedisServer,   "--port", std::to_string(port_), "--bind", "127.0.0.1",  "--save",  "",
+        "--appendonly", "no",     "--protected-mode",    "yes",    "--loglevel", "warning", "--dir",
+        "/tmp"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -118,9 +117,9 @@ class RedisServer {
 
 }  // namespace bc::test
 
-#define BC_NEED_REDIS(r)                                                                \
-  if (!std::filesystem::exists(::bc::test::kRedisServer))                               \
+#define BC_NEED_REDIS(r)                                                                    \
+  if (!std::filesystem::exists(::bc::test::kRedisServer))                                   \
     GTEST_SKIP() << "redis-server is not installed (Debian: apt-get install redis-server, " \
-                    "or scripts/install-deps.sh)";                                      \
-  ::bc::test::RedisServer r;                                                            \
+                    "or scripts/install-deps.sh)";                                          \
+  ::bc::test::RedisServer r;                                                                \
   if (!r.ok()) FAIL() << r.why();
