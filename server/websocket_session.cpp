@@ -161,6 +161,8 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
   auto& request = std::get<ClientMessage>(parsed);
   if (const auto* ping = std::get_if<PingMsg>(&request.body)) {
     if (ping->lag && room_) room_->report_lag(id_, *ping->lag);
+    // A relayed player's lag goes to the owner (its presence); nothing answers it there.
+    if (ping->lag && !relay_to_.empty() && !paused_) relay(std::string(text), received, false);
     // The server's time for the client's clocks: answered here, never through a room.
     return send(
         std::make_shared<const std::string>(pong_json(request.id, ping->t, real_time().unix_ms())));
@@ -251,58 +253,6 @@ void WebSocketSession<Stream>::route(ClientMessage request, Clock::time_point re
   }
 }
 
-template <class Stream>
-void WebSocketSession<Stream>::placed(const Placement& p, ClientMessage request, std::string text,
-                                      Clock::time_point received) {
-  if (!open_) return;
-  paused_ = false;
-  switch (p.where) {
-    case Placement::Where::Local:
-      route(std::move(request), received);
-      break;
-    case Placement::Where::Relay:
-      // A member of a room here is out of it: its new room runs elsewhere.
-      if (room_) room_->disconnect(id_);
-      room_.reset();
-      relay_to_ = p.owner;
-      // Nothing else holds a connection that waits for another node's answer with no read
-      // pending: it holds itself until the relay ends or its read fails.
-      relay_hold_ = shared_from_this();
-      paused_ = true;  // until the owner answers the join
-      relay(std::move(text), received);
-      break;
-    case Placement::Where::Unknown:
-      route(std::move(request), received);  // the lobby's own unknown_room
-      break;
-    case Placement::Where::Unavailable:
-      refuse(request.id, ErrorCode::ServerError,
-             "the server cannot reach the room's server right now; try again in a few seconds",
-             "join");
-      break;
-  }
-  maybe_read();
-}
-
-template <class Stream>
-void WebSocketSession<Stream>::end_relay() {
-  state_->cluster->bye(std::exchange(relay_to_, {}), id_);
-  relay_hold_.reset();
-}
-
-template <class Stream>
-void WebSocketSession<Stream>::relay(std::string text, Clock::time_point received) {
-  RelayRequest r;
-  r.conn = id_;
-  r.address = std::string(address());
-  r.form = static_cast<int>(compact_);
-  r.sent_unix_ms =
-      real_time().unix_ms() -
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - received).count();
-  r.text = std::move(text);
-  state_->cluster->forward(relay_to_, std::move(r));
-  if (!paused_) ++inflight_;
-}
-
 // A free position (the analysis board): no room is involved, so the connection hands it to the
 // analyst itself; its answer comes back through deliver().
 template <class Stream>
@@ -382,39 +332,6 @@ template <class Stream>
 void WebSocketSession<Stream>::detached(const RoomHost* room) {
   net::post(ws_.get_executor(), [self = shared_from_this(), room] {
     if (self->room_.get() == room) self->room_.reset();
-  });
-}
-
-template <class Stream>
-void WebSocketSession<Stream>::relay_answered(bool joined) {
-  net::post(ws_.get_executor(), [self = shared_from_this(), joined] {
-    if (!joined && !self->relay_to_.empty()) self->end_relay();
-    self->paused_ = false;
-    self->maybe_read();
-  });
-}
-
-template <class Stream>
-void WebSocketSession<Stream>::relay_detached() {
-  net::post(ws_.get_executor(), [self = shared_from_this()] {
-    if (!self->relay_to_.empty()) self->end_relay();
-  });
-}
-
-template <class Stream>
-void WebSocketSession<Stream>::moved() {
-  net::post(ws_.get_executor(), [self = shared_from_this()] {
-    if (!self->open_ || self->close_when_drained_) return;
-    if (!self->relay_to_.empty()) self->end_relay();
-    self->room_.reset();
-    // 1012 (service restart): the client reconnects by itself and its join finds the room
-    // where it runs now (docs/CLUSTER.md, "Failover").
-    self->send(std::make_shared<const std::string>(
-        notice_json("room_moving", "this game moves to another server; reconnecting in a moment")));
-    self->close_when_drained_ = true;
-    self->close_code_ = websocket::close_code::service_restart;
-    if (self->queue_.empty())
-      self->close_with(websocket::close_code::service_restart, "room moving");
   });
 }
 
@@ -546,6 +463,12 @@ template <class Stream>
 void WebSocketSession<Stream>::on_close(beast::error_code ec) {
   if (ec) fail(ec, "ws close");
 }
+
+}  // namespace bc::server
+
+#include "server/websocket_relay.ipp"
+
+namespace bc::server {
 
 // The two streams a session runs on: ws:// and wss:// (TLS: `serve --tls-cert`).
 template class WebSocketSession<beast::tcp_stream>;

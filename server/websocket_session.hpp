@@ -65,7 +65,8 @@ class WebSocketSession final : public WebSocketPeer,
   // Cluster: a join for a room not here, once the cluster found where it runs.
   void placed(const Placement& p, ClientMessage request, std::string text,
               Clock::time_point received);
-  void relay(std::string text, Clock::time_point received);
+  // `answered`: the owner says when it was handled (not for a ping's lag).
+  void relay(std::string text, Clock::time_point received, bool answered = true);
   void end_relay();  // out of the relay: bye to the owner
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
   void analyse_free(const RequestId& id, const AnalyseMsg& a);

@@ -250,6 +250,61 @@ TEST(ClusterNodes, SigtermHandsTheRoomsOverAtOnce) {
   EXPECT_EQ(b.proc->wait(10s), 0);
 }
 
+TEST(ClusterNodes, ANodeThatLosesRedisStopsServingAndReportsUnhealthyUntilItIsBack) {
+  BC_NEED_POSTGRES(pg);
+  BC_NEED_REDIS(redis);
+  TempDir dir;
+  const std::string url = pg->new_database();
+  auto a = node(dir, url, redis, "a");
+  std::mt19937_64 rng(3);
+  Table t;
+  t.variant = "bomb";
+  open_table(a.port, t);
+  if (HasFatalFailure()) return;
+  for (int i = 0; i < 4; ++i) {
+    play(t, rng);
+    if (HasFatalFailure()) return;
+  }
+  const auto lost = Clock::now();
+  redis.stop(SIGKILL);
+  // Its leases cannot be renewed: before they could run out, the room stops here (so that no
+  // second node can ever serve it alongside), and its players are told to reconnect.
+  json notice;
+  for (;;) {
+    auto m = t.clients[0]->recv(8s);
+    ASSERT_TRUE(m) << "the players are told within the lease's time";
+    if ((*m)["type"] == "notice") {
+      notice = *m;
+      break;
+    }
+  }
+  EXPECT_EQ(notice["code"], "room_moving");
+  const double stopped = ms_since(lost);
+  std::printf("Redis gone: the node stopped serving its room after %.0f ms (lease 5000 ms)\n",
+              stopped);
+  EXPECT_LT(stopped, 5000);
+  EXPECT_EQ(t.clients[0]->wait_closed(5s), 1012);
+  auto health = http_get(a.port, "/healthz");
+  EXPECT_EQ(health.status, 503) << "a proxy's health check takes it out";
+  EXPECT_NE(health.body.find("redis_unreachable"), std::string::npos) << health.body;
+  std::unique_ptr<WsClient> early = std::make_unique<WsClient>(a.port);
+  early->expect("welcome");
+  early->send({{"type", "join"}, {"room", t.room}});
+  EXPECT_EQ(early->expect("error")["code"], "server_error") << "no rooms taken without Redis";
+  for (auto& cl : t.clients) cl.reset();
+  // Redis comes back (empty): the node is healthy again, and the players' joins take the room
+  // from the store with every acknowledged action.
+  ASSERT_TRUE(redis.restart()) << redis.why();
+  const auto until = Clock::now() + 5s;
+  while (Clock::now() < until && http_get(a.port, "/healthz").status != 200)
+    std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(http_get(a.port, "/healthz").status, 200);
+  resume_and_check(a.port, t);
+  keep_playing(t, rng, 4);
+  a.proc->signal(SIGTERM);
+  EXPECT_EQ(a.proc->wait(10s), 0) << a.proc->stderr_text();
+}
+
 TEST(ClusterNodes, TheFlagsAreCheckedAndAnUnreachableRedisStopsTheStart) {
   Process no_store({"serve", "--cluster", "redis://127.0.0.1:6379"});
   EXPECT_EQ(no_store.wait(10s), 2);
