@@ -84,6 +84,8 @@ TEST(ClusterNodes, PlayersAndSpectatorsOnThreeNodesSeeTheSameGame) {
   join(compact, c.port, t.room, json::object(), "/ws?compact=1");
   watcher->drain(300ms);
   compact->drain(300ms);
+  // c reads the record of a game in play on a: from the store, never from a stale cache.
+  EXPECT_TRUE(json::parse(http_get(c.port, "/api/games/" + t.room).body)["actions"].empty());
   const auto p0 = Clock::now();
   const int moves = 30;
   for (int i = 0; i < moves && t.last["status"] != "finished"; ++i) {
