@@ -31,7 +31,11 @@ void WebSocketSession<Stream>::placed(const Placement& p, ClientMessage request,
       refuse(request.id, ErrorCode::ServerError,
              "the server cannot reach the room's server right now; try again in a few seconds",
              "join");
-      break;
+      // Closed with 1012 after the error: the client retries by itself, with its backoff,
+      // through the load balancer (which may meanwhile have taken this node out).
+      close_when_drained_ = true;
+      close_code_ = websocket::close_code::service_restart;
+      return;
   }
   maybe_read();
 }

@@ -293,6 +293,7 @@ TEST(ClusterNodes, ANodeThatLosesRedisStopsServingAndReportsUnhealthyUntilItIsBa
   early->expect("welcome");
   early->send({{"type", "join"}, {"room", t.room}});
   EXPECT_EQ(early->expect("error")["code"], "server_error") << "no rooms taken without Redis";
+  EXPECT_EQ(early->wait_closed(5s), 1012) << "so that the client tries again by itself";
   for (auto& cl : t.clients) cl.reset();
   // Redis comes back (empty): the node is healthy again, and the players' joins take the room
   // from the store with every acknowledged action.
