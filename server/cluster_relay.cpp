@@ -220,6 +220,9 @@ void Cluster::handle_request(RelayRequest r) {
   }
   const bool join = std::holds_alternative<JoinMsg>(msg.body);
   auto current = peer->room();
+  // A relayed connection whose room is not here (lost with a lease, or this node restarted, and
+  // the news lost with a Redis restart): it reconnects and finds the room again.
+  if (!join && !current) return peer->moved();
   std::shared_ptr<Peer> as_peer = peer;
   auto routed = route_request(state_.registry, state_.limits,
                               LobbyRequest{as_peer, std::move(msg), received, current, r.address});
