@@ -107,6 +107,7 @@ std::optional<std::string> Cluster::start() {
   redis_ok_ = true;
   live_nodes_ = 1;
   i.last_renewed = SteadyClock::now();
+  i.started = true;
   i.worker.start();
   i.reader = std::thread([this] { read_loop(); });
   i.worker.post_after(cfg_.renew_every, [this] { tick(); });
@@ -117,7 +118,7 @@ std::optional<std::string> Cluster::start() {
 
 void Cluster::stop() {
   auto& i = *impl_;
-  if (i.stopping.exchange(true)) return;
+  if (i.stopping.exchange(true) || !i.started) return;
   std::promise<void> done;
   i.worker.post([this, &done] {
     auto& in = *impl_;

@@ -52,6 +52,7 @@ struct Cluster::Impl {
   TaskThread worker;
   std::thread reader;
   std::atomic<bool> stopping{false};
+  bool started = false;  // the threads run (start() succeeded)
 
   // Command thread only.
   std::set<std::string> owned;  // rooms this node runs, by lease

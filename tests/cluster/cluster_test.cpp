@@ -160,9 +160,23 @@ TEST(ClusterNodes, TheOwnerKilledMidGameItsRoomsGoOnOnAnotherNodeWithNothingLost
   Table t;
   t.variant = "bomb";
   t.create_extra = {{"clock", {{"base", 300}, {"increment", 3}}}};
-  open_table(a.port, t);  // both players on a, the owner
-  if (HasFatalFailure()) return;
-  std::unique_ptr<WsClient> watcher;  // a spectator on b, relayed to a
+  // Ann on a, the owner; Bob and a spectator on b, relayed to a.
+  t.clients[0] = std::make_unique<WsClient>(a.port);
+  t.clients[0]->expect("welcome");
+  json create = {{"type", "create"}, {"variant", "bomb"}, {"seat", "random"}, {"name", "Ann"}};
+  create.update(t.create_extra);
+  t.clients[0]->send(create);
+  json j0 = t.clients[0]->expect("joined");
+  t.room = j0["room"];
+  t.tokens[0] = j0["token"];
+  t.seats[0] = j0["seat"];
+  t.clients[0]->expect("state");
+  json j1 = join(t.clients[1], b.port, t.room, {{"seat", "any"}, {"name", "Bob"}});
+  t.tokens[1] = j1["token"];
+  t.seats[1] = j1["seat"];
+  t.last = t.clients[1]->expect("state");
+  t.clients[0]->expect("state");
+  std::unique_ptr<WsClient> watcher;
   join(watcher, b.port, t.room);
   for (int i = 0; i < 8; ++i) {
     std::this_thread::sleep_for(50ms);
@@ -178,7 +192,7 @@ TEST(ClusterNodes, TheOwnerKilledMidGameItsRoomsGoOnOnAnotherNodeWithNothingLost
   const auto killed = Clock::now();
   a.proc->signal(SIGKILL);
   EXPECT_EQ(a.proc->wait(10s), 128 + SIGKILL);
-  for (auto& cl : t.clients) cl.reset();
+  t.clients[0].reset();
   // b notices a's heartbeat is gone and tells its relayed spectator to reconnect (1012).
   json notice;
   for (;;) {
@@ -192,6 +206,13 @@ TEST(ClusterNodes, TheOwnerKilledMidGameItsRoomsGoOnOnAnotherNodeWithNothingLost
   EXPECT_EQ(notice["code"], "room_moving");
   EXPECT_EQ(watcher->wait_closed(5s), 1012);
   const double told = ms_since(killed);
+  bool bob_told = false;  // the relayed player too (after what was on its way)
+  while (auto m = t.clients[1]->recv(2s)) {
+    if ((*m)["type"] == "notice" && (*m)["code"] == "room_moving") bob_told = true;
+  }
+  EXPECT_TRUE(bob_told);
+  EXPECT_EQ(t.clients[1]->wait_closed(2s), 1012);
+  t.clients[1].reset();
   // A client reconnects to b at once (as the web client does) and waits for the takeover.
   std::unique_ptr<WsClient> back;
   json j = join(back, b.port, t.room, json::object(), "/ws", 10s);
