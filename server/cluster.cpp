@@ -16,6 +16,11 @@ namespace bc::server {
 using std::chrono::milliseconds;
 using SteadyClock = std::chrono::steady_clock;
 
+// Every 4th renewal (6 s by default) a node looks for rooms of dead nodes, and takes at most 50
+// of them a round: a crash's rooms come back over a few rounds, spread over the survivors.
+constexpr std::uint64_t kOrphanEvery = 4;
+constexpr std::size_t kOrphansPerRound = 50;
+
 // ---------------------------------------------------------------------------------------------
 
 void TaskThread::start() {
@@ -284,6 +289,7 @@ void Cluster::tick() {
     }
     if (!dead.empty()) nodes_gone(dead);
     count_nodes();
+    if (++i.ticks % kOrphanEvery == 0) adopt_orphans();
   } else {
     ++i.redis_errors;
     if (redis_ok_.exchange(false)) {
@@ -297,6 +303,27 @@ void Cluster::tick() {
     }
   }
   i.worker.post_after(cfg_.renew_every, [this] { tick(); });
+}
+
+void Cluster::adopt_orphans() {
+  auto& i = *impl_;
+  auto list = read_room_list();
+  if (!list || list->dead.empty()) return;
+  std::size_t tried = 0;
+  Redis::Command gone{"HDEL", "bc:rooms"};
+  for (const auto& [room, entry] : list->rooms) {
+    if (!list->dead.count(entry.first)) continue;
+    if (++tried > kOrphansPerRound) break;
+    auto owner = i.leases.owner(room);
+    if (!owner || owner->node) continue;  // Redis failed, or the lease has not expired yet
+    auto got = i.leases.acquire(room);
+    if (!got || !*got) continue;  // another node was quicker
+    const auto placed = load(room);
+    if (placed.where != Placement::Where::Local) gone.push_back(room);
+    spdlog::info("cluster: room {} of the dead node {} taken over here", room, entry.first);
+  }
+  if (gone.size() > 2) i.commands.command(gone);
+  if (tried > 0) publish_summaries();
 }
 
 // The live nodes, for /healthz and the metrics: a sorted set scored by each node's heartbeat

@@ -10,8 +10,10 @@
 #include <chrono>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,15 @@ class Cluster {
   std::vector<std::string> watched_nodes();
   void nodes_gone(const std::vector<std::string>& nodes);
   void publish_summaries();
+  // The room list in Redis: room id -> (owner node, summary), and the owners that are gone.
+  struct RoomList {
+    std::map<std::string, std::pair<std::string, std::string>> rooms;
+    std::set<std::string> dead;
+  };
+  std::optional<RoomList> read_room_list();
+  // Takes over (a few at a time) the listed rooms of nodes that died, once their leases expired,
+  // so that their clocks run and they are listed even if nobody joins them.
+  void adopt_orphans();
   void forget_summaries(const std::vector<std::string>& rooms);
   void flush_outs();
   void publish(const std::string& node, const RelayMessage& m);

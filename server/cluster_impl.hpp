@@ -58,6 +58,7 @@ struct Cluster::Impl {
   std::set<std::string> owned;  // rooms this node runs, by lease
   std::chrono::steady_clock::time_point last_renewed{};
   bool stopped = false;
+  std::uint64_t ticks = 0;
 
   // Connection side of the relay: connections of this node relayed to each owner node.
   std::mutex relay_mu;

@@ -354,45 +354,49 @@ void Cluster::forget_summaries(const std::vector<std::string>& rooms) {
   impl_->commands.command(c);
 }
 
+std::optional<Cluster::RoomList> Cluster::read_room_list() {
+  auto& i = *impl_;
+  auto all = i.commands.command({"HGETALL", "bc:rooms"});
+  if (!all || all->kind != RedisReply::Kind::Array) {
+    ++i.redis_errors;
+    return std::nullopt;
+  }
+  RoomList list;
+  std::set<std::string> nodes;
+  for (std::size_t k = 0; k + 1 < all->elements.size(); k += 2) {
+    const auto& v = all->elements[k + 1].str;
+    const auto nl = v.find('\n');
+    if (nl == std::string::npos) continue;
+    list.rooms[all->elements[k].str] = {v.substr(0, nl), v.substr(nl + 1)};
+    nodes.insert(v.substr(0, nl));
+  }
+  std::vector<std::string> order(nodes.begin(), nodes.end());
+  std::vector<Redis::Command> checks;
+  for (const auto& n : order) checks.push_back({"EXISTS", node_key(n)});
+  auto alive = checks.empty() ? std::optional<std::vector<RedisReply>>(std::vector<RedisReply>{})
+                              : i.commands.pipeline(checks);
+  if (!alive) {
+    ++i.redis_errors;
+    return std::nullopt;
+  }
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if ((*alive)[k].integer != 1) list.dead.insert(order[k]);
+  }
+  return list;
+}
+
 void Cluster::list_rooms(std::function<void(std::optional<std::string>)> done) {
   impl_->worker.post([this, done = std::move(done)] {
-    auto& i = *impl_;
-    auto all = i.commands.command({"HGETALL", "bc:rooms"});
-    if (!all || all->kind != RedisReply::Kind::Array) {
-      ++i.redis_errors;
-      return done(std::nullopt);
-    }
-    std::map<std::string, std::pair<std::string, std::string>> rooms;  // id -> node, summary
-    std::set<std::string> nodes;
-    for (std::size_t k = 0; k + 1 < all->elements.size(); k += 2) {
-      const auto& v = all->elements[k + 1].str;
-      const auto nl = v.find('\n');
-      if (nl == std::string::npos) continue;
-      rooms[all->elements[k].str] = {v.substr(0, nl), v.substr(nl + 1)};
-      nodes.insert(v.substr(0, nl));
-    }
-    std::vector<std::string> order(nodes.begin(), nodes.end());
-    std::vector<Redis::Command> checks;
-    for (const auto& n : order) checks.push_back({"EXISTS", node_key(n)});
-    auto alive = checks.empty() ? std::optional<std::vector<RedisReply>>(std::vector<RedisReply>{})
-                                : i.commands.pipeline(checks);
-    if (!alive) return done(std::nullopt);
-    std::set<std::string> dead;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      if ((*alive)[k].integer != 1) dead.insert(order[k]);
-    }
+    auto list = read_room_list();
+    if (!list) return done(std::nullopt);
     std::string out = "[";
-    Redis::Command stale{"HDEL", "bc:rooms"};
-    for (const auto& [id, entry] : rooms) {
-      if (dead.count(entry.first)) {
-        stale.push_back(id);  // a dead node's entry: whoever takes the room writes it again
-        continue;
-      }
+    for (const auto& [id, entry] : list->rooms) {
+      // A dead node's room is left out until another node takes it (adopt_orphans).
+      if (list->dead.count(entry.first)) continue;
       if (out.size() > 1) out += ',';
       out += entry.second;
     }
     out += ']';
-    if (stale.size() > 2) i.commands.command(stale);
     done(std::move(out));
   });
 }

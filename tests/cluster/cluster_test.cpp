@@ -273,6 +273,44 @@ TEST(ClusterNodes, SigtermHandsTheRoomsOverAtOnce) {
   EXPECT_EQ(b.proc->wait(10s), 0);
 }
 
+TEST(ClusterNodes, ADeadNodesRoomsAreTakenOverEvenIfNobodyJoinsThem) {
+  BC_NEED_POSTGRES(pg);
+  BC_NEED_REDIS(redis);
+  TempDir dir;
+  const std::string url = pg->new_database();
+  auto a = node(dir, url, redis, "a"), b = node(dir, url, redis, "b");
+  std::mt19937_64 rng(21);
+  Table t;
+  t.variant = "classic";
+  t.create_extra = {{"clock", {{"base", 60}, {"increment", 0}}}};
+  open_table(a.port, t);
+  if (HasFatalFailure()) return;
+  for (int i = 0; i < 4; ++i) {
+    play(t, rng);
+    if (HasFatalFailure()) return;
+  }
+  ASSERT_TRUE(listed(b.port, t.room));
+  const auto killed = Clock::now();
+  a.proc->signal(SIGKILL);
+  EXPECT_EQ(a.proc->wait(10s), 128 + SIGKILL);
+  for (auto& cl : t.clients) cl.reset();
+  // Nobody comes back: b takes the room over by itself (its clock runs again there), and lists it.
+  bool back = false;
+  std::string body;
+  while (!back && Clock::now() - killed < 20s) {
+    std::this_thread::sleep_for(250ms);
+    body = http_get(b.port, "/metrics").body;
+    back = body.find("bc_cluster_rooms_owned 1") != std::string::npos;
+  }
+  ASSERT_TRUE(back) << body;
+  std::printf("a dead node's room nobody joined: running again on b %.0f ms after the kill\n",
+              ms_since(killed));
+  EXPECT_TRUE(listed(b.port, t.room));
+  resume_and_check(b.port, t);
+  b.proc->signal(SIGTERM);
+  EXPECT_EQ(b.proc->wait(10s), 0) << b.proc->stderr_text();
+}
+
 TEST(ClusterNodes, ANodeThatLosesRedisStopsServingAndReportsUnhealthyUntilItIsBack) {
   BC_NEED_POSTGRES(pg);
   BC_NEED_REDIS(redis);
