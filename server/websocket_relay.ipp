@@ -47,8 +47,7 @@ void WebSocketSession<Stream>::end_relay() {
 }
 
 template <class Stream>
-void WebSocketSession<Stream>::relay(std::string text, Clock::time_point received,
-                                     bool answered) {
+void WebSocketSession<Stream>::relay(std::string text, Clock::time_point received, bool answered) {
   RelayRequest r;
   r.conn = id_;
   r.address = std::string(address());
