@@ -20,6 +20,7 @@
 #include "server/lan.hpp"
 #include "server/log_format.hpp"
 #include "server/origin.hpp"
+#include "server/redis.hpp"
 #include "server/server.hpp"
 
 namespace bc::app {
@@ -104,6 +105,23 @@ Setting set_store(Settings& s, std::string_view v) {
     return "a postgres:// or postgresql:// URL (SQLite, the default, lives in --data-dir)";
   }
   s.cfg.store = std::string(v);
+  return std::nullopt;
+}
+
+Setting set_cluster(Settings& s, std::string_view v) {
+  std::string host;
+  int port = 0;
+  if (!server::parse_redis_url(v, host, port)) return "a redis://host[:port] URL";
+  s.cfg.cluster = std::string(v);
+  return std::nullopt;
+}
+
+Setting set_node_id(Settings& s, std::string_view v) {
+  if (v.empty() || v.size() > 64 ||
+      v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+          std::string_view::npos)
+    return "1 to 64 letters, digits, '-', '_' or '.'";
+  s.cfg.node_id = std::string(v);
   return std::nullopt;
 }
 
@@ -206,6 +224,24 @@ const Flag<Settings> kServeFlags[] = {
      "                           in --data-dir); a password goes better in ~/.pgpass or "
      "PGPASSWORD than in the URL",
      set_store},
+    {"--cluster", "BOMBCHECKERS_CLUSTER", "URL",
+     "run as one node of a cluster: rooms owned by leases in this Redis, redis://host[:port]\n"
+     "                           (needs --store postgres://...; docs/CLUSTER.md; default: one "
+     "node)",
+     set_cluster},
+    {"--node-id", "BOMBCHECKERS_NODE_ID", "ID",
+     "this node's id in the cluster, unique (default: the host name and a random suffix)",
+     set_node_id},
+    {"--lease-ms", "BOMBCHECKERS_LEASE_MS", "MS",
+     "cluster: how long a room's lease lasts unrenewed, i.e. the takeover time after a node dies\n"
+     "                           (1000..60000, default 5000; renewed at 3/10 of it)",
+     [](Settings& s, std::string_view v) -> Setting {
+       int ms = 0;
+       auto e = set_whole(ms, v, 1000, 60000);
+       s.cfg.lease_ttl = std::chrono::milliseconds(ms);
+       s.cfg.lease_renew = std::chrono::milliseconds(ms * 3 / 10);
+       return e;
+     }},
     {"--log-level", "BOMBCHECKERS_LOG_LEVEL", "LEVEL",
      "trace, debug, info, warn, error, critical or off (default info)", set_log_level},
     {"--threads", "BOMBCHECKERS_THREADS", "N", "I/O threads, 1..256 (default: the number of cores)",
@@ -339,6 +375,13 @@ int cmd_serve(Args args) {
   if (!s.web_root_given) s.cfg.web_root = default_web_root();
   if (s.cfg.memory && !s.cfg.store.empty())
     return usage_error("serve", "--memory and --store: choose one place for the games");
+  if (!s.cfg.cluster.empty() && s.cfg.store.empty()) {
+    return usage_error("serve",
+                       "--cluster needs a shared store: add --store postgres://... (every node "
+                       "on the same database)");
+  }
+  if (s.cfg.cluster.empty() && !s.cfg.node_id.empty())
+    return usage_error("serve", "--node-id is for a cluster node: add --cluster redis://...");
   if (s.cfg.tls_cert.empty() != s.cfg.tls_key.empty()) {
     return usage_error("serve", !s.cfg.tls_cert.empty()
                                     ? "--tls-cert: TLS also needs the private key (--tls-key)"

@@ -30,6 +30,9 @@ declare -A pkgs=(
   [libpq-dev]=/usr/include/postgresql/libpq-fe.h  # the PostgreSQL store (serve --store URL)
   # The store's tests start a private PostgreSQL server with its initdb and postgres (Debian 12: 15).
   [postgresql]=/usr/lib/postgresql/15/bin/initdb
+  [libhiredis-dev]=/usr/include/hiredis/hiredis.h  # the cluster's Redis client (serve --cluster)
+  # The cluster's tests start a private Redis server (redis-server, persistence off).
+  [redis-server]=/usr/bin/redis-server
   [libssl-dev]=/usr/include/openssl/ssl.h
   [libqrencode-dev]=/usr/include/qrencode.h
   [libgtest-dev]=/usr/include/gtest/gtest.h

@@ -113,14 +113,16 @@ void HttpSession::handle_game(Request req, std::string_view rest, const std::str
 }
 
 // On a record thread. A stored game never changes (a room not in memory is never loaded again
-// while the server runs, and an earlier game of a rematch series is over), so it is cached.
+// while the server runs, and an earlier game of a rematch series is over), so it is cached; but in
+// a cluster a room's current game may be in play on another node: that one is read every time.
 void HttpSession::answer_stored(Request req, std::string_view type, RecordFormat format,
                                 const std::string& id, int game_no, bool live) {
   auto key = normalize_room_id(id);
   const std::string cache_key =
       key ? *key + "/" + std::to_string(game_no) + "/" + std::to_string(static_cast<int>(format))
           : std::string();
-  if (key) {
+  const bool cacheable = key && !(state_->cluster && game_no == 0);
+  if (cacheable) {
     if (auto text = state_->records.cached(cache_key)) return answer(std::move(req), type, text);
   }
   // Read before the store is: a prune that deletes this game meanwhile keeps it out of the cache.
@@ -146,7 +148,7 @@ void HttpSession::answer_stored(Request req, std::string_view type, RecordFormat
                 "the stored game does not replay: " + r.error);
   }
   auto text = std::make_shared<const std::string>(std::move(r.body));
-  state_->records.cache(cache_key, text, generation);
+  if (cacheable) state_->records.cache(cache_key, text, generation);
   answer(std::move(req), type, std::move(text));
 }
 

@@ -6,6 +6,7 @@
 #include <boost/beast/ssl.hpp>
 #include <cctype>
 
+#include "server/cluster.hpp"
 #include "server/http_responses.hpp"
 #include "server/lan.hpp"
 #include "server/notation.hpp"
@@ -178,18 +179,36 @@ void HttpSession::handle(Request req) {
     h.connections = state_->metrics.ws_open.load() + state_->metrics.http_open.load();
     h.uptime_seconds =
         std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - state_->started).count();
-    return send(text_response(req,
-                              h.accepting ? http::status::ok : http::status::service_unavailable,
-                              kJson, health_json(h)));
+    if (const auto& c = state_->cluster) {
+      h.cluster = Health::Cluster{c->node_id(), c->redis_ok(), c->live_nodes()};
+    }
+    const bool ok = h.accepting && (!h.cluster || h.cluster->redis);
+    return send(text_response(req, ok ? http::status::ok : http::status::service_unavailable, kJson,
+                              health_json(h)));
   }
   if (path == "/metrics") {
     std::string text = state_->metrics.prometheus(state_->registry.counts());
     if (state_->store) text += store_prometheus(*state_->store);
+    if (state_->cluster) text += state_->cluster->prometheus();
     return send(text_response(req, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
                               std::move(text)));
   }
   if (path == "/api/rooms") {
-    return send(text_response(req, http::status::ok, kJson, rooms_json(state_->registry.list())));
+    if (!state_->cluster) {
+      return send(text_response(req, http::status::ok, kJson, rooms_json(state_->registry.list())));
+    }
+    // Every node's rooms, from Redis: asked off this strand (docs/CLUSTER.md, "Room list").
+    state_->cluster->list_rooms([self = shared_from_this(),
+                                 req = std::move(req)](std::optional<std::string> rooms) mutable {
+      net::post(self->executor(), [self, req = std::move(req), rooms = std::move(rooms)] {
+        if (!rooms) {
+          return self->send(try_later(req, http::status::service_unavailable, "unavailable",
+                                      "the room list is not reachable; try again in a moment"));
+        }
+        self->send(text_response(req, http::status::ok, kJson, *rooms));
+      });
+    });
+    return;
   }
   if (path == "/api/server") {
     beast::error_code lec;

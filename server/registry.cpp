@@ -83,10 +83,12 @@ std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& a
   }
   lock.unlock();
   metrics_.rooms_created.fetch_add(1, std::memory_order_relaxed);
+  if (created_) created_(id);
   if (evicted) {
     metrics_.rooms_evicted.fetch_add(1, std::memory_order_relaxed);
     metrics_.rooms_retired.fetch_add(1, std::memory_order_relaxed);
     evicted->retire("its creator made a new room, and nobody was in this one");
+    if (retired_) retired_(evicted->id());
   }
   return host;
 }
@@ -135,43 +137,91 @@ std::shared_ptr<RoomHost> Registry::evictable_room(const std::string& address) {
   return oldest;
 }
 
+std::shared_ptr<RoomHost> Registry::rebuild(const store::LoadedRoom& stored, std::string& error) {
+  const std::string& id = stored.room.id;
+  auto image = image_of(stored);
+  std::optional<ReplayError> failed;
+  if (auto* img = std::get_if<GameRecord>(&image)) {
+    auto r = restore_room(id, *img, limits_);
+    if (r.room) {
+      if (const int rules = r.room->setup().options.rules; rules < kRulesRevision) {
+        spdlog::info(
+            "room {}: played under rules revision {} and replayed under it, as are its "
+            "rematches (docs/RULES.md, Revisions)",
+            id, rules);
+      }
+      auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_,
+                                             &computers_);
+      host->set_analyst(&analyst_);
+      host->resume_clock();
+      return host;
+    }
+    failed = r.error;
+  } else {
+    failed = std::get<ReplayError>(image);
+  }
+  error = "its log does not replay (first bad version " + std::to_string(failed->version) +
+          "): " + failed->message;
+  return nullptr;
+}
+
 std::pair<std::size_t, std::size_t> Registry::restore_all() {
   if (!store_) return {0, 0};
   std::size_t loaded = 0;
   std::size_t failed = 0;
   for (const auto& stored : store_->load_active_rooms()) {
-    const std::string& id = stored.room.id;
-    auto image = image_of(stored);
-    std::optional<ReplayError> error;
-    if (auto* img = std::get_if<GameRecord>(&image)) {
-      auto r = restore_room(id, *img, limits_);
-      if (r.room) {
-        if (const int rules = r.room->setup().options.rules; rules < kRulesRevision) {
-          spdlog::info(
-              "room {}: played under rules revision {} and replayed under it, as are its "
-              "rematches (docs/RULES.md, Revisions)",
-              id, rules);
-        }
-        auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_,
-                                               &computers_);
-        host->set_analyst(&analyst_);
-        host->resume_clock();
-        std::lock_guard lock(mu_);
-        rooms_.emplace(id, std::move(host));
-        ++loaded;
-        continue;
-      }
-      error = r.error;
-    } else {
-      error = std::get<ReplayError>(image);
+    std::string error;
+    if (auto host = rebuild(stored, error)) {
+      std::lock_guard lock(mu_);
+      rooms_.emplace(stored.room.id, std::move(host));
+      ++loaded;
+      continue;
     }
     ++failed;
-    spdlog::error(
-        "room {}: its log does not replay (first bad version {}): {}; it is left in the "
-        "store as it is and not loaded",
-        id, error->version, error->message);
+    spdlog::error("room {}: {}; it is left in the store as it is and not loaded", stored.room.id,
+                  error);
   }
   return {loaded, failed};
+}
+
+bool Registry::adopt(const store::LoadedRoom& stored) {
+  {
+    std::lock_guard lock(mu_);
+    if (rooms_.count(stored.room.id) != 0) return true;
+  }
+  std::string error;
+  auto host = rebuild(stored, error);
+  if (!host) {
+    spdlog::error("room {}: {}; not taken over", stored.room.id, error);
+    return false;
+  }
+  std::lock_guard lock(mu_);
+  rooms_.emplace(stored.room.id, std::move(host));
+  return true;
+}
+
+void Registry::hand_over(const std::string& id, std::string why) {
+  std::shared_ptr<RoomHost> host;
+  {
+    std::lock_guard lock(mu_);
+    auto it = rooms_.find(id);
+    if (it == rooms_.end()) return;
+    host = std::move(it->second);
+    rooms_.erase(it);
+    forget_address(id);
+  }
+  host->hand_over(std::move(why));
+}
+
+void Registry::hand_over_all(std::string why) {
+  std::unordered_map<std::string, std::shared_ptr<RoomHost>> rooms;
+  {
+    std::lock_guard lock(mu_);
+    rooms.swap(rooms_);
+    address_of_room_.clear();
+    rooms_of_address_.clear();
+  }
+  for (auto& [id, host] : rooms) host->hand_over(why);
 }
 
 std::shared_ptr<RoomHost> Registry::find(std::string_view id) const {
@@ -236,6 +286,7 @@ std::size_t Registry::sweep(Clock::time_point now) {
   for (auto& [host, why] : due) {
     metrics_.rooms_retired.fetch_add(1, std::memory_order_relaxed);
     host->retire(std::move(why));
+    if (retired_) retired_(host->id());
   }
   return due.size();
 }

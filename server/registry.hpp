@@ -49,6 +49,20 @@ class Registry {
   std::shared_ptr<RoomHost> create(GameSetup setup, const std::string& address = {},
                                    ErrorCode* refused = nullptr);
   std::shared_ptr<RoomHost> find(std::string_view id) const;
+  // Cluster (server/cluster.hpp): a room whose lease this node just took, rebuilt from its rows
+  // as restore_all() does (false: its log does not replay); one already here stays.
+  bool adopt(const store::LoadedRoom& stored);
+  // Cluster: the room stops running here without being retired in the store (its lease is lost,
+  // or the node stops cleanly); its members are told to reconnect (Peer::moved).
+  void hand_over(const std::string& id, std::string why);
+  void hand_over_all(std::string why);
+  // Cluster: told of every room made here (its lease) and retired here (its lease goes).
+  void on_rooms(std::function<void(const std::string&)> created,
+                std::function<void(const std::string&)> retired) {
+    created_ = std::move(created);
+    retired_ = std::move(retired);
+  }
+  net::io_context::executor_type executor() { return ioc_.get_executor(); }
   std::vector<RoomSummary> list() const;
   RoomCounts counts() const;
   std::size_t size() const;
@@ -78,6 +92,9 @@ class Registry {
   // the map (under mu_); null if there is none.
   std::shared_ptr<RoomHost> evictable_room(const std::string& address);
   std::mt19937_64 rng_;
+  std::function<void(const std::string&)> created_, retired_;
+  // A room from its stored rows; why not in `error`.
+  std::shared_ptr<RoomHost> rebuild(const store::LoadedRoom& stored, std::string& error);
   store::Store* store_ = nullptr;
   // Before the pool: the pool's threads (joined when it goes) may be running an analysis.
   Analyst analyst_;

@@ -151,6 +151,23 @@ void RoomHost::retire(std::string why, bool durable) {
   });
 }
 
+void RoomHost::hand_over(std::string why) {
+  net::post(strand_, [self = shared_from_this(), why = std::move(why)] {
+    if (self->retired_) return;
+    self->retired_ = true;
+    self->computer_stop_->store(true);
+    if (self->analyst_) self->analyst_->set_live(self.get(), nullptr);
+    self->deadline_.cancel();
+    auto peers = std::move(self->peers_);
+    self->peers_.clear();
+    for (auto& [m, weak] : peers) {
+      if (auto p = weak.lock()) p->moved();
+    }
+    spdlog::info("room {}: handed over ({}); {} member(s) told to reconnect", self->id_, why,
+                 peers.size());
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // The outbox: durable before announced, in order.
 

@@ -63,6 +63,9 @@ class Peer {
   virtual void join_answered(std::shared_ptr<RoomHost> room) = 0;
   // The peer is no longer a member of `room` (it left, was replaced, or the room closed).
   virtual void detached(const RoomHost* room) = 0;
+  // Cluster: the room stopped running on this node (RoomHost::hand_over); the client should
+  // reconnect and join again, which finds the room where it runs now.
+  virtual void moved() {}
 };
 
 class RoomHost : public std::enable_shared_from_this<RoomHost> {
@@ -103,6 +106,9 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void view(std::function<std::string(const Room&)> view, std::function<void(std::string)> done);
   // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.
   void retire(std::string why, bool durable = true);
+  // Cluster: the room stops here without a word to the store (another node takes it over from
+  // there): nothing more is announced, and each member is told to reconnect (Peer::moved).
+  void hand_over(std::string why);
   // A player's client reported its network lag (ping's `lag`), for `presence`.
   void report_lag(MemberId m, std::int64_t lag);
   // A room rebuilt from the store: the side to move's clock starts now (the downtime is charged

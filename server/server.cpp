@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "server/beast.hpp"
+#include "server/cluster.hpp"
 #include "server/data_dir.hpp"
 #include "server/descriptors.hpp"
 #include "server/lan.hpp"
@@ -69,6 +70,12 @@ AddressSlot::~AddressSlot() {
   if (it != state_->connections_by_address_.end() && --it->second == 0) {
     state_->connections_by_address_.erase(it);
   }
+}
+
+std::shared_ptr<WebSocketPeer> SharedState::session(MemberId id) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : it->second.lock();
 }
 
 void SharedState::close_all_sessions() {
@@ -278,7 +285,8 @@ std::optional<std::string> Server::open_store() {
   }
   s.store = impl_->store.get();
   s.registry.set_store(s.store);
-  impl_->restored = s.registry.restore_all();
+  // A cluster's rooms come back one at a time, where they are joined (docs/CLUSTER.md).
+  if (cfg.cluster.empty()) impl_->restored = s.registry.restore_all();
   impl_->store->maintain(cfg.retention, s.limits.store_maintenance_interval, unix_ms,
                          [weak = std::weak_ptr<SharedState>(impl_->state)](const store::Pruned& p) {
                            // A deleted game's record must not outlive it in the cache.
@@ -314,6 +322,26 @@ std::optional<std::string> Server::start() {
 
   // The store first: a server that cannot keep games does not start (no silent fallback).
   if (auto e = open_store()) return e;
+  if (!cfg.cluster.empty() && !s.cluster) {
+    ClusterConfig cc;
+    cc.url = cfg.cluster;
+    cc.node_id = cfg.node_id.empty() ? default_node_id() : cfg.node_id;
+    cc.lease_ttl = cfg.lease_ttl;
+    cc.renew_every = cfg.lease_renew;
+    cc.redis_timeout =
+        std::min<std::chrono::milliseconds>(std::chrono::milliseconds(500), cfg.lease_renew / 2);
+    auto cluster = std::make_shared<Cluster>(cc, s);
+    if (auto e = cluster->start()) return e;
+    std::weak_ptr<Cluster> weak = cluster;
+    s.registry.on_rooms(
+        [weak](const std::string& room) {
+          if (auto c = weak.lock()) c->claim(room);
+        },
+        [weak](const std::string& room) {
+          if (auto c = weak.lock()) c->released(room);
+        });
+    s.cluster = std::move(cluster);
+  }
   impl_->listener = std::make_shared<Listener>(impl_->ioc, impl_->state, impl_->tls.get());
   if (!impl_->listener->open(tcp::endpoint(address, cfg.port), ec)) {
     return "cannot listen on " + cfg.host + ":" + std::to_string(cfg.port) + ": " + ec.message();
@@ -374,8 +402,10 @@ void Server::run() {
   // A search finishing now would hand its turn to a strand of the io_context about to go away.
   impl_->state->registry.drain_computers();
   impl_->state->records.stop();  // the same for record jobs, which answer on a session's strand
-  // Every accepted write is committed before the server is gone.
+  // Every accepted write is committed before the server is gone...
   if (impl_->store) impl_->store->flush();
+  // ...and only then do its rooms' leases go: the next owner loads every one of those writes.
+  if (auto& c = impl_->state->cluster) c->stop();
 }
 
 void Server::stop() {
@@ -388,6 +418,8 @@ void Server::stop() {
     beast::error_code ec;
     impl_->signals.cancel(ec);
     s.close_all_sessions();
+    // Members relayed from other nodes are told to reconnect there (and take the rooms over).
+    if (s.cluster) s.cluster->hand_over_all();
     s.registry.stop_computers();
     impl_->wait_for_quiet(Clock::now() + std::chrono::seconds(1));
   });

@@ -2,6 +2,7 @@
 // so that the app and tests include it cheaply; the network layer lives behind it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -26,6 +27,12 @@ struct ServerConfig {
   // A postgres:// or postgresql:// URL: the store is that PostgreSQL database instead of
   // data_dir's SQLite file (data_dir is then not used, nor locked).
   std::string store;
+  // serve --cluster: Redis's redis:// URL (empty: one node, no Redis), this node's id, and the
+  // lease's time to live and renewal period (docs/CLUSTER.md). Needs a PostgreSQL store.
+  std::string cluster;
+  std::string node_id;
+  std::chrono::milliseconds lease_ttl{5000};
+  std::chrono::milliseconds lease_renew{1500};
   int threads = 1;
   bool handle_signals = false;  // SIGINT / SIGTERM stop the server
   // Origins ("https://example.org", normalized by normalize_origin) whose pages may open /ws,

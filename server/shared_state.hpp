@@ -19,6 +19,7 @@
 namespace bc::server {
 
 class WebSocketPeer;
+class Cluster;
 struct SharedState;
 
 // One connection's place in its address's count (Limits::max_connections_per_address), held by
@@ -49,7 +50,9 @@ struct SharedState {
   RecordWorks records;  // /api/games/...: store reads and replays, off the I/O threads
   // Messages, joins and /api/ requests of each address, all its connections together.
   AddressLimiter address_limits;
-  store::Store* store = nullptr;   // owned by the Server; set before listening
+  store::Store* store = nullptr;  // owned by the Server; set before listening
+  // serve --cluster: this node's part of the cluster (server/cluster.hpp); null without it.
+  std::shared_ptr<Cluster> cluster;
   std::filesystem::path web_root;  // canonical
   std::shared_ptr<const std::string> welcome;
   std::atomic<MemberId> next_member{1};
@@ -58,6 +61,8 @@ struct SharedState {
 
   void add(MemberId id, std::weak_ptr<WebSocketPeer> s);
   void remove(MemberId id);
+  // The live session with this id, if any (the relay delivers to it).
+  std::shared_ptr<WebSocketPeer> session(MemberId id);
   void close_all_sessions();
 
   // A new connection from `address`: its slot, or null when the address has its limit open.

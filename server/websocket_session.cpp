@@ -49,6 +49,7 @@ WebSocketSession<Stream>::~WebSocketSession() {
     if (room_) room_->disconnect(id_);
     if (pending_ && pending_ != room_) pending_->disconnect(id_);
   }
+  if (!relay_to_.empty() && state_->cluster) state_->cluster->bye(relay_to_, id_);
   spdlog::info("ws #{}: closed", id_);
 }
 
@@ -98,6 +99,7 @@ void WebSocketSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   reading_ = false;
   if (ec) {
     open_ = false;
+    relay_hold_.reset();  // the destructor says bye to the owner
     if (ec == websocket::error::message_too_big) {
       // Beast has already sent the close frame with 1009 (too big).
       state_->metrics.oversized_closed.fetch_add(1, std::memory_order_relaxed);
@@ -159,6 +161,8 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
   auto& request = std::get<ClientMessage>(parsed);
   if (const auto* ping = std::get_if<PingMsg>(&request.body)) {
     if (ping->lag && room_) room_->report_lag(id_, *ping->lag);
+    // A relayed player's lag goes to the owner (its presence); nothing answers it there.
+    if (ping->lag && !relay_to_.empty() && !paused_) relay(std::string(text), received, false);
     // The server's time for the client's clocks: answered here, never through a room.
     return send(
         std::make_shared<const std::string>(pong_json(request.id, ping->t, real_time().unix_ms())));
@@ -203,6 +207,36 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     }
     if (a->free) return analyse_free(request.id, *a);
   }
+  if (state_->cluster) {
+    const bool joining = std::holds_alternative<JoinMsg>(request.body) ||
+                         std::holds_alternative<CreateMsg>(request.body);
+    if (!relay_to_.empty() && !joining) return relay(std::string(text), received);
+    // Off to another room: out of the relayed one first.
+    if (!relay_to_.empty()) end_relay();
+    const auto* join = std::get_if<JoinMsg>(&request.body);
+    if (join && !state_->registry.find(join->room)) {
+      // Where the room runs is Redis's to say: asked off this strand, the reading paused (the
+      // question holds the session, as a room holds a request's sender).
+      paused_ = true;
+      auto executor = ws_.get_executor();
+      std::string room = join->room;
+      state_->cluster->resolve(
+          std::move(room), [self = shared_from_this(), executor, request = std::move(request),
+                            text = std::string(text), received](Placement p) mutable {
+            net::post(executor,
+                      [self = std::move(self), p = std::move(p), request = std::move(request),
+                       text = std::move(text), received]() mutable {
+                        self->placed(p, std::move(request), std::move(text), received);
+                      });
+          });
+      return;
+    }
+  }
+  route(std::move(request), received);
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::route(ClientMessage request, Clock::time_point received) {
   static const std::string kNoAddress;
   auto routed = route_request(state_->registry, state_->limits,
                               {shared_from_this(), std::move(request), received, room_,
@@ -411,7 +445,9 @@ void WebSocketSession<Stream>::on_write(beast::error_code ec, std::size_t) {
   if (!queue_.empty()) {
     do_write();
   } else if (close_when_drained_) {
-    close_with(websocket::close_code::going_away, "server shutting down");
+    close_with(close_code_, close_code_ == websocket::close_code::going_away
+                                ? "server shutting down"
+                                : "room moving");
   }
 }
 
@@ -427,6 +463,12 @@ template <class Stream>
 void WebSocketSession<Stream>::on_close(beast::error_code ec) {
   if (ec) fail(ec, "ws close");
 }
+
+}  // namespace bc::server
+
+#include "server/websocket_relay.ipp"
+
+namespace bc::server {
 
 // The two streams a session runs on: ws:// and wss:// (TLS: `serve --tls-cert`).
 template class WebSocketSession<beast::tcp_stream>;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "server/beast.hpp"
+#include "server/cluster.hpp"
 #include "server/rate_limit.hpp"
 #include "server/shared_state.hpp"
 
@@ -18,6 +19,10 @@ class WebSocketPeer : public Peer {
  public:
   // Server shutdown: a `server_restarting` notice, then close with 1001 (going away). Any thread.
   virtual void shutdown() = 0;
+  // Cluster relay (server/cluster.hpp), any thread: the owner answered the join this connection
+  // relayed (`joined`: it is a member there), or took it out of the room.
+  virtual void relay_answered(bool joined) = 0;
+  virtual void relay_detached() = 0;
 };
 
 // Stream is beast::tcp_stream (ws://) or beast::ssl_stream<beast::tcp_stream> (wss://); the two are
@@ -42,6 +47,9 @@ class WebSocketSession final : public WebSocketPeer,
   void deliver(Texts texts, bool request_handled) override;
   void join_answered(std::shared_ptr<RoomHost> room) override;
   void detached(const RoomHost* room) override;
+  void moved() override;
+  void relay_answered(bool joined) override;
+  void relay_detached() override;
 
  private:
   using std::enable_shared_from_this<WebSocketSession>::shared_from_this;
@@ -52,6 +60,14 @@ class WebSocketSession final : public WebSocketPeer,
   void maybe_read();  // reads the next message unless closing, paused or too much is in flight
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_message(std::string_view text);
+  // A request for a room (the lobby's), once its room is known to run here or nowhere.
+  void route(ClientMessage request, Clock::time_point received);
+  // Cluster: a join for a room not here, once the cluster found where it runs.
+  void placed(const Placement& p, ClientMessage request, std::string text,
+              Clock::time_point received);
+  // `answered`: the owner says when it was handled (not for a ping's lag).
+  void relay(std::string text, Clock::time_point received, bool answered = true);
+  void end_relay();  // out of the relay: bye to the owner
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
   void analyse_free(const RequestId& id, const AnalyseMsg& a);
   // `full`: when `text` is a delta, its full state (Peer::Message).
@@ -85,10 +101,13 @@ class WebSocketSession final : public WebSocketPeer,
   bool open_ = false;    // handshake done, not yet closing
   bool paused_ = false;  // a create/join awaits its answer: the next read waits too
   bool reading_ = false;
-  bool close_when_drained_ = false;    // shutdown: the notice is queued; close once it is written
+  bool close_when_drained_ = false;  // shutdown: the notice is queued; close once it is written
+  websocket::close_code close_code_ = websocket::close_code::going_away;  // ...with this code
   std::size_t inflight_ = 0;           // requests handed to the room and not yet handled
   std::shared_ptr<RoomHost> room_;     // the room this connection is a member of
   std::shared_ptr<RoomHost> pending_;  // the room a create/join was sent to
+  std::string relay_to_;               // cluster: the node whose room this connection is relayed to
+  std::shared_ptr<WebSocketPeer> relay_hold_;  // this session, while relay_to_ is set
   TokenBucket bucket_;
   std::deque<Clock::time_point> strikes_;
 };

@@ -475,13 +475,21 @@ std::string rooms_json(const std::vector<RoomSummary>& rooms) {
 }
 
 std::string health_json(const Health& h) {
-  return dump(ojson{{"status", h.accepting ? "ok" : "stopping"},
-                    {"server", kServerName},
-                    {"version", kServerVersion},
-                    {"protocol", kProtocolVersion},
-                    {"rooms", h.rooms},
-                    {"connections", h.connections},
-                    {"uptime_seconds", h.uptime_seconds}});
+  const char* status = !h.accepting                     ? "stopping"
+                       : h.cluster && !h.cluster->redis ? "redis_unreachable"
+                                                        : "ok";
+  ojson j{{"status", status},
+          {"server", kServerName},
+          {"version", kServerVersion},
+          {"protocol", kProtocolVersion},
+          {"rooms", h.rooms},
+          {"connections", h.connections},
+          {"uptime_seconds", h.uptime_seconds}};
+  if (h.cluster) {
+    j["cluster"] =
+        ojson{{"node", h.cluster->node}, {"redis", h.cluster->redis}, {"nodes", h.cluster->nodes}};
+  }
+  return dump(j);
 }
 
 std::string http_error_json(std::string_view code, std::string_view message) {
