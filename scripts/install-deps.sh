@@ -33,6 +33,8 @@ declare -A pkgs=(
   [libhiredis-dev]=/usr/include/hiredis/hiredis.h  # the cluster's Redis client (serve --cluster)
   # The cluster's tests start a private Redis server (redis-server, persistence off).
   [redis-server]=/usr/bin/redis-server
+  # The three-node cluster test puts a private HAProxy in front of the nodes (docker/haproxy.cfg).
+  [haproxy]=/usr/sbin/haproxy
   [libssl-dev]=/usr/include/openssl/ssl.h
   [libqrencode-dev]=/usr/include/qrencode.h
   [libgtest-dev]=/usr/include/gtest/gtest.h
