@@ -116,7 +116,8 @@ class Cluster {
   void publish(const std::string& node, const RelayMessage& m);
   void read_loop();
   void handle(const std::string& text);
-  void handle_request(RelayRequest r);
+  // `asked`: a join for a room not here was put through resolve() once already.
+  void handle_request(RelayRequest r, bool asked = false);
   void handle_bye(const RelayBye& b);
   void handle_out(const RelayOut& o);
 

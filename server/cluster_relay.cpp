@@ -185,7 +185,7 @@ void Cluster::handle(const std::string& text) {
 }
 
 // The owner: a relayed client's frame, parsed and routed here as if the client were connected.
-void Cluster::handle_request(RelayRequest r) {
+void Cluster::handle_request(RelayRequest r, bool asked) {
   std::shared_ptr<RemotePeer> peer;
   {
     std::lock_guard lock(impl_->remote_mu);
@@ -210,8 +210,18 @@ void Cluster::handle_request(RelayRequest r) {
   const auto form = static_cast<StateForm>(std::clamp(r.form, 0, 2));
   if (auto* j = std::get_if<JoinMsg>(&msg.body)) {
     j->compact = std::max(j->compact, form);
-    // The room left this node meanwhile: the client reconnects and finds it again.
-    if (!state_.registry.find(j->room)) return peer->moved();
+    if (!state_.registry.find(j->room)) {
+      // Not here: this node may be loading it (it took the lease just before the joining node
+      // asked who owns it), or it left. Ask as a local join does: on the cluster's thread a load
+      // under way has ended by then. Still not here: the client reconnects and finds it again.
+      if (asked) return peer->moved();
+      std::string room = j->room;
+      resolve(std::move(room), [this, r = std::move(r), peer](Placement p) mutable {
+        if (p.where != Placement::Where::Local) return peer->moved();
+        handle_request(std::move(r), true);
+      });
+      return;
+    }
   }
   if (const auto* ping = std::get_if<PingMsg>(&msg.body)) {
     if (auto room = peer->room(); room && ping->lag)

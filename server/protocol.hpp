@@ -325,7 +325,8 @@ struct RoomSummary {
 
 struct Limits;  // server/limits.hpp
 
-std::string welcome_json(const Limits& limits);
+// `node`: serve --cluster's node id, sent as `node` (nothing when empty).
+std::string welcome_json(const Limits& limits, std::string_view node = {});
 std::string joined_json(const RequestId& id, std::string_view room, std::string_view seat,
                         const std::optional<std::string>& token, bool one_screen = false);
 // The non-default options in words, "" when all are defaults (docs/PROTOCOL.md, "Options in

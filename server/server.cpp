@@ -341,6 +341,7 @@ std::optional<std::string> Server::start() {
           if (auto c = weak.lock()) c->released(room);
         });
     s.cluster = std::move(cluster);
+    s.welcome = std::make_shared<const std::string>(welcome_json(s.limits, cc.node_id));
   }
   impl_->listener = std::make_shared<Listener>(impl_->ioc, impl_->state, impl_->tls.get());
   if (!impl_->listener->open(tcp::endpoint(address, cfg.port), ec)) {

@@ -24,7 +24,7 @@ std::string room_url(std::string_view room) {
   return "/r/" + std::string(room);
 }
 
-std::string welcome_json(const Limits& limits) {
+std::string welcome_json(const Limits& limits, std::string_view node) {
   ojson j;
   j["type"] = "welcome";
   j["server"] = ojson{{"name", kServerName}, {"version", kServerVersion}};
@@ -78,6 +78,9 @@ std::string welcome_json(const Limits& limits) {
                       {"chat_per_second", limits.chat_per_second},
                       {"chat_burst", limits.chat_burst},
                       {"api_rate_per_second", limits.api_rate_per_second}};
+  // serve --cluster: the node this connection landed on (which one a proxy chose, for people
+  // reading logs and for the tests); one node says nothing, as before.
+  if (!node.empty()) j["node"] = node;
   return dump(j);
 }
 

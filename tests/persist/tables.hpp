@@ -82,9 +82,10 @@ inline json wait_state(WsClient& c, std::int64_t version) {
   }
 }
 
-inline void open_table(std::uint16_t port, Table& t) {
+// `nodes`: where each player's connection landed (welcome's `node`, under serve --cluster).
+inline void open_table(std::uint16_t port, Table& t, std::array<std::string, 2>* nodes = nullptr) {
   t.clients[0] = std::make_unique<WsClient>(port);
-  t.clients[0]->expect("welcome");
+  json w0 = t.clients[0]->expect("welcome");
   json create = {{"type", "create"}, {"variant", t.variant}, {"seat", "random"}, {"name", "Ann"}};
   create.update(t.create_extra);
   t.clients[0]->send(create);
@@ -94,7 +95,8 @@ inline void open_table(std::uint16_t port, Table& t) {
   t.seats[0] = j["seat"];
   t.clients[0]->expect("state");
   t.clients[1] = std::make_unique<WsClient>(port);
-  t.clients[1]->expect("welcome");
+  json w1 = t.clients[1]->expect("welcome");
+  if (nodes) *nodes = {w0.value("node", ""), w1.value("node", "")};
   t.clients[1]->send({{"type", "join"}, {"room", t.room}, {"seat", "any"}, {"name", "Bob"}});
   json j2 = t.clients[1]->expect("joined");
   t.tokens[1] = j2["token"];

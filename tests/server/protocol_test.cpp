@@ -292,6 +292,11 @@ TEST(Create, Seats) {
 // ---------------------------------------------------------------------------------------------
 // Server messages
 
+TEST(Welcome, NamesTheNodeOnlyInACluster) {
+  EXPECT_FALSE(json::parse(welcome_json(Limits{})).contains("node")) << "one node: as before";
+  EXPECT_EQ(json::parse(welcome_json(Limits{}, "node-b"))["node"], "node-b");
+}
+
 TEST(Welcome, ListsEveryVariantWithItsOptions) {
   json w = json::parse(welcome_json(Limits{}));
   EXPECT_EQ(w["type"], "welcome");

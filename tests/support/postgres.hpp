@@ -33,6 +33,8 @@
 #include <thread>
 #include <vector>
 
+#include "ports.hpp"
+
 namespace bc::test {
 
 class Postgres {
@@ -175,7 +177,7 @@ class Postgres {
       (void)::lchown((dir_ / "data").c_str(), uid_, gid_);
     }
     for (int attempt = 0; attempt < 3; ++attempt) {
-      port_ = free_port();
+      port_ = free_loopback_port();
       if (start_server()) return true;
     }
     return false;
@@ -220,18 +222,6 @@ class Postgres {
     fs::rename(work, tmpl, ec);  // another test process may have made it meanwhile: use theirs
     if (ec) fs::remove_all(work, ec);
     return true;
-  }
-
-  static std::uint16_t free_port() {
-    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(s);
-    return ntohs(a.sin_port);
   }
 
   // Starts `args` as the server's user with its output in `log`; its pid.

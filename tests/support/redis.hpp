@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "ports.hpp"
 #include "server/redis.hpp"
 
 namespace bc::test {
@@ -59,20 +60,8 @@ class RedisServer {
   }
 
  private:
-  static std::uint16_t free_port() {
-    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(s);
-    return ntohs(a.sin_port);
-  }
-
   void start() {
-    port_ = free_port();
+    port_ = free_loopback_port();
     launch();
   }
 
