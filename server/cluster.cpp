@@ -208,9 +208,31 @@ Placement Cluster::load(const std::string& room) {
   return Placement{Placement::Where::Local, {}};
 }
 
+void Cluster::reserve(std::function<void(std::optional<std::string>)> done) {
+  impl_->worker.post([this, done = std::move(done)] {
+    auto& i = *impl_;
+    if (i.stopping || !redis_ok_) return done(std::nullopt);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::string id = state_.registry.fresh_id();
+      auto got = i.leases.acquire(id);
+      if (!got) {
+        ++i.redis_errors;
+        return done(std::nullopt);
+      }
+      if (!*got) continue;  // made on another node meanwhile, not yet in the store: another id
+      i.owned.insert(id);
+      i.owned_count = i.owned.size();
+      ++i.acquired;
+      return done(std::move(id));
+    }
+    done(std::nullopt);
+  });
+}
+
 void Cluster::claim(const std::string& room) {
   impl_->worker.post([this, room] {
     auto& i = *impl_;
+    if (i.owned.count(room)) return;  // reserved for its create
     auto got = i.leases.acquire(room);
     if (got && *got) {
       i.owned.insert(room);

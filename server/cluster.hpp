@@ -68,6 +68,9 @@ class Cluster {
   // waiting for a dead owner's lease to expire (at most the lease's time to live and a second).
   // `done` runs on the command thread.
   void resolve(std::string room, std::function<void(Placement)> done);
+  // A fresh room id whose lease this node holds, for a create (nullopt: Redis unreachable, or
+  // this node stopping). `done` runs on the command thread.
+  void reserve(std::function<void(std::optional<std::string>)> done);
   // A room made here: its lease (made at once; a room id taken elsewhere meanwhile is retired).
   void claim(const std::string& room);
   // A room retired or handed over here: its lease and list entry go.

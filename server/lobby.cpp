@@ -23,13 +23,15 @@ LobbyOutcome create_room(Registry& registry, const Limits& limits, LobbyRequest&
   auto seat = resolve_seat(s.variant, create.seat, true);
   if (auto* e = std::get_if<Error>(&seat)) return refuse(std::move(*e));
   ErrorCode why = ErrorCode::ServerFull;
-  auto host = registry.create(std::move(s), r.address, &why);
+  auto host = registry.create(std::move(s), r.address, &why, std::move(create.reserved_id));
   if (!host) {
     if (why == ErrorCode::TooManyRooms) {
       return refuse({why, "your address already has " +
                               std::to_string(limits.max_rooms_per_address) +
                               " rooms with games going on; finish or leave one first"});
     }
+    if (why == ErrorCode::ServerError)
+      return refuse({why, "the room could not be made; try again"});
     return refuse({why, "the server holds as many rooms as it can; try again later"});
   }
   auto& choice = std::get<SeatChoice>(seat);

@@ -115,6 +115,9 @@ struct CreateMsg {
   StateForm compact = StateForm::Full;
   std::optional<TimeControl> clock;        // none: an untimed game
   std::optional<std::string> clock_error;  // `clock` out of range: refused as bad_options
+  // Not on the wire. Cluster: the id whose lease this node took before making the room (so that
+  // no join on another node can take it first); empty: the registry picks one.
+  std::string reserved_id;
 };
 
 struct JoinMsg {

@@ -49,11 +49,16 @@ Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics)
                  limits.computer_queue_max, metrics) {}
 
 std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& address,
-                                           ErrorCode* refused) {
+                                           ErrorCode* refused, std::string id) {
   std::shared_ptr<RoomHost> evicted;
-  std::string id = fresh_id();
+  const bool reserved = !id.empty();
+  if (!reserved) id = fresh_id();
   std::unique_lock lock(mu_);
   while (rooms_.count(id) != 0) {  // made meanwhile by another create: very rare
+    if (reserved) {  // fresh when reserved, and its lease is this node's: cannot happen
+      if (refused) *refused = ErrorCode::ServerError;
+      return nullptr;
+    }
     lock.unlock();
     id = fresh_id();
     lock.lock();

@@ -45,9 +45,10 @@ class Registry {
 
   // A new room with a fresh id, made by a client at `address` (empty: not counted); null when the
   // server holds max_rooms (`refused` = server_full) or the address its max_rooms_per_address and
-  // none of its rooms can be retired (too_many_rooms).
+  // none of its rooms can be retired (too_many_rooms). `id`: one reserved for it (the cluster's
+  // lease taken first, Cluster::reserve), else a fresh one.
   std::shared_ptr<RoomHost> create(GameSetup setup, const std::string& address = {},
-                                   ErrorCode* refused = nullptr);
+                                   ErrorCode* refused = nullptr, std::string id = {});
   std::shared_ptr<RoomHost> find(std::string_view id) const;
   // Cluster (server/cluster.hpp): a room whose lease this node just took, rebuilt from its rows
   // as restore_all() does (false: its log does not replay); one already here stays.
@@ -63,6 +64,8 @@ class Registry {
     retired_ = std::move(retired);
   }
   net::io_context::executor_type executor() { return ioc_.get_executor(); }
+  // A room id in use neither here nor in the store (takes mu_ briefly; the store outside it).
+  std::string fresh_id();
   std::vector<RoomSummary> list() const;
   RoomCounts counts() const;
   std::size_t size() const;
@@ -86,8 +89,6 @@ class Registry {
   std::unordered_map<std::string, std::string> address_of_room_;
   std::unordered_map<std::string, std::size_t> rooms_of_address_;
   void forget_address(const std::string& room);  // under mu_
-  // A room id in use neither here nor in the store (takes mu_ briefly; the store outside it).
-  std::string fresh_id();
   // At its limit: the address's oldest room with nobody in it and no game under way, taken out of
   // the map (under mu_); null if there is none.
   std::shared_ptr<RoomHost> evictable_room(const std::string& address);

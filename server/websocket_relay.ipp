@@ -5,6 +5,33 @@
 namespace bc::server {
 
 template <class Stream>
+void WebSocketSession<Stream>::reserved(std::optional<std::string> id, ClientMessage request,
+                                        Clock::time_point received) {
+  if (!open_) {
+    if (id) state_->cluster->released(*id);
+    return;
+  }
+  paused_ = false;
+  if (!id) return unavailable(request.id, "create");
+  std::get<CreateMsg>(request.body).reserved_id = *id;
+  route(std::move(request), received);
+  // Refused (a limit): the lease goes back.
+  if (!state_->registry.find(*id)) state_->cluster->released(*id);
+  maybe_read();
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::unavailable(const RequestId& id, std::string_view request) {
+  refuse(id, ErrorCode::ServerError,
+         "the server cannot reach the room's server right now; try again in a few seconds",
+         request);
+  // Closed with 1012 after the error: the client retries by itself, with its backoff, through
+  // the load balancer (which may meanwhile have taken this node out).
+  close_when_drained_ = true;
+  close_code_ = websocket::close_code::service_restart;
+}
+
+template <class Stream>
 void WebSocketSession<Stream>::placed(const Placement& p, ClientMessage request, std::string text,
                                       Clock::time_point received) {
   if (!open_) return;
@@ -28,14 +55,7 @@ void WebSocketSession<Stream>::placed(const Placement& p, ClientMessage request,
       route(std::move(request), received);  // the lobby's own unknown_room
       break;
     case Placement::Where::Unavailable:
-      refuse(request.id, ErrorCode::ServerError,
-             "the server cannot reach the room's server right now; try again in a few seconds",
-             "join");
-      // Closed with 1012 after the error: the client retries by itself, with its backoff,
-      // through the load balancer (which may meanwhile have taken this node out).
-      close_when_drained_ = true;
-      close_code_ = websocket::close_code::service_restart;
-      return;
+      return unavailable(request.id, "join");
   }
   maybe_read();
 }

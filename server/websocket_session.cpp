@@ -213,6 +213,19 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     if (!relay_to_.empty() && !joining) return relay(std::string(text), received);
     // Off to another room: out of the relayed one first.
     if (!relay_to_.empty()) end_relay();
+    if (std::holds_alternative<CreateMsg>(request.body)) {
+      // The new room's lease first, so that no join on another node takes its id meanwhile.
+      paused_ = true;
+      state_->cluster->reserve([self = shared_from_this(), executor = ws_.get_executor(),
+                                request = std::move(request),
+                                received](std::optional<std::string> id) mutable {
+        net::post(executor, [self = std::move(self), id = std::move(id),
+                             request = std::move(request), received]() mutable {
+          self->reserved(std::move(id), std::move(request), received);
+        });
+      });
+      return;
+    }
     const auto* join = std::get_if<JoinMsg>(&request.body);
     if (join && !state_->registry.find(join->room)) {
       // Where the room runs is Redis's to say: asked off this strand, the reading paused (the

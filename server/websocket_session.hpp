@@ -65,6 +65,10 @@ class WebSocketSession final : public WebSocketPeer,
   // Cluster: a join for a room not here, once the cluster found where it runs.
   void placed(const Placement& p, ClientMessage request, std::string text,
               Clock::time_point received);
+  // Cluster: no room can be placed now: server_error, then 1012 so that the client retries.
+  void unavailable(const RequestId& id, std::string_view request);
+  // Cluster: a create, once the cluster reserved its room's id (nullopt: it could not).
+  void reserved(std::optional<std::string> id, ClientMessage request, Clock::time_point received);
   // `answered`: the owner says when it was handled (not for a ping's lag).
   void relay(std::string text, Clock::time_point received, bool answered = true);
   void end_relay();  // out of the relay: bye to the owner

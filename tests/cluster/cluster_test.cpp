@@ -222,6 +222,34 @@ TEST(ClusterNodes, TheOwnerKilledMidGameItsRoomsGoOnOnAnotherNodeWithNothingLost
   EXPECT_EQ(b.proc->wait(10s), 0) << b.proc->stderr_text();
 }
 
+TEST(ClusterNodes, ARoomsLeaseIsTakenBeforeItsCreatorHearsJoinedSoNoJoinElsewhereCanTakeIt) {
+  BC_NEED_POSTGRES(pg);
+  BC_NEED_REDIS(redis);
+  TempDir dir;
+  const std::string url = pg->new_database();
+  auto a = node(dir, url, redis, "a", {"--max-creates-per-address", "0"}),
+       b = node(dir, url, redis, "b");
+  server::Redis probe("127.0.0.1", redis.port(), 500ms);
+  for (int i = 0; i < 20; ++i) {
+    auto ann = std::make_unique<WsClient>(a.port);
+    ann->expect("welcome");
+    ann->send({{"type", "create"}, {"variant", "kaboom"}, {"seat", "random"}, {"name", "Ann"}});
+    const std::string room = ann->expect("joined")["room"];
+    auto owner = probe.command({"GET", "bc:owner:" + room});
+    ASSERT_TRUE(owner);
+    EXPECT_EQ(owner->str, "a") << "the lease is a's when its creator hears of the room";
+    // A join on b at once is relayed to a: the room never moves.
+    std::unique_ptr<WsClient> bob;
+    join(bob, b.port, room, {{"seat", "any"}, {"name", "Bob"}});
+    for (const auto& m : ann->drain(100ms)) EXPECT_NE(m["type"], "notice") << m.dump();
+    EXPECT_FALSE(ann->closed());
+  }
+  for (auto* s : {&a, &b}) {
+    s->proc->signal(SIGTERM);
+    EXPECT_EQ(s->proc->wait(10s), 0) << s->proc->stderr_text();
+  }
+}
+
 TEST(ClusterNodes, SigtermHandsTheRoomsOverAtOnce) {
   BC_NEED_POSTGRES(pg);
   BC_NEED_REDIS(redis);
