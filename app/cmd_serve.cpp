@@ -164,6 +164,14 @@ Setting set_allowed_origins(Settings& s, std::string_view list) {
   return std::nullopt;
 }
 
+Setting set_trusted_proxies(Settings& s, std::string_view list) {
+  std::string error;
+  auto t = server::TrustedProxies::parse(list, error);
+  if (!t) return error;
+  s.cfg.trusted_proxies = std::move(*t);
+  return std::nullopt;
+}
+
 Setting set_tls_cert(Settings& s, std::string_view v) {
   if (v.empty()) return "needs a file name";
   s.cfg.tls_cert = std::string(v);
@@ -260,9 +268,17 @@ const Flag<Settings> kServeFlags[] = {
      set_tls_cert},
     {"--tls-key", "BOMBCHECKERS_TLS_KEY", "FILE",
      "the certificate's private key (PEM, unencrypted)", set_tls_key},
+    {"--trusted-proxy", "BOMBCHECKERS_TRUSTED_PROXY", "LIST",
+     "reverse proxies whose X-Forwarded-For names the client: IP addresses and\n"
+     "                           CIDR ranges, comma-separated (127.0.0.1,10.0.0.0/8,fd00::/8), "
+     "repeatable;\n"
+     "                           list only proxies you run (default: none; a client is its peer "
+     "address)",
+     set_trusted_proxies, true},
     {"--max-connections-per-address", "BOMBCHECKERS_MAX_CONNECTIONS_PER_ADDRESS", "N",
      "open connections one client IP may have, 0 = no limit (default 128;\n"
-     "                           behind a reverse proxy every client has the proxy's address)",
+     "                           a reverse proxy's clients share its address, unless "
+     "--trusted-proxy)",
      set_per_address<&server::Limits::max_connections_per_address>},
     {"--max-rooms-per-address", "BOMBCHECKERS_MAX_ROOMS_PER_ADDRESS", "N",
      "rooms one client IP may hold at once, 0 = no limit (default 32)",
@@ -411,6 +427,10 @@ int cmd_serve(Args args) {
     std::string list;
     for (const auto& o : cfg.allowed_origins) list += (list.empty() ? "" : ", ") + o;
     spdlog::info("WebSocket upgrades only from the server's own address and {}", list);
+  }
+  if (!cfg.trusted_proxies.empty()) {
+    spdlog::info("client addresses from X-Forwarded-For of connections from {}",
+                 cfg.trusted_proxies.to_string());
   }
   show_qr(s, srv.port());
   srv.run();

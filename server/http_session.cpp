@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/beast/ssl.hpp>
 #include <cctype>
+#include <vector>
 
 #include "server/cluster.hpp"
 #include "server/http_responses.hpp"
@@ -14,6 +15,7 @@
 #include "server/persist.hpp"
 #include "server/records.hpp"
 #include "server/static_files.hpp"
+#include "server/trusted_proxies.hpp"
 #include "server/websocket_session.hpp"
 
 namespace bc::server {
@@ -85,6 +87,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
                               "request too large\n"));
   }
   if (ec) return fail(ec, "http read");
+  take_client(parser_->get());
 
   if (redirect_to_https_) {
     // Plain HTTP to a TLS server: only health checks and scrapers are answered in the clear.
@@ -107,8 +110,25 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
         return send(text_response(req, http::status::forbidden, "text/plain; charset=utf-8",
                                   "this server does not accept games from pages of that origin\n"));
       }
+      // A trusted proxy's connection is not counted against an address: the WebSocket is, against
+      // its client's, for as long as it is open.
+      AddressTicket slot = slot_;
+      if (slot_ && slot_->proxy()) {
+        slot = SharedState::admit(state_, client_);
+        if (!slot) {
+          state_->metrics.address_refused.fetch_add(1, std::memory_order_relaxed);
+          spdlog::debug("refused a WebSocket upgrade from {} via {}: it has {} open (the limit)",
+                        client_, slot_->address(), state_->limits.max_connections_per_address);
+          Request req;
+          req.version(up.version());
+          req.keep_alive(false);
+          return send(text_response(req, http::status::too_many_requests,
+                                    "text/plain; charset=utf-8",
+                                    "too many connections from your address\n"));
+        }
+      }
       // The WebSocket session takes over the stream; its own timeouts replace the HTTP ones.
-      return upgrade(parser_->release());
+      return upgrade(parser_->release(), std::move(slot));
     }
   }
   handle(parser_->release());
@@ -260,9 +280,20 @@ void HttpSession::handle(Request req) {
       text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n"));
 }
 
+void HttpSession::take_client(const Request& req) {
+  if (!slot_ || !slot_->proxy()) return;
+  std::vector<std::string_view> forwarded;
+  const auto [begin, end] = req.equal_range("X-Forwarded-For");
+  for (auto it = begin; it != end; ++it) forwarded.emplace_back(it->value());
+  auto client = forwarded_client(state_->config.trusted_proxies, forwarded);
+  if (client) state_->metrics.forwarded_requests.fetch_add(1, std::memory_order_relaxed);
+  client_ = client ? std::move(*client) : slot_->address();
+}
+
 const std::string& HttpSession::address() const {
   static const std::string kNone;
-  return slot_ ? slot_->address() : kNone;
+  if (!slot_) return kNone;
+  return slot_->proxy() ? client_ : slot_->address();
 }
 
 void HttpSession::send(http::message_generator msg) {
@@ -359,9 +390,9 @@ class HttpSessionOver final : public HttpSession {
     }
   }
 
-  void upgrade(Request req) override {
+  void upgrade(Request req, AddressTicket slot) override {
     beast::get_lowest_layer(stream_).expires_never();
-    std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, slot_)
+    std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, std::move(slot))
         ->run(std::move(req));
   }
 

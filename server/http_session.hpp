@@ -41,7 +41,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   virtual void read() = 0;  // reads into parser_, then on_read
   virtual void write(http::message_generator msg, bool keep_alive) = 0;  // then on_write
   virtual void do_close() = 0;
-  virtual void upgrade(Request req) = 0;  // hands the stream to a WebSocketSession
+  // Hands the stream to a WebSocketSession, with the connection's place in its address's count.
+  virtual void upgrade(Request req, AddressTicket slot) = 0;
 
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
@@ -51,6 +52,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::shared_ptr<SharedState> state_;
   std::optional<http::request_parser<http::string_body>> parser_;
   AddressTicket slot_;  // this connection's place in its address's count; goes on to a WebSocket
+  std::string client_;  // a trusted proxy's connection: the client of the request being handled
 
  private:
   void handle(Request req);
@@ -58,7 +60,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void answer_stored(Request req, std::string_view type, RecordFormat format, const std::string& id,
                      int game_no, bool live);
   void answer(Request req, std::string_view type, Text body);
-  const std::string& address() const;  // the client's, or empty
+  // A trusted proxy's request: its client, from X-Forwarded-For, else the proxy's own address.
+  void take_client(const Request& req);
+  // The request's client's address, or empty.
+  const std::string& address() const;
   void redirect_to_https(const Request& req);
   void send(http::message_generator msg);
 

@@ -68,7 +68,9 @@ struct Limits {
   std::size_t max_rooms = 10000;
   std::size_t max_connections = 10000;
   // Per client IP address, 0 = no limit. Behind a reverse proxy every client has the proxy's
-  // address: raise these there (serve --max-connections-per-address, --max-rooms-per-address).
+  // address, unless the proxy is trusted (serve --trusted-proxy): then each client has the address
+  // the proxy's X-Forwarded-For gives, in these and every other per-address limit. Without that,
+  // raise these there (serve --max-connections-per-address, --max-rooms-per-address).
   std::size_t max_connections_per_address = 128;
   // Rooms made by one address and not yet retired. At the limit, a create first retires that
   // address's oldest room with nobody in it and no game under way; only if there is none is it

@@ -122,7 +122,11 @@ void Listener::start_session(tcp::socket socket) {
   }
   const auto remote = socket.remote_endpoint(ec);
   std::string address = ec ? std::string("?") : remote.address().to_string();
-  auto slot = SharedState::admit(state_, address);
+  // A trusted proxy's connection counts only against the limit above; the per-address limits
+  // apply to its clients, request by request (HttpSession).
+  const bool proxy = !ec && state_->config.trusted_proxies.contains(address);
+  auto slot =
+      proxy ? SharedState::admit_proxy(state_, address) : SharedState::admit(state_, address);
   if (!slot) {
     state_->metrics.address_refused.fetch_add(1, std::memory_order_relaxed);
     if (log_refusal()) {

@@ -149,8 +149,13 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
           "Accepts that failed (out of descriptors, say); each is retried after a growing pause.",
           accept_errors);
   counter(out, "bc_address_refused_total",
-          "Connections closed at accept: their address had max_connections_per_address open.",
+          "Connections closed at accept, or WebSocket upgrades via a trusted proxy refused with "
+          "429: their address had max_connections_per_address open.",
           address_refused);
+  counter(out, "bc_forwarded_requests_total",
+          "HTTP requests and WebSocket upgrades of a trusted proxy (serve --trusted-proxy) whose "
+          "client address came from X-Forwarded-For.",
+          forwarded_requests);
   counter(out, "bc_rooms_evicted_total",
           "Idle rooms retired early because their address made a new one at its room limit.",
           rooms_evicted);

@@ -59,6 +59,8 @@ class Metrics {
   std::atomic<std::uint64_t> origin_refused{0};    // /ws upgrades refused with 403
   std::atomic<std::uint64_t> accept_errors{0};     // failed accepts (out of descriptors, ...)
   std::atomic<std::uint64_t> address_refused{0};   // connections over max_connections_per_address
+  // Requests (WebSocket upgrades too) of a trusted proxy whose client came from X-Forwarded-For.
+  std::atomic<std::uint64_t> forwarded_requests{0};
   std::atomic<std::uint64_t> rooms_evicted{0};     // idle rooms retired to make room for a create
   std::atomic<std::uint64_t> shutdown_notices{0};  // server_restarting notices sent
   std::atomic<std::uint64_t> tls_handshake_failures{0};  // TLS connections whose handshake failed

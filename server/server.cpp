@@ -63,8 +63,13 @@ AddressTicket SharedState::admit(const std::shared_ptr<SharedState>& self, std::
   return std::make_shared<const AddressSlot>(self, std::move(address));
 }
 
+AddressTicket SharedState::admit_proxy(const std::shared_ptr<SharedState>& self,
+                                       std::string address) {
+  return std::make_shared<const AddressSlot>(self, std::move(address), true);
+}
+
 AddressSlot::~AddressSlot() {
-  if (state_->limits.max_connections_per_address == 0) return;
+  if (proxy_ || state_->limits.max_connections_per_address == 0) return;
   std::lock_guard lock(state_->mu_);
   auto it = state_->connections_by_address_.find(address_);
   if (it != state_->connections_by_address_.end() && --it->second == 0) {

@@ -12,6 +12,7 @@
 
 #include "bc/store.hpp"
 #include "server/limits.hpp"
+#include "server/trusted_proxies.hpp"
 
 namespace bc::server {
 
@@ -38,6 +39,10 @@ struct ServerConfig {
   // Origins ("https://example.org", normalized by normalize_origin) whose pages may open /ws,
   // besides the server's own Host; empty: any origin (the default).
   std::vector<std::string> allowed_origins;
+  // serve --trusted-proxy: a connection from one of these gives each request the client address
+  // its X-Forwarded-For names (forwarded_client); from anyone else that header is ignored. Empty
+  // (the default): every connection's address is its peer's.
+  TrustedProxies trusted_proxies;
   // TLS (PEM files): both set, the port serves https:// and wss:// (plain http:// is redirected);
   // both empty, plain HTTP. start() refuses one without the other, or files it cannot use.
   std::filesystem::path tls_cert;

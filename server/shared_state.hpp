@@ -25,18 +25,26 @@ struct SharedState;
 // One connection's place in its address's count (Limits::max_connections_per_address), held by
 // whichever object owns the connection (TLS detection, HTTP session, WebSocket session) and given
 // back when the last of them lets go.
+//
+// A connection from a trusted proxy (ServerConfig::trusted_proxies) has a slot that is not counted:
+// its requests come from many clients, each named by X-Forwarded-For. The HTTP session gives each
+// request its client's address, and a WebSocket upgrade takes a counted slot for its client.
 class AddressSlot {
  public:
-  AddressSlot(std::shared_ptr<SharedState> state, std::string address)
-      : state_(std::move(state)), address_(std::move(address)) {}
+  AddressSlot(std::shared_ptr<SharedState> state, std::string address, bool proxy = false)
+      : state_(std::move(state)), address_(std::move(address)), proxy_(proxy) {}
   ~AddressSlot();
   AddressSlot(const AddressSlot&) = delete;
   AddressSlot& operator=(const AddressSlot&) = delete;
+  // The peer's address (a trusted proxy's own, for a proxy's connection).
   const std::string& address() const { return address_; }
+  // A trusted proxy's connection: not counted against its address.
+  bool proxy() const { return proxy_; }
 
  private:
   std::shared_ptr<SharedState> state_;
   std::string address_;
+  const bool proxy_;
 };
 using AddressTicket = std::shared_ptr<const AddressSlot>;
 
@@ -67,6 +75,8 @@ struct SharedState {
 
   // A new connection from `address`: its slot, or null when the address has its limit open.
   static AddressTicket admit(const std::shared_ptr<SharedState>& self, std::string address);
+  // A new connection from a trusted proxy at `address`: an uncounted slot (AddressSlot::proxy).
+  static AddressTicket admit_proxy(const std::shared_ptr<SharedState>& self, std::string address);
 
  private:
   friend class AddressSlot;

@@ -76,8 +76,13 @@ void WebSocketSession<Stream>::on_accept(beast::error_code ec) {
   state_->add(id_, weak_from_this());
   beast::error_code ep_ec;
   auto remote = beast::get_lowest_layer(ws_).socket().remote_endpoint(ep_ec);
-  spdlog::info("ws #{}: connected from {}", id_,
-               ep_ec ? std::string("?") : remote.address().to_string());
+  const std::string peer = ep_ec ? std::string("?") : remote.address().to_string();
+  if (ep_ec || address().empty() || address() == peer) {
+    spdlog::info("ws #{}: connected from {}", id_, peer);
+  } else {
+    // Its upgrade came through a trusted proxy, which named the client (X-Forwarded-For).
+    spdlog::info("ws #{}: connected from {} via {}", id_, address(), peer);
+  }
   send(state_->welcome);
   do_read();
 }

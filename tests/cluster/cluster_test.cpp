@@ -376,6 +376,40 @@ TEST(ClusterNodes, ANodeThatLosesRedisStopsServingAndReportsUnhealthyUntilItIsBa
   EXPECT_EQ(a.proc->wait(10s), 0) << a.proc->stderr_text();
 }
 
+// HAProxy's X-Forwarded-For on a node that trusts it: the owner counts a relayed client by the
+// address the proxy named (the relay carries it), not by the proxy's.
+TEST(ClusterNodes, RelayedClientsBehindATrustedProxyAreCountedByTheirOwnAddressOnTheOwner) {
+  BC_NEED_POSTGRES(pg);
+  BC_NEED_REDIS(redis);
+  TempDir dir;
+  const std::string url = pg->new_database();
+  const std::vector<std::string> flags = {"--trusted-proxy", "127.0.0.1",
+                                          "--max-spectators-per-address", "1"};
+  auto a = node(dir, url, redis, "a", flags), b = node(dir, url, redis, "b", flags);
+  WsClient ann(a.port);
+  ann.expect("welcome");
+  ann.send({{"type", "create"}, {"variant", "bomb"}, {"seat", "fire"}, {"name", "Ann"}});
+  const std::string room = ann.expect("joined")["room"];
+  // Spectators on b, relayed to the owner a: one per client address.
+  auto watch = [&](const std::string& client) {
+    auto c = std::make_unique<WsClient>(b.port, "/ws", true, "", "",
+                                        Headers{{"X-Forwarded-For", client}});
+    c->expect("welcome");
+    c->send({{"type", "join"}, {"room", room}, {"seat", "spectator"}});
+    return c;
+  };
+  auto first = watch("203.0.113.1");
+  EXPECT_EQ(first->expect("joined")["seat"], "spectator");
+  auto second = watch("203.0.113.2");
+  EXPECT_EQ(second->expect("joined")["seat"], "spectator");
+  auto again = watch("203.0.113.1");
+  EXPECT_EQ(again->expect_error(), "too_many_spectators");
+  for (auto* s : {&a, &b}) {
+    s->proc->signal(SIGTERM);
+    EXPECT_EQ(s->proc->wait(10s), 0) << s->proc->stderr_text();
+  }
+}
+
 TEST(ClusterNodes, TheFlagsAreCheckedAndAnUnreachableRedisStopsTheStart) {
   Process no_store({"serve", "--cluster", "redis://127.0.0.1:6379"});
   EXPECT_EQ(no_store.wait(10s), 2);

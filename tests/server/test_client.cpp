@@ -96,12 +96,16 @@ struct WsClient::Impl {
 };
 
 WsClient::WsClient(std::uint16_t port, const std::string& target, bool read,
-                   const std::string& origin, const std::string& local_address)
+                   const std::string& origin, const std::string& local_address,
+                   const Headers& headers)
     : impl_(std::make_unique<Impl>()) {
   connect_socket(impl_->ioc, beast::get_lowest_layer(impl_->ws), port, !read, local_address);
-  if (!origin.empty()) {
-    impl_->ws.set_option(websocket::stream_base::decorator(
-        [origin](websocket::request_type& req) { req.set(http::field::origin, origin); }));
+  if (!origin.empty() || !headers.empty()) {
+    impl_->ws.set_option(
+        websocket::stream_base::decorator([origin, headers](websocket::request_type& req) {
+          if (!origin.empty()) req.set(http::field::origin, origin);
+          for (const auto& [name, value] : headers) req.insert(name, value);
+        }));
   }
   bool done = false;
   beast::error_code result;
@@ -239,10 +243,11 @@ bool HttpClient::open() const {
 }
 
 HttpResponse HttpClient::request(const std::string& method, const std::string& target,
-                                 std::chrono::milliseconds timeout) {
+                                 std::chrono::milliseconds timeout, const Headers& headers) {
   http::request<http::string_body> req{http::string_to_verb(method), target, 11};
   if (req.method() == http::verb::unknown) req.method_string(method);
   req.set(http::field::host, "127.0.0.1");
+  for (const auto& [name, value] : headers) req.insert(name, value);
   req.keep_alive(true);
   bool done = false;
   beast::error_code result;
@@ -281,9 +286,9 @@ HttpResponse HttpClient::request(const std::string& method, const std::string& t
 }
 
 HttpResponse http_get(std::uint16_t port, const std::string& target, const std::string& method,
-                      const std::string& local_address) {
+                      const std::string& local_address, const Headers& headers) {
   HttpClient c(port, local_address);
-  return c.request(method, target);
+  return c.request(method, target, kWait, headers);
 }
 
 }  // namespace bc::test

@@ -9,12 +9,16 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace bc::test {
 
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 inline constexpr std::chrono::milliseconds kWait = 5s;
+// Extra request headers, sent in this order; a name may come more than once.
+using Headers = std::vector<std::pair<std::string, std::string>>;
 
 class WsClient {
  public:
@@ -23,9 +27,11 @@ class WsClient {
   // send queue); recv() and expect() then find nothing.
   // A non-empty `origin` is sent as the handshake's Origin header; a refused handshake throws with
   // "(HTTP <status>)" in the message. A `local_address` (127.0.0.2, ...) is the client's source
-  // address: another machine, as far as the server can tell.
+  // address: another machine, as far as the server can tell. `headers` go with the handshake
+  // (X-Forwarded-For, as a reverse proxy adds it).
   explicit WsClient(std::uint16_t port, const std::string& target = "/ws", bool read = true,
-                    const std::string& origin = "", const std::string& local_address = "");
+                    const std::string& origin = "", const std::string& local_address = "",
+                    const Headers& headers = {});
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;
@@ -70,7 +76,7 @@ class HttpClient {
   ~HttpClient();
   // `target` is sent exactly as given (no normalization), so traversal attempts reach the server.
   HttpResponse request(const std::string& method, const std::string& target,
-                       std::chrono::milliseconds timeout = kWait);
+                       std::chrono::milliseconds timeout = kWait, const Headers& headers = {});
   HttpResponse get(const std::string& target) { return request("GET", target); }
   bool open() const;
 
@@ -81,6 +87,7 @@ class HttpClient {
 
 // One request on a fresh connection.
 HttpResponse http_get(std::uint16_t port, const std::string& target,
-                      const std::string& method = "GET", const std::string& local_address = "");
+                      const std::string& method = "GET", const std::string& local_address = "",
+                      const Headers& headers = {});
 
 }  // namespace bc::test
