@@ -50,8 +50,10 @@ TEST(ClusterBehindHaproxy, ANodeKilledMidGameEveryGameFinishesWithNothingLostAnd
   BC_NEED_REDIS(redis);
   TempDir dir;
   const std::string url = pg->new_database();
-  // Every client comes from 127.0.0.1 (the proxy's address): no per-address limits.
-  const std::vector<std::string> open = {"--max-joins-per-address", "0",
+  // The nodes take the client's address from the proxy's X-Forwarded-For; every client of this
+  // test is 127.0.0.1 anyway: no per-address limits on joins and creates.
+  const std::vector<std::string> open = {"--trusted-proxy", "127.0.0.1",
+                                         "--max-joins-per-address", "0",
                                          "--max-creates-per-address", "0"};
   std::map<std::string, Server> nodes;
   for (const char* id : {"a", "b", "c"}) nodes.emplace(id, node(dir, url, redis, id, open));
