@@ -61,14 +61,6 @@ haproxy_main() {
   export BC_LISTEN="${BC_LISTEN:-:8080}" BC_STATS="${BC_STATS:-:8404}"
   export BC_NODE_A="${BC_NODE_A:-node-a:8080}" BC_NODE_B="${BC_NODE_B:-node-b:8080}"
   export BC_NODE_C="${BC_NODE_C:-node-c:8080}"
-  # haproxy.cfg's maxconn (20000) needs two descriptors a connection: under a lower hard limit
-  # (podman's ulimits on some hosts) HAProxy would refuse to start, so it gets what fits.
-  # shellcheck disable=SC3045  # dash, the image's sh, has ulimit -H
-  fds=$(ulimit -Hn)
-  if [ "$fds" != unlimited ] && [ "$fds" -lt 40100 ]; then
-    echo "bc-services: open files limit $fds: haproxy -n $(((fds - 100) / 2)) (maxconn)" >&2
-    set -- -n $(((fds - 100) / 2)) "$@"
-  fi
   as haproxy haproxy -W -db -f /etc/haproxy/bombcheckers.cfg "$@"
 }
 
