@@ -72,7 +72,8 @@ class Client:
         while time.monotonic() < deadline:
             try:
                 self.ws = WS(self.args.host, self.args.port, deadline, self.name)
-                self.ws.expect("welcome")
+                # Under --cluster, welcome names the node the connection landed on.
+                self.node = self.ws.expect("welcome").get("node")
                 return
             except (Fail, OSError) as e:
                 last = e
@@ -189,12 +190,16 @@ def main():
     ann, bob, sue = Client(args, "Ann"), Client(args, "Bob"), Client(args, "Sue")
 
     def connect_and_place(c):
+        """Connects; the node from welcome, checked against the HAProxy server that got the new
+        session (servers a, b, c must be nodes a, b, c); a server without welcome's node says."""
         before = server_sessions(args.stats)
         c.connect(step(15))
         for _ in range(20):  # the status page counts the new session at once; allow a moment
             now = server_sessions(args.stats)
             grown = [n for n in now if now[n] > before.get(n, 0)]
             if len(grown) == 1:
+                if c.node and c.node != grown[0]:
+                    raise Fail(f"{c.name}: HAProxy's server {grown[0]} is node {c.node}")
                 c.node = grown[0]
                 break
             time.sleep(0.1)
@@ -258,7 +263,8 @@ def main():
     print(f"cluster: killed node {owner} ({kill_s:.2f} s for the kill command)")
     for c in everyone:
         print(f"cluster:   {c.name}: connection ended {c.lost:.2f} s after the kill "
-              f"({c.how_lost}); back in the room {c.back:.2f} s after the kill")
+              f"({c.how_lost}); back in the room {c.back:.2f} s after the kill"
+              + (f", on node {c.node}" if c.node else ""))
     st = same_everywhere(everyone, "after the failover")
     if st["version"] != version:
         raise Fail(f"after the failover the room is at version {st['version']}, not {version}")
