@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Container test: builds docker/Dockerfile with podman, runs the image with its port on 127.0.0.1
 # only, waits for /healthz, plays one move over WebSocket (tests/docker/ws_play.py), stops it with
-# SIGTERM (it must exit within 10 s), then brings docker/compose.yaml up and down the same way.
+# SIGTERM (it must exit within 10 s), then brings docker/compose.yaml up and down the same way,
+# then the three-node cluster of docker/compose.cluster.yaml behind HAProxy: a game through it
+# with the room's owner killed mid-game (tests/docker/cluster.sh, tests/docker/cluster_play.py).
 #
 #   tests/docker/run.sh        exit 0: passed; 77: SKIPPED (no container engine can run here);
 #                              anything else: failed
@@ -9,10 +11,15 @@
 # The base image debian:bookworm-slim is made here, not pulled (no registry but Debian's is
 # reachable): `debootstrap --variant=minbase bookworm` from this machine's own Debian mirror, kept
 # as a tarball in $BC_CONTAINER_CACHE (default ~/.cache/bombcheckers) and imported once into
-# podman's store as localhost/debian:bookworm-slim. Everything else this script creates
-# (containers, the test image, volumes, the compose network) is removed when it exits.
+# podman's store as localhost/debian:bookworm-slim. The cluster's services image
+# (docker/services.Dockerfile) is kept there too, tagged by a hash of its files. Everything else
+# this script creates (containers, the test image, volumes, the compose network) is removed when
+# it exits.
 # Env: BC_CONTAINER_CACHE, BC_DEBIAN_MIRROR (overrides the mirror found in /etc/apt),
-#      BC_KEEP_IMAGE=1 (keep the built test image, for debugging), JOBS (build parallelism, 2).
+#      BC_KEEP_IMAGE=1 (keep the built test image, for debugging), JOBS (build parallelism, 2),
+#      BC_TEST_IMAGE=localhost/NAME:TAG (use this image, e.g. one kept by BC_KEEP_IMAGE=1, instead
+#      of building one; it is not removed), BC_CLUSTER_ONLY=1 (only the cluster part after the
+#      build: no `podman run`, no docker/compose.yaml).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,7 +35,7 @@ cache="${BC_CONTAINER_CACHE:-${HOME:-/root}/.cache/bombcheckers}"
 base_image="localhost/debian:bookworm-slim"
 base_tar="$cache/debian-bookworm-minbase.tar"
 run_id="bctest$$"
-image="localhost/bombcheckers-test:$run_id"
+image="${BC_TEST_IMAGE:-localhost/bombcheckers-test:$run_id}"
 cname="$run_id-serve"
 project="$run_id"
 work="$(mktemp -d "${TMPDIR:-/tmp}/bc-container.XXXXXX")"
@@ -98,6 +105,12 @@ cleanup() {
     echo "--- container log (last 40 lines) ---" >&2
     pm 30 logs --tail 40 "$cname" >&2
   fi
+  if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
+    for c in $(pm 30 ps -a --format '{{.Names}}' --filter "label=io.podman.compose.project=$project" 2>/dev/null); do
+      echo "--- $c: $(pm 30 inspect -f '{{.State.Status}} exit {{.State.ExitCode}}, {{.RestartCount}} restarts' "$c") (log, last 25 lines) ---" >&2
+      pm 30 logs --tail 25 "$c" >&2
+    done
+  fi
   pm 60 rm -f -v -t 0 "$cname" >/dev/null 2>&1
   for c in $(pm 30 ps -a -q --filter "label=io.podman.compose.project=$project" 2>/dev/null); do
     pm 60 rm -f -v -t 0 "$c" >/dev/null 2>&1
@@ -106,7 +119,7 @@ cleanup() {
     pm 60 volume rm -f "$v" >/dev/null 2>&1
   done
   pm 30 network exists "${project}_default" 2>/dev/null && pm 60 network rm -f "${project}_default" >/dev/null 2>&1
-  if [ "${BC_KEEP_IMAGE:-0}" != 1 ]; then
+  if [ "${BC_KEEP_IMAGE:-0}" != 1 ] && [ -z "${BC_TEST_IMAGE:-}" ]; then
     pm 120 rmi -f "$image" >/dev/null 2>&1
     # Build-stage images of this run (labelled at build time), if the engine kept any.
     for i in $(pm 30 images -a -q --filter "label=bombcheckers.test-run=$run_id" 2>/dev/null); do
@@ -239,20 +252,25 @@ fi
 
 # ---- build -----------------------------------------------------------------------------------
 t0=$SECONDS
-log "building docker/Dockerfile (Release build and the C++ tests inside; a few minutes)"
-if ! pm 3600 build --format docker --pull=never --layers=false --force-rm \
-    --build-arg BASE_IMAGE="$base_image" --build-arg JOBS="${JOBS:-2}" \
-    --label "bombcheckers.test-run=$run_id" \
-    -f docker/Dockerfile -t "$image" . >"$work/build.log" 2>&1; then
-  echo "--- podman build (last 60 lines) ---" >&2
-  tail -n 60 "$work/build.log" >&2
-  die "the image did not build"
+if [ -n "${BC_TEST_IMAGE:-}" ]; then
+  pm 60 image exists "$image" || die "BC_TEST_IMAGE=$image is not in podman's store"
+  log "BC_TEST_IMAGE: using $image, not building docker/Dockerfile"
+else
+  log "building docker/Dockerfile (Release build and the C++ tests inside; a few minutes)"
+  if ! pm 3600 build --format docker --pull=never --layers=false --force-rm \
+      --build-arg BASE_IMAGE="$base_image" --build-arg JOBS="${JOBS:-2}" \
+      --label "bombcheckers.test-run=$run_id" \
+      -f docker/Dockerfile -t "$image" . >"$work/build.log" 2>&1; then
+    echo "--- podman build (last 60 lines) ---" >&2
+    tail -n 60 "$work/build.log" >&2
+    die "the image did not build"
+  fi
+  grep -E '^(100% tests passed|[0-9]+% tests passed)|tests failed out of' "$work/build.log" | tail -n 1 |
+    sed 's/^/  ctest in the image: /'
+  size=$(pm 60 image inspect -f '{{.Size}}' "$image")
+  log "built $image in $((SECONDS - t0))s ($((size / 1024 / 1024)) MB)"
 fi
 build_s=$((SECONDS - t0))
-grep -E '^(100% tests passed|[0-9]+% tests passed)|tests failed out of' "$work/build.log" | tail -n 1 |
-  sed 's/^/  ctest in the image: /'
-size=$(pm 60 image inspect -f '{{.Size}}' "$image")
-log "built $image in ${build_s}s ($((size / 1024 / 1024)) MB)"
 
 # The image's configuration.
 cfg=$(pm 60 image inspect -f 'user={{.Config.User}} stop={{.Config.StopSignal}} health={{if .Config.Healthcheck}}{{index .Config.Healthcheck.Test 0}}{{end}} ports={{range $p, $_ := .Config.ExposedPorts}}{{$p}} {{end}}vols={{range $v, $_ := .Config.Volumes}}{{$v}} {{end}}' "$image")
@@ -301,60 +319,69 @@ check_loopback_only() {  # check_loopback_only CONTAINER PORT
   [ "$ports" = "8080/tcp -> 127.0.0.1:$2" ] || die "container $1 is published on more than 127.0.0.1:$2: $ports"
 }
 
-# ---- docker run ------------------------------------------------------------------------------
-port=$(free_port)
-t0=$SECONDS
-log "podman run -p 127.0.0.1:$port:8080 $image"
-pm 120 run -d --name "$cname" -p "127.0.0.1:$port:8080" "$image" >/dev/null
-check_loopback_only "$cname" "$port"
-wait_healthy "$port" "$cname" 60
-[ "$(pm 30 exec "$cname" id -u)" = 10001 ] || die "the server does not run as uid 10001"
-pm 30 exec "$cname" sh -c 'touch /data/.bc-write-test && rm /data/.bc-write-test' ||
-  die "uid 10001 cannot write to the /data volume"
-index=$(http_get "http://127.0.0.1:$port/")
-case "$index" in "200 "*"<"*) ;; *) die "GET / did not serve the web client: $index" ;; esac
-pm 60 healthcheck run "$cname" >/dev/null || die "the image's HEALTHCHECK says unhealthy"
-log "HEALTHCHECK: healthy"
-timeout 90 python3 "$here/ws_play.py" 127.0.0.1 "$port" 60 || die "the WebSocket game through the container failed"
+if [ "${BC_CLUSTER_ONLY:-0}" = 1 ]; then
+  log "BC_CLUSTER_ONLY: no podman run, no docker/compose.yaml"
+  run_s=0 compose_s=0
+else
+  # ---- docker run ------------------------------------------------------------------------------
+  port=$(free_port)
+  t0=$SECONDS
+  log "podman run -p 127.0.0.1:$port:8080 $image"
+  pm 120 run -d --name "$cname" -p "127.0.0.1:$port:8080" "$image" >/dev/null
+  check_loopback_only "$cname" "$port"
+  wait_healthy "$port" "$cname" 60
+  [ "$(pm 30 exec "$cname" id -u)" = 10001 ] || die "the server does not run as uid 10001"
+  pm 30 exec "$cname" sh -c 'touch /data/.bc-write-test && rm /data/.bc-write-test' ||
+    die "uid 10001 cannot write to the /data volume"
+  index=$(http_get "http://127.0.0.1:$port/")
+  case "$index" in "200 "*"<"*) ;; *) die "GET / did not serve the web client: $index" ;; esac
+  pm 60 healthcheck run "$cname" >/dev/null || die "the image's HEALTHCHECK says unhealthy"
+  log "HEALTHCHECK: healthy"
+  timeout 90 python3 "$here/ws_play.py" 127.0.0.1 "$port" 60 || die "the WebSocket game through the container failed"
 
-log "podman stop (STOPSIGNAL SIGTERM, 10 s before SIGKILL)"
-ts=$(date +%s.%N)
-pm 60 stop -t 10 "$cname" >/dev/null
-stop_s=$(python3 -c "import time; print(round(time.time() - $ts, 2))")
-code=$(pm 30 inspect -f '{{.State.ExitCode}}' "$cname")
-log "stopped in ${stop_s}s, exit code $code"
-pm 30 logs --tail 3 "$cname" 2>&1 | sed 's/^/  server: /'
-python3 -c "import sys; sys.exit(0 if $stop_s < 10 else 1)" || die "the server took ${stop_s}s to stop on SIGTERM"
-[ "$code" = 0 ] || [ "$code" = 143 ] || die "the server exited with $code after SIGTERM"
-pm 60 rm -v "$cname" >/dev/null
-run_s=$((SECONDS - t0))
+  log "podman stop (STOPSIGNAL SIGTERM, 10 s before SIGKILL)"
+  ts=$(date +%s.%N)
+  pm 60 stop -t 10 "$cname" >/dev/null
+  stop_s=$(python3 -c "import time; print(round(time.time() - $ts, 2))")
+  code=$(pm 30 inspect -f '{{.State.ExitCode}}' "$cname")
+  log "stopped in ${stop_s}s, exit code $code"
+  pm 30 logs --tail 3 "$cname" 2>&1 | sed 's/^/  server: /'
+  python3 -c "import sys; sys.exit(0 if $stop_s < 10 else 1)" || die "the server took ${stop_s}s to stop on SIGTERM"
+  [ "$code" = 0 ] || [ "$code" = 143 ] || die "the server exited with $code after SIGTERM"
+  pm 60 rm -v "$cname" >/dev/null
+  run_s=$((SECONDS - t0))
 
-# ---- compose ---------------------------------------------------------------------------------
-t0=$SECONDS
-cport=$(free_port)
-compose=(timeout --kill-after=10 300 podman-compose -p "$project" -f docker/compose.yaml)
-export BOMBCHECKERS_IMAGE="$image" BOMBCHECKERS_PUBLISH="127.0.0.1:$cport"
-log "podman-compose up -d (project $project, BOMBCHECKERS_PUBLISH=127.0.0.1:$cport)"
-"${compose[@]}" up -d --no-build >"$work/compose-up.log" 2>&1 || {
-  cat "$work/compose-up.log" >&2; die "podman-compose up failed"; }
-ccont=$(pm 30 ps -a -q --filter "label=io.podman.compose.project=$project")
-[ "$(echo "$ccont" | grep -c .)" = 1 ] || die "compose made $(echo "$ccont" | grep -c .) containers, not 1"
-check_loopback_only "$ccont" "$cport"
-restart=$(pm 30 inspect -f '{{.HostConfig.RestartPolicy.Name}}' "$ccont")
-[ "$restart" = unless-stopped ] || die "compose restart policy is '$restart', not unless-stopped"
-mounts=$(pm 30 inspect -f '{{range .Mounts}}{{.Type}}:{{.Name}}:{{.Destination}} {{end}}' "$ccont")
-case "$mounts" in *"volume:${project}_data:/data"*) ;; *) die "compose did not mount the named volume on /data: $mounts" ;; esac
-log "restart policy $restart; mounts $mounts"
-pm 30 exec "$ccont" sh -c 'touch /data/.bc-write-test && rm /data/.bc-write-test' ||
-  die "uid 10001 cannot write to the named volume on /data"
-wait_healthy "$cport" "$ccont" 60
-timeout 90 python3 "$here/ws_play.py" 127.0.0.1 "$cport" 60 || die "the WebSocket game through compose failed"
-log "podman-compose down -v"
-"${compose[@]}" down -v >"$work/compose-down.log" 2>&1 || {
-  cat "$work/compose-down.log" >&2; die "podman-compose down failed"; }
-[ -z "$(pm 30 ps -a -q --filter "label=io.podman.compose.project=$project")" ] || die "compose down left a container"
-if pm 30 volume exists "${project}_data"; then die "compose down -v left the volume ${project}_data"; fi
-pm 60 network rm -f "${project}_default" >/dev/null 2>&1 || true   # podman-compose 1.0 leaves it
-compose_s=$((SECONDS - t0))
+  # ---- compose ---------------------------------------------------------------------------------
+  t0=$SECONDS
+  cport=$(free_port)
+  compose=(timeout --kill-after=10 300 podman-compose -p "$project" -f docker/compose.yaml)
+  export BOMBCHECKERS_IMAGE="$image" BOMBCHECKERS_PUBLISH="127.0.0.1:$cport"
+  log "podman-compose up -d (project $project, BOMBCHECKERS_PUBLISH=127.0.0.1:$cport)"
+  "${compose[@]}" up -d --no-build >"$work/compose-up.log" 2>&1 || {
+    cat "$work/compose-up.log" >&2; die "podman-compose up failed"; }
+  ccont=$(pm 30 ps -a -q --filter "label=io.podman.compose.project=$project")
+  [ "$(echo "$ccont" | grep -c .)" = 1 ] || die "compose made $(echo "$ccont" | grep -c .) containers, not 1"
+  check_loopback_only "$ccont" "$cport"
+  restart=$(pm 30 inspect -f '{{.HostConfig.RestartPolicy.Name}}' "$ccont")
+  [ "$restart" = unless-stopped ] || die "compose restart policy is '$restart', not unless-stopped"
+  mounts=$(pm 30 inspect -f '{{range .Mounts}}{{.Type}}:{{.Name}}:{{.Destination}} {{end}}' "$ccont")
+  case "$mounts" in *"volume:${project}_data:/data"*) ;; *) die "compose did not mount the named volume on /data: $mounts" ;; esac
+  log "restart policy $restart; mounts $mounts"
+  pm 30 exec "$ccont" sh -c 'touch /data/.bc-write-test && rm /data/.bc-write-test' ||
+    die "uid 10001 cannot write to the named volume on /data"
+  wait_healthy "$cport" "$ccont" 60
+  timeout 90 python3 "$here/ws_play.py" 127.0.0.1 "$cport" 60 || die "the WebSocket game through compose failed"
+  log "podman-compose down -v"
+  "${compose[@]}" down -v >"$work/compose-down.log" 2>&1 || {
+    cat "$work/compose-down.log" >&2; die "podman-compose down failed"; }
+  [ -z "$(pm 30 ps -a -q --filter "label=io.podman.compose.project=$project")" ] || die "compose down left a container"
+  if pm 30 volume exists "${project}_data"; then die "compose down -v left the volume ${project}_data"; fi
+  pm 60 network rm -f "${project}_default" >/dev/null 2>&1 || true   # podman-compose 1.0 leaves it
+  compose_s=$((SECONDS - t0))
+fi
 
-log "passed: base ${base_s}s, build ${build_s}s, run ${run_s}s, compose ${compose_s}s, total $((SECONDS - t_start))s"
+# ---- the cluster (tests/docker/cluster.sh) ----------------------------------------------------
+# shellcheck source=tests/docker/cluster.sh
+. "$here/cluster.sh"
+
+log "passed: base ${base_s}s, build ${build_s}s, run ${run_s}s, compose ${compose_s}s, cluster ${cluster_s}s, total $((SECONDS - t_start))s"
