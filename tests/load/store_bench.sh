@@ -139,13 +139,13 @@ run_one() {
     "${psql[@]}" -c "CREATE DATABASE bench$n"
     where=(--store "postgresql://postgres@127.0.0.1:$pg_port/bench$n")
   fi
-  local port="" nodes_cpu_pids="" aux_pids=""
+  local port="" nodes_cpu_pids="" redis_pid="" haproxy_pid=""
   if [ "$store" = cluster3 ]; then
     # Three nodes on the same database, a private Redis, and HAProxy in front (docker/haproxy.cfg).
     local rport; rport=$(free_port)
     redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --loglevel warning \
       --dir "$work" >/dev/null 2>&1 &
-    extra_pids="$extra_pids $!" aux_pids="$aux_pids $!"
+    redis_pid=$! extra_pids="$extra_pids $!"
     for _ in $(seq 1 100); do redis-cli -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.05; done
     local ports=() id
     for id in a b c; do
@@ -158,7 +158,7 @@ run_one() {
     BC_LISTEN=127.0.0.1:$port BC_STATS=127.0.0.1:$(free_port) BC_NODE_A=127.0.0.1:${ports[0]} \
       BC_NODE_B=127.0.0.1:${ports[1]} BC_NODE_C=127.0.0.1:${ports[2]} \
       /usr/sbin/haproxy -db -f docker/haproxy.cfg >"$work/haproxy.log" 2>&1 &
-    extra_pids="$extra_pids $!" aux_pids="$aux_pids $!"
+    haproxy_pid=$! extra_pids="$extra_pids $!"
     for _ in $(seq 1 100); do
       python3 -c "import socket,sys; socket.create_connection(('127.0.0.1',$port),1)" 2>/dev/null && break
       sleep 0.05
@@ -170,29 +170,30 @@ run_one() {
     pid=$node_pid port=$node_port nodes_cpu_pids=$node_pid
     [ -n "$port" ] || { echo "store_bench: server ($store) did not start" >&2; cat "$work/server.err" >&2; exit 1; }
   fi
-  local cpu0 json cpu1 ncpu0 ncpu1 acpu0 acpu1 pidarg=()
+  local cpu0 json cpu1 ncpu0 ncpu1 rcpu0 rcpu1 hcpu0 hcpu1 pidarg=()
   [ -n "$pid" ] && pidarg=(--server-pid "$pid")
-  cpu0=$(pg_cpu) ncpu0=$(procs_cpu $nodes_cpu_pids) acpu0=$(procs_cpu $aux_pids)
+  cpu0=$(pg_cpu) ncpu0=$(procs_cpu $nodes_cpu_pids) rcpu0=$(procs_cpu $redis_pid) hcpu0=$(procs_cpu $haproxy_pid)
   json=$(timeout $((duration + 120)) "$load_bin" --port "$port" "${pidarg[@]}" --games "$games" \
            --duration "$duration" --seed "$r" --json || true)
-  cpu1=$(pg_cpu) ncpu1=$(procs_cpu $nodes_cpu_pids) acpu1=$(procs_cpu $aux_pids)
+  cpu1=$(pg_cpu) ncpu1=$(procs_cpu $nodes_cpu_pids) rcpu1=$(procs_cpu $redis_pid) hcpu1=$(procs_cpu $haproxy_pid)
   stop_server
   [ -n "$json" ] || json='{"errors_total":1}'
   python3 - "$json" "$store" "$games" "$r" "$cpu0" "$cpu1" "$out/runs.jsonl" "$ncpu0" "$ncpu1" \
-    "$acpu0" "$acpu1" <<'PY'
+    "$rcpu0" "$rcpu1" "$hcpu0" "$hcpu1" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
 r.update(store=sys.argv[2], games=int(sys.argv[3]), run=int(sys.argv[4]))
 r["pg_cpu_s"] = float(sys.argv[6]) - float(sys.argv[5]) if sys.argv[2] != "sqlite" else 0.0
 r["nodes_cpu_s"] = float(sys.argv[9]) - float(sys.argv[8])
-r["aux_cpu_s"] = float(sys.argv[11]) - float(sys.argv[10])
+r["redis_cpu_s"] = float(sys.argv[11]) - float(sys.argv[10])
+r["haproxy_cpu_s"] = float(sys.argv[13]) - float(sys.argv[12])
 with open(sys.argv[7], "a") as f:
     f.write(json.dumps(r) + "\n")
 lat = r.get("latency_all", {})
 print(f"  round {r['run']} {r['store']:<8} {r['games']:>4} games: {r.get('actions_per_s', 0):8.0f} actions/s"
       f"  p50 {lat.get('p50_ms', 0):6.2f}  p99 {lat.get('p99_ms', 0):6.2f} ms"
       f"  nodes cpu {r['nodes_cpu_s']:5.1f} s  postgres cpu {r['pg_cpu_s']:5.1f} s"
-      f"  redis+haproxy cpu {r['aux_cpu_s']:5.1f} s"
+      f"  redis cpu {r['redis_cpu_s']:4.1f} s  haproxy cpu {r['haproxy_cpu_s']:4.1f} s"
       f"  errors {r.get('errors_total')}  load {r.get('load_average_end', '')}", flush=True)
 PY
 }
@@ -210,16 +211,18 @@ for line in open(sys.argv[1]):
     r = json.loads(line)
     rows.setdefault((r["games"], r["store"]), []).append(r)
 med = lambda v: statistics.median(v) if v else 0
-print("| games (connections) | setup | runs | actions/s | p50 ms | p99 ms | nodes' CPU % of a core | PostgreSQL CPU % | Redis+HAProxy CPU % | errors |")
-print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| games (connections) | setup | runs | actions/s | p50 ms | p99 ms | nodes' CPU % of a core | PostgreSQL CPU % | Redis CPU % | HAProxy CPU % | errors |")
+print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for (games, store), rs in sorted(rows.items()):
     lat = lambda k: med([r.get("latency_all", {}).get(k, 0) for r in rs])
     pct = lambda k: med([100 * r.get(k, 0) / float(sys.argv[2]) for r in rs])
     pg = pct("pg_cpu_s") if store != "sqlite" else None
-    aux = pct("aux_cpu_s") if store == "cluster3" else None
+    redis = pct("redis_cpu_s") if store == "cluster3" else None
+    haproxy = pct("haproxy_cpu_s") if store == "cluster3" else None
     print(f"| {games} ({2 * games}) | {store} | {len(rs)} | {med([r.get('actions_per_s', 0) for r in rs]):,.0f} | "
           f"{lat('p50_ms'):.2f} | {lat('p99_ms'):.2f} | {pct('nodes_cpu_s'):.0f} | "
-          f"{'-' if pg is None else f'{pg:.0f}'} | {'-' if aux is None else f'{aux:.0f}'} | "
+          f"{'-' if pg is None else f'{pg:.0f}'} | {'-' if redis is None else f'{redis:.0f}'} | "
+          f"{'-' if haproxy is None else f'{haproxy:.0f}'} | "
           f"{sum(r.get('errors_total', 0) for r in rs)} |")
 PY
 cat "$out/summary.md"
