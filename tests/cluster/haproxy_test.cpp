@@ -52,8 +52,8 @@ TEST(ClusterBehindHaproxy, ANodeKilledMidGameEveryGameFinishesWithNothingLostAnd
   const std::string url = pg->new_database();
   // The nodes take the client's address from the proxy's X-Forwarded-For; every client of this
   // test is 127.0.0.1 anyway: no per-address limits on joins and creates.
-  const std::vector<std::string> open = {"--trusted-proxy", "127.0.0.1",
-                                         "--max-joins-per-address", "0",
+  const std::vector<std::string> open = {"--trusted-proxy",           "127.0.0.1",
+                                         "--max-joins-per-address",   "0",
                                          "--max-creates-per-address", "0"};
   std::map<std::string, Server> nodes;
   for (const char* id : {"a", "b", "c"}) nodes.emplace(id, node(dir, url, redis, id, open));
