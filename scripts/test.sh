@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test: core and server unit tests, server integration tests on loopback,
 # browser tests in headless Chromium (and Firefox ESR for both.test.mjs), then the whole C++ suite
-# again under ASan+UBSan, the server tests under TSan, and each libFuzzer target for a bounded time.
+# again under ASan+UBSan, the server and cluster tests under TSan, and each libFuzzer target for a
+# bounded time.
 # Installs whatever is missing first (Debian packages as root, npm ci), and checks that every C++
 # file matches .clang-format (scripts/check-format.sh) before building.
 # Usage: scripts/test.sh [--fast]   (--fast: skip the sanitizer builds and the fuzzers)
@@ -57,12 +58,15 @@ if [ "$fast" = 0 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$JOBS" --timeout 900
 
-  step "TSan build (server)"
+  # The server's threads, and the cluster's (its Redis threads beside the I/O threads: real nodes
+  # built with TSan, which stop on a race, so their tests fail).
+  step "TSan build (server and cluster)"
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBC_SANITIZE=thread >/dev/null
-  cmake --build build-tsan --target server_unit_tests server_integration_tests -j"$JOBS"
-  step "server tests (TSan)"
+  cmake --build build-tsan --target server_unit_tests server_integration_tests bombcheckers \
+    cluster_tests cluster_binary_tests -j"$JOBS"
+  step "server and cluster tests (TSan)"
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-    ctest --test-dir build-tsan -L server --output-on-failure -j"$JOBS" --timeout 900
+    ctest --test-dir build-tsan -L "server|cluster" --output-on-failure -j"$JOBS" --timeout 900
 
   step "fuzzers (bounded)"
   tests/fuzz/run.sh "${BC_FUZZ_SECONDS:-20}"
