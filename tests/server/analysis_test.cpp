@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "running_server.hpp"
 #include "server/server.hpp"
 #include "test_client.hpp"
 
@@ -33,26 +34,15 @@ class AnalysisTest : public ::testing::Test {
   }
 
   void start() {
-    ServerConfig cfg;
-    cfg.host = "127.0.0.1";
-    cfg.port = 0;
-    cfg.web_root = fs::temp_directory_path();
-    cfg.threads = 2;
+    ServerConfig cfg = loopback_config();
     cfg.limits = limits_;
     cfg.memory = dir_.empty();
     if (!dir_.empty()) cfg.data_dir = dir_;
-    server_ = std::make_unique<Server>(cfg);
-    auto err = server_->start();
+    auto err = running_.start(std::move(cfg));
     ASSERT_FALSE(err) << *err;
-    port_ = server_->port();
-    thread_ = std::thread([this] { server_->run(); });
+    port_ = running_.port();
   }
-  void stop() {
-    if (!server_) return;
-    server_->stop();
-    if (thread_.joinable()) thread_.join();
-    server_.reset();
-  }
+  void stop() { running_.stop(); }
 
   std::unique_ptr<WsClient> connect() {
     auto c = std::make_unique<WsClient>(port_);
@@ -92,8 +82,7 @@ class AnalysisTest : public ::testing::Test {
 
   Limits limits_;
   fs::path dir_;
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
+  RunningServer running_;
   std::uint16_t port_ = 0;
 };
 

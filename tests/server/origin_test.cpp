@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "running_server.hpp"
 #include "server/server.hpp"
 #include "test_client.hpp"
 
@@ -21,25 +22,13 @@ class Issue7Test : public ::testing::Test {
   void TearDown() override { stop(); }
 
   void start(std::vector<std::string> origins = {}) {
-    ServerConfig cfg;
-    cfg.host = "127.0.0.1";
-    cfg.port = 0;
-    cfg.web_root = std::filesystem::temp_directory_path();
-    cfg.threads = 2;
-    cfg.memory = true;
+    ServerConfig cfg = loopback_config();
     cfg.allowed_origins = std::move(origins);
-    server_ = std::make_unique<Server>(cfg);
-    auto err = server_->start();
+    auto err = running_.start(std::move(cfg));
     ASSERT_FALSE(err) << *err;
-    port_ = server_->port();
-    thread_ = std::thread([this] { server_->run(); });
+    port_ = running_.port();
   }
-  void stop() {
-    if (!server_) return;
-    server_->stop();
-    if (thread_.joinable()) thread_.join();
-    server_.reset();
-  }
+  void stop() { running_.stop(); }
   // Opens /ws with an Origin header; "" if the handshake succeeded, else the error text.
   std::string handshake(const std::string& origin) {
     try {
@@ -51,8 +40,7 @@ class Issue7Test : public ::testing::Test {
     }
   }
 
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
+  RunningServer running_;
   std::uint16_t port_ = 0;
 };
 
@@ -133,7 +121,7 @@ TEST_F(Issue7Test, ShutdownSendsServerRestartingBeforeTheClose) {
   WsClient b(port_);
   b.expect("welcome");
   a.drain();
-  std::thread stopper([this] { server_->stop(); });
+  std::thread stopper([this] { running_.server().stop(); });
   auto n = a.expect("notice");
   EXPECT_EQ(n["code"], "server_restarting");
   EXPECT_TRUE(n["message"].is_string());
@@ -141,8 +129,7 @@ TEST_F(Issue7Test, ShutdownSendsServerRestartingBeforeTheClose) {
   EXPECT_EQ(b.expect("notice")["code"], "server_restarting");
   EXPECT_EQ(b.wait_closed(), 1001);
   stopper.join();
-  if (thread_.joinable()) thread_.join();
-  server_.reset();
+  running_.stop();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "../support/process.hpp"
+#include "running_server.hpp"
 #include "server/server.hpp"
 #include "test_client.hpp"
 
@@ -29,29 +30,17 @@ class TrustedProxyTest : public ::testing::Test {
 
   // A server that trusts `proxies` (none: the flag not given), one connection per address.
   void start(std::string_view proxies, Limits limits = one_connection()) {
-    ServerConfig cfg;
-    cfg.host = "127.0.0.1";
-    cfg.port = 0;
-    cfg.web_root = std::filesystem::temp_directory_path();
-    cfg.threads = 2;
-    cfg.memory = true;
+    ServerConfig cfg = loopback_config();
     cfg.limits = limits;
     std::string error;
     auto trusted = server::TrustedProxies::parse(proxies, error);
     ASSERT_TRUE(trusted) << error;
     cfg.trusted_proxies = *trusted;
-    server_ = std::make_unique<Server>(cfg);
-    auto err = server_->start();
+    auto err = running_.start(std::move(cfg));
     ASSERT_FALSE(err) << *err;
-    port_ = server_->port();
-    thread_ = std::thread([this] { server_->run(); });
+    port_ = running_.port();
   }
-  void stop() {
-    if (!server_) return;
-    server_->stop();
-    if (thread_.joinable()) thread_.join();
-    server_.reset();
-  }
+  void stop() { running_.stop(); }
   static Limits one_connection() {
     Limits l;
     l.max_connections_per_address = 1;
@@ -75,8 +64,7 @@ class TrustedProxyTest : public ::testing::Test {
   }
   std::string metrics() { return http_get(port_, "/metrics", "GET", "127.0.0.9").body; }
 
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
+  RunningServer running_;
   std::uint16_t port_ = 0;
 };
 

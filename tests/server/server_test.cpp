@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "bc/core.hpp"
+#include "running_server.hpp"
 #include "server/metrics.hpp"
 #include "server/wire_delta.hpp"
 #include "test_client.hpp"
@@ -75,28 +76,18 @@ class ServerTest : public ::testing::Test {
   void TearDown() override { stop(); }
 
   void start(Limits limits, int threads = 2) {
-    ServerConfig cfg;
-    cfg.host = "127.0.0.1";
-    cfg.port = 0;
+    ServerConfig cfg = loopback_config();
     cfg.web_root = make_web_root();
     cfg.threads = threads;
     cfg.limits = limits;
-    cfg.memory = true;
     cfg.retention = retention_;
-    server_ = std::make_unique<Server>(cfg);
-    auto err = server_->start();
+    auto err = running_.start(std::move(cfg));
     ASSERT_FALSE(err) << *err;
-    port_ = server_->port();
+    port_ = running_.port();
     ASSERT_NE(port_, 0);
-    thread_ = std::thread([this] { server_->run(); });
   }
 
-  void stop() {
-    if (!server_) return;
-    server_->stop();
-    if (thread_.joinable()) thread_.join();
-    server_.reset();
-  }
+  void stop() { running_.stop(); }
 
   void restart(Limits limits) {
     stop();
@@ -139,9 +130,8 @@ class ServerTest : public ::testing::Test {
     throw std::runtime_error("no state at version " + std::to_string(version));
   }
 
-  std::unique_ptr<Server> server_;
+  RunningServer running_;
   bc::store::Retention retention_;  // for the next start
-  std::thread thread_;
   std::uint16_t port_ = 0;
 };
 
@@ -487,10 +477,11 @@ TEST_F(ServerTest, IdleSocketsAreDropped) {
   {
     WsClient mute(port_, "/ws", false);
     const auto deadline = std::chrono::steady_clock::now() + 8s;
-    while (server_->metrics().ws_open.load() > 1 && std::chrono::steady_clock::now() < deadline) {
+    while (running_.server().metrics().ws_open.load() > 1 &&
+           std::chrono::steady_clock::now() < deadline) {
       live->drain(50ms);  // reading, the live client answers the server's pings
     }
-    EXPECT_EQ(server_->metrics().ws_open.load(), 1) << "the mute WebSocket was kept";
+    EXPECT_EQ(running_.server().metrics().ws_open.load(), 1) << "the mute WebSocket was kept";
   }
   // The live one answered the pings all along.
   live->send({{"type", "chat"}, {"text", "hello"}});
@@ -970,10 +961,9 @@ TEST_F(ServerTest, RoomsAreRetiredAfterTheyEmpty) {
 TEST_F(ServerTest, StopClosesClientsWithGoingAway) {
   auto a = connect();
   create(*a);
-  server_->stop();
+  running_.server().stop();
   EXPECT_EQ(a->wait_closed(), 1001);
-  thread_.join();
-  server_.reset();
+  running_.stop();
 }
 
 // ---------------------------------------------------------------------------------------------

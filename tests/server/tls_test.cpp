@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "server/lan.hpp"
+#include "running_server.hpp"
 #include "server/server.hpp"
 #include "tls_client.hpp"
 
@@ -36,25 +37,16 @@ class TlsTest : public ::testing::Test {
   }
 
   void SetUp() override {
-    ServerConfig cfg;
-    cfg.host = "127.0.0.1";
-    cfg.port = 0;
+    ServerConfig cfg = loopback_config();
     cfg.web_root = cert_->dir;
-    cfg.threads = 2;
-    cfg.memory = true;
     cfg.tls_cert = cert_->cert;
     cfg.tls_key = cert_->key;
-    server_ = std::make_unique<Server>(cfg);
-    auto err = server_->start();
+    auto err = running_.start(std::move(cfg));
     ASSERT_FALSE(err) << *err;
-    port_ = server_->port();
-    thread_ = std::thread([this] { server_->run(); });
+    port_ = running_.port();
   }
 
-  void TearDown() override {
-    server_->stop();
-    if (thread_.joinable()) thread_.join();
-  }
+  void TearDown() override { running_.stop(); }
 
   std::unique_ptr<WssClient> connect() {
     auto c = std::make_unique<WssClient>(port_);
@@ -71,8 +63,7 @@ class TlsTest : public ::testing::Test {
   }
 
   static TestCertificate* cert_;
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
+  RunningServer running_;
   std::uint16_t port_ = 0;
 };
 
@@ -143,7 +134,7 @@ TEST_F(TlsTest, ShutdownSendsTheNoticeAndCloses1001OverTls) {
   auto a = connect();
   a->send({{"type", "create"}, {"variant", "kaboom"}});
   a->expect("joined");
-  server_->stop();
+  running_.server().stop();
   json n = a->expect("notice");
   EXPECT_EQ(n["code"], "server_restarting");
   EXPECT_EQ(a->wait_closed(), 1001);
@@ -165,17 +156,12 @@ TEST_F(TlsTest, HandshakeAndPageLoadTime) {
   };
   const double tls = median_ms([&] { ASSERT_EQ(https_get(port_, "/").status, 200); });
 
-  ServerConfig cfg;
-  cfg.host = "127.0.0.1";
-  cfg.port = 0;
+  ServerConfig cfg = loopback_config();
   cfg.web_root = cert_->dir;
-  cfg.memory = true;
-  Server plain(cfg);
-  ASSERT_FALSE(plain.start());
-  std::thread t([&] { plain.run(); });
+  RunningServer plain;
+  ASSERT_FALSE(plain.start(std::move(cfg)));
   const double clear = median_ms([&] { ASSERT_EQ(http_get(plain.port(), "/").status, 200); });
   plain.stop();
-  t.join();
   std::printf(
       "[ figures  ] page load on a fresh connection, median of 30: https %.2f ms, http %.2f ms\n",
       tls, clear);
@@ -211,10 +197,7 @@ TEST(TlsConfig, StartRefusesWhatItCannotUse) {
       {c.dir, c.key, "is a directory"},
   };
   for (const auto& k : cases) {
-    ServerConfig cfg;
-    cfg.host = "127.0.0.1";
-    cfg.port = 0;
-    cfg.memory = true;
+    ServerConfig cfg = loopback_config();
     cfg.tls_cert = k.cert;
     cfg.tls_key = k.key;
     Server s(cfg);

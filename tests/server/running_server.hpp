@@ -1,0 +1,58 @@
+// A server in the test process on 127.0.0.1 and a free port, run on a thread of its own, for the
+// socket tests' fixtures; stopped (its thread joined) by stop() or when it goes.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "server/server.hpp"
+
+namespace bc::test {
+
+// 127.0.0.1, a free port, two threads, games in memory, the temporary directory as web root.
+inline server::ServerConfig loopback_config() {
+  server::ServerConfig cfg;
+  cfg.host = "127.0.0.1";
+  cfg.port = 0;
+  cfg.web_root = std::filesystem::temp_directory_path();
+  cfg.threads = 2;
+  cfg.memory = true;
+  return cfg;
+}
+
+class RunningServer {
+ public:
+  RunningServer() = default;
+  RunningServer(const RunningServer&) = delete;
+  RunningServer& operator=(const RunningServer&) = delete;
+  ~RunningServer() { stop(); }
+
+  // Starts it; why not, if it could not.
+  std::optional<std::string> start(server::ServerConfig cfg) {
+    stop();
+    server_ = std::make_unique<server::Server>(std::move(cfg));
+    if (auto err = server_->start()) {
+      server_.reset();
+      return err;
+    }
+    thread_ = std::thread([s = server_.get()] { s->run(); });
+    return std::nullopt;
+  }
+  void stop() {
+    if (!server_) return;
+    server_->stop();
+    if (thread_.joinable()) thread_.join();
+    server_.reset();
+  }
+  std::uint16_t port() const { return server_ ? server_->port() : 0; }
+  server::Server& server() { return *server_; }
+
+ private:
+  std::unique_ptr<server::Server> server_;
+  std::thread thread_;
+};
+
+}  // namespace bc::test
