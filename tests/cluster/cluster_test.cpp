@@ -107,10 +107,7 @@ TEST(ClusterNodes, PlayersAndSpectatorsOnThreeNodesSeeTheSameGame) {
       gone = true;
   }
   EXPECT_TRUE(gone) << "a relayed disconnect reaches the owner";
-  for (auto* s : {&a, &b, &c}) {
-    s->proc->signal(SIGTERM);
-    EXPECT_EQ(s->proc->wait(10s), 0) << s->proc->stderr_text();
-  }
+  stop_cleanly({&a, &b, &c});
 }
 
 TEST(ClusterNodes, TheOwnerKilledMidGameItsRoomsGoOnOnAnotherNodeWithNothingLost) {
@@ -218,8 +215,7 @@ TEST(ClusterNodes, TheOwnerKilledMidGameItsRoomsGoOnOnAnotherNodeWithNothingLost
   EXPECT_EQ(t.last["status"], "finished");
   auto rec = json::parse(http_get(b.port, "/api/games/" + t.room).body);
   EXPECT_EQ(rec["actions"].size(), t.acked.size());
-  b.proc->signal(SIGTERM);
-  EXPECT_EQ(b.proc->wait(10s), 0) << b.proc->stderr_text();
+  stop_cleanly({&b});
 }
 
 TEST(ClusterNodes, ARoomsLeaseIsTakenBeforeItsCreatorHearsJoinedSoNoJoinElsewhereCanTakeIt) {
@@ -244,10 +240,7 @@ TEST(ClusterNodes, ARoomsLeaseIsTakenBeforeItsCreatorHearsJoinedSoNoJoinElsewher
     for (const auto& m : ann->drain(100ms)) EXPECT_NE(m["type"], "notice") << m.dump();
     EXPECT_FALSE(ann->closed());
   }
-  for (auto* s : {&a, &b}) {
-    s->proc->signal(SIGTERM);
-    EXPECT_EQ(s->proc->wait(10s), 0) << s->proc->stderr_text();
-  }
+  stop_cleanly({&a, &b});
 }
 
 TEST(ClusterNodes, SigtermHandsTheRoomsOverAtOnce) {
@@ -278,8 +271,7 @@ TEST(ClusterNodes, SigtermHandsTheRoomsOverAtOnce) {
               took);
   EXPECT_LT(took, 3000) << "a clean stop releases its leases: no waiting for them to expire";
   resume_and_check(b.port, t);
-  b.proc->signal(SIGTERM);
-  EXPECT_EQ(b.proc->wait(10s), 0);
+  stop_cleanly({&b});
 }
 
 TEST(ClusterNodes, ADeadNodesRoomsAreTakenOverEvenIfNobodyJoinsThem) {
@@ -316,8 +308,7 @@ TEST(ClusterNodes, ADeadNodesRoomsAreTakenOverEvenIfNobodyJoinsThem) {
               ms_since(killed));
   EXPECT_TRUE(listed(b.port, t.room));
   resume_and_check(b.port, t);
-  b.proc->signal(SIGTERM);
-  EXPECT_EQ(b.proc->wait(10s), 0) << b.proc->stderr_text();
+  stop_cleanly({&b});
 }
 
 TEST(ClusterNodes, ANodeThatLosesRedisStopsServingAndReportsUnhealthyUntilItIsBack) {
@@ -372,8 +363,7 @@ TEST(ClusterNodes, ANodeThatLosesRedisStopsServingAndReportsUnhealthyUntilItIsBa
   EXPECT_EQ(http_get(a.port, "/healthz").status, 200);
   resume_and_check(a.port, t);
   keep_playing(t, rng, 4);
-  a.proc->signal(SIGTERM);
-  EXPECT_EQ(a.proc->wait(10s), 0) << a.proc->stderr_text();
+  stop_cleanly({&a});
 }
 
 // HAProxy's X-Forwarded-For on a node that trusts it: the owner counts a relayed client by the
@@ -404,10 +394,7 @@ TEST(ClusterNodes, RelayedClientsBehindATrustedProxyAreCountedByTheirOwnAddressO
   EXPECT_EQ(second->expect("joined")["seat"], "spectator");
   auto again = watch("203.0.113.1");
   EXPECT_EQ(again->expect_error(), "too_many_spectators");
-  for (auto* s : {&a, &b}) {
-    s->proc->signal(SIGTERM);
-    EXPECT_EQ(s->proc->wait(10s), 0) << s->proc->stderr_text();
-  }
+  stop_cleanly({&a, &b});
 }
 
 TEST(ClusterNodes, TheFlagsAreCheckedAndAnUnreachableRedisStopsTheStart) {

@@ -294,11 +294,8 @@ TEST(ClusterBehindHaproxy, ANodeKilledMidGameEveryGameFinishesWithNothingLostAnd
   }
   const std::string log = proxy.log();
   EXPECT_NE(log.find("is DOWN"), std::string::npos) << log;
-  for (auto& [id, n] : nodes) {
-    if (id == victim) continue;
-    n.proc->signal(SIGTERM);
-    EXPECT_EQ(n.proc->wait(10s), 0) << n.proc->stderr_text();
-  }
+  for (auto& [id, n] : nodes)
+    if (id != victim) stop_cleanly({&n});
 }
 
 }  // namespace

@@ -27,6 +27,14 @@ inline Server node(const TempDir& dir, const std::string& store, const RedisServ
   return start(dir.path, args);
 }
 
+// Stops each node with SIGTERM: it must exit 0 (its rooms handed over, its leases released).
+inline void stop_cleanly(std::initializer_list<Server*> nodes) {
+  for (auto* s : nodes) {
+    s->proc->signal(SIGTERM);
+    EXPECT_EQ(s->proc->wait(10s), 0) << s->proc->stderr_text();
+  }
+}
+
 // A client on `port` joins `room` (as a spectator without a token); its `joined`.
 inline json join(std::unique_ptr<WsClient>& c, std::uint16_t port, const std::string& room,
                  const json& extra = json::object(), const std::string& target = "/ws",
