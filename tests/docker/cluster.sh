@@ -147,11 +147,7 @@ hstop=$(python3 -c "import time; print(round(time.time() - $ts, 2))")
 code=$(pm 30 inspect -f '{{.State.ExitCode}}' "$(ctr haproxy)")
 [ "$code" = 0 ] || die "HAProxy exited with $code on SIGTERM"
 log "HAProxy stopped on SIGTERM in ${hstop}s, exit 0; podman-compose down -v"
-"${ccompose[@]}" down -v >"$work/cluster-down.log" 2>&1 || {
-  cat "$work/cluster-down.log" >&2; die "podman-compose down of the cluster failed"; }
-[ -z "$(pm 30 ps -a -q --filter "label=io.podman.compose.project=$project")" ] || die "compose down left a container"
-if pm 30 volume exists "${project}_pgdata"; then die "compose down -v left the volume ${project}_pgdata"; fi
-pm 60 network rm -f "${project}_default" >/dev/null 2>&1 || true   # podman-compose 1.0 leaves it
+compose_down cluster "${ccompose[@]}" -- "${project}_pgdata"
 down_s=$((SECONDS - t0))
 cluster_s=$((SECONDS - t_cluster))
 log "cluster: services image ${services_s}s, up ${up_s}s, play ${play_s}s (failover ${failover}s as the clients saw it), down ${down_s}s: ${cluster_s}s"

@@ -318,6 +318,19 @@ check_loopback_only() {  # check_loopback_only CONTAINER PORT
   log "published: $(echo "$ports" | tr '\n' ' ')"
   [ "$ports" = "8080/tcp -> 127.0.0.1:$2" ] || die "container $1 is published on more than 127.0.0.1:$2: $ports"
 }
+# compose_down NAME COMPOSE_COMMAND... -- VOLUME: `down -v`, then nothing of the project may be
+# left (no container, not VOLUME); its log in $work/NAME-down.log.
+compose_down() {
+  local name=$1; shift
+  local cmd=()
+  while [ "$1" != -- ]; do cmd+=("$1"); shift; done
+  local volume=$2
+  "${cmd[@]}" down -v >"$work/$name-down.log" 2>&1 || {
+    cat "$work/$name-down.log" >&2; die "podman-compose down ($name) failed"; }
+  [ -z "$(pm 30 ps -a -q --filter "label=io.podman.compose.project=$project")" ] || die "compose down ($name) left a container"
+  if pm 30 volume exists "$volume"; then die "compose down -v ($name) left the volume $volume"; fi
+  pm 60 network rm -f "${project}_default" >/dev/null 2>&1 || true   # podman-compose 1.0 leaves it
+}
 
 if [ "${BC_CLUSTER_ONLY:-0}" = 1 ]; then
   log "BC_CLUSTER_ONLY: no podman run, no docker/compose.yaml"
@@ -351,7 +364,7 @@ else
   pm 60 rm -v "$cname" >/dev/null
   run_s=$((SECONDS - t0))
 
-  # ---- compose ---------------------------------------------------------------------------------
+# ---- compose ---------------------------------------------------------------------------------
   t0=$SECONDS
   cport=$(free_port)
   compose=(timeout --kill-after=10 300 podman-compose -p "$project" -f docker/compose.yaml)
@@ -372,11 +385,7 @@ else
   wait_healthy "$cport" "$ccont" 60
   timeout 90 python3 "$here/ws_play.py" 127.0.0.1 "$cport" 60 || die "the WebSocket game through compose failed"
   log "podman-compose down -v"
-  "${compose[@]}" down -v >"$work/compose-down.log" 2>&1 || {
-    cat "$work/compose-down.log" >&2; die "podman-compose down failed"; }
-  [ -z "$(pm 30 ps -a -q --filter "label=io.podman.compose.project=$project")" ] || die "compose down left a container"
-  if pm 30 volume exists "${project}_data"; then die "compose down -v left the volume ${project}_data"; fi
-  pm 60 network rm -f "${project}_default" >/dev/null 2>&1 || true   # podman-compose 1.0 leaves it
+  compose_down compose "${compose[@]}" -- "${project}_data"
   compose_s=$((SECONDS - t0))
 fi
 
