@@ -121,21 +121,8 @@ TEST(ClusterNodes, TheOwnerKilledMidGameItsRoomsGoOnOnAnotherNodeWithNothingLost
   t.variant = "bomb";
   t.create_extra = {{"clock", {{"base", 300}, {"increment", 3}}}};
   // Ann on a, the owner; Bob and a spectator on b, relayed to a.
-  t.clients[0] = std::make_unique<WsClient>(a.port);
-  t.clients[0]->expect("welcome");
-  json create = {{"type", "create"}, {"variant", "bomb"}, {"seat", "random"}, {"name", "Ann"}};
-  create.update(t.create_extra);
-  t.clients[0]->send(create);
-  json j0 = t.clients[0]->expect("joined");
-  t.room = j0["room"];
-  t.tokens[0] = j0["token"];
-  t.seats[0] = j0["seat"];
-  t.clients[0]->expect("state");
-  json j1 = join(t.clients[1], b.port, t.room, {{"seat", "any"}, {"name", "Bob"}});
-  t.tokens[1] = j1["token"];
-  t.seats[1] = j1["seat"];
-  t.last = t.clients[1]->expect("state");
-  t.clients[0]->expect("state");
+  open_table(a.port, t, nullptr, b.port);
+  if (HasFatalFailure()) return;
   std::unique_ptr<WsClient> watcher;
   join(watcher, b.port, t.room);
   for (int i = 0; i < 8; ++i) {

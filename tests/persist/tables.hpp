@@ -82,8 +82,10 @@ inline json wait_state(WsClient& c, std::int64_t version) {
   }
 }
 
-// `nodes`: where each player's connection landed (welcome's `node`, under serve --cluster).
-inline void open_table(std::uint16_t port, Table& t, std::array<std::string, 2>* nodes = nullptr) {
+// `nodes`: where each player's connection landed (welcome's `node`, under serve --cluster);
+// `join_port`: the joiner's server, if not the creator's (another node of a cluster).
+inline void open_table(std::uint16_t port, Table& t, std::array<std::string, 2>* nodes = nullptr,
+                       std::uint16_t join_port = 0) {
   t.clients[0] = std::make_unique<WsClient>(port);
   json w0 = t.clients[0]->expect("welcome");
   json create = {{"type", "create"}, {"variant", t.variant}, {"seat", "random"}, {"name", "Ann"}};
@@ -94,7 +96,7 @@ inline void open_table(std::uint16_t port, Table& t, std::array<std::string, 2>*
   t.tokens[0] = j["token"];
   t.seats[0] = j["seat"];
   t.clients[0]->expect("state");
-  t.clients[1] = std::make_unique<WsClient>(port);
+  t.clients[1] = std::make_unique<WsClient>(join_port ? join_port : port);
   json w1 = t.clients[1]->expect("welcome");
   if (nodes) *nodes = {w0.value("node", ""), w1.value("node", "")};
   t.clients[1]->send({{"type", "join"}, {"room", t.room}, {"seat", "any"}, {"name", "Bob"}});

@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "server/lan.hpp"
 #include "running_server.hpp"
+#include "server/lan.hpp"
 #include "server/server.hpp"
 #include "tls_client.hpp"
 
