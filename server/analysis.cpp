@@ -53,7 +53,7 @@ std::vector<std::uint64_t> reachable_keys(const Game& g) {
 
 }  // namespace
 
-Analyst::Analyst(ComputerPool* pool, Metrics& metrics) : pool_(pool), metrics_(metrics) {}
+Analyst::Analyst(ComputerPool* pool) : pool_(pool) {}
 
 std::optional<std::string> Analyst::cached(const AnalysisJob& job) {
   if (job.history || job.positions.size() != 1) return std::nullopt;

@@ -50,7 +50,7 @@ struct AnalysisJob {
 
 class Analyst {
  public:
-  Analyst(ComputerPool* pool, Metrics& metrics);
+  explicit Analyst(ComputerPool* pool);
 
   // Answers at once from the cache, or queues the search (a full queue answers rate_limited).
   void submit(AnalysisJob job);
@@ -69,7 +69,6 @@ class Analyst {
   std::optional<std::string> cached(const AnalysisJob& job);
 
   ComputerPool* pool_;
-  Metrics& metrics_;
 
   struct Cached {
     Game game;

@@ -42,7 +42,7 @@ Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics)
       limits_(limits),
       metrics_(metrics),
       rng_(std::random_device{}()),
-      analyst_(&computers_, metrics),
+      analyst_(&computers_),
       computers_(limits.computer_threads != 0
                      ? limits.computer_threads
                      : std::max(1u, std::thread::hardware_concurrency() / 2),

@@ -431,8 +431,7 @@ struct Game {
 
 class Shard {
  public:
-  Shard(const Options& opt, Control& ctl, int id)
-      : opt_(opt), ctl_(ctl), id_(id), guard_(ioc_.get_executor()) {}
+  Shard(const Options& opt, Control& ctl) : opt_(opt), ctl_(ctl), guard_(ioc_.get_executor()) {}
 
   net::io_context& ioc() { return ioc_; }
   const Options& opt() const { return opt_; }
@@ -600,7 +599,6 @@ class Shard {
 
   const Options& opt_;
   Control& ctl_;
-  int id_;
   net::io_context ioc_;
   net::executor_work_guard<net::io_context::executor_type> guard_;
   std::vector<std::unique_ptr<Game>> games_;
@@ -1097,7 +1095,7 @@ int main(int argc, char** argv) {
   raise_fd_limit();
   Control ctl;
   std::vector<std::unique_ptr<Shard>> shards;
-  for (int t = 0; t < opt.threads; ++t) shards.push_back(std::make_unique<Shard>(opt, ctl, t));
+  for (int t = 0; t < opt.threads; ++t) shards.push_back(std::make_unique<Shard>(opt, ctl));
   for (int i = 0; i < opt.games; ++i)
     shards[static_cast<std::size_t>(i % opt.threads)]->add_game(i);
   std::size_t conns = 0;

@@ -403,7 +403,7 @@ TEST(Text, CleanStripsControlsAndTrims) {
 }
 
 TEST(Text, InvalidUtf8NeverBreaksSerialization) {
-  EXPECT_NO_THROW(json::parse(chat_json("\xff\xfe", "spectator", "bad \xc3")));
+  EXPECT_NO_THROW((void)json::parse(chat_json("\xff\xfe", "spectator", "bad \xc3")));
 }
 
 // ---------------------------------------------------------------------------------------------
