@@ -45,7 +45,7 @@ declare -A pkgs=(
 )
 if [ "$want_browser" = 1 ]; then
   pkgs[chromium]=/usr/bin/chromium
-  pkgs[firefox-esr]=/usr/bin/firefox-esr  # the cross-browser tests (tests/browser/both.test.mjs)
+  pkgs[firefox-esr]=/usr/bin/firefox-esr  # the cross-browser tests (tests/browser/both/)
   pkgs[nodejs]=/usr/bin/node
   pkgs[npm]=/usr/bin/npm
   pkgs[openssl]=/usr/bin/openssl  # the browser TLS test makes its certificate with it

@@ -1,5 +1,6 @@
-// One small interface over two browser engines, for the tests that run in every browser
-// (*.both.test.mjs): Chromium through playwright-core (launched as helpers.mjs launches it) and
+// One small interface over two browser engines, for the scenarios that run in every browser
+// (both/*.mjs, each run by a file per engine, both_*.chromium.test.mjs and both_*.firefox.test.mjs,
+// so that node runs the two engines side by side): Chromium through playwright-core (launched as helpers.mjs launches it) and
 // Firefox ESR through puppeteer-core over WebDriver BiDi.
 //
 //   const browser = await launch('firefox');      // or 'chromium'
@@ -26,6 +27,15 @@ export function browsers() {
   }
   if (list.length === 0) throw new Error('BC_BROWSERS names no browser');
   return list;
+}
+
+/**
+ * The options of one engine's describe block in a cross-browser scenario module (both/*.mjs):
+ * skipped, with the reason, when BC_BROWSERS leaves the engine out.
+ */
+export function selected(kind) {
+  if (!KINDS.includes(kind)) throw new Error(`unknown browser "${kind}" (known: ${KINDS.join(', ')})`);
+  return browsers().includes(kind) ? {} : { skip: `BC_BROWSERS (${process.env.BC_BROWSERS}) leaves out ${kind}` };
 }
 
 const VIEWPORT = { width: 1280, height: 820 };

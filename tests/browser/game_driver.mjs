@@ -37,6 +37,14 @@ export async function move(p, from, to) {
   await waitBoard(p, { version: before + 1 });
 }
 
+/** The two opening moves (each side's first turn has no clock): fire c3-d4, water f6-e5. */
+export async function openingMoves(fire, water) {
+  await move(fire, [2, 2], [3, 3]);
+  await waitBoard(water, { version: 1, turn: 'water' });
+  await move(water, [5, 5], [4, 4]);
+  await waitBoard(fire, { version: 2, turn: 'fire' });
+}
+
 /**
  * Fills the start screen's form and creates a game; returns the room code. `clock`: a preset's
  * name ('5+3'), {minutes: '0:02', increment: '0'} for a custom one, or {days: 3}; none by default.

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Browser tests: starts the real server on 127.0.0.1 (a free port), runs the tests against it, and
-# always stops the server. Most files drive headless Chromium (playwright-core); both.test.mjs runs
-# each of its tests in every browser of BC_BROWSERS, Firefox ESR through puppeteer-core over
-# WebDriver BiDi (driver.mjs).
+# always stops the server. Most files drive headless Chromium (playwright-core); the cross-browser
+# scenarios (both/*.mjs) run once per engine of BC_BROWSERS, a file each (both_*.chromium.test.mjs,
+# both_*.firefox.test.mjs), Firefox ESR through puppeteer-core over WebDriver BiDi (driver.mjs).
 #   tests/browser/run.sh [path/to/bombcheckers] [test files...]
 #   (default: build/bombcheckers and every *.test.mjs here)
 # Env: SCREENSHOT_DIR (default build/screenshots), CHROMIUM (default /usr/bin/chromium),
 #   FIREFOX (default /usr/bin/firefox-esr; a missing Firefox fails the cross-browser tests),
-#   BC_BROWSERS (the browsers of the cross-browser tests, default "chromium,firefox").
+#   BC_BROWSERS (the browsers of the cross-browser tests, default "chromium,firefox"),
+#   BC_BROWSER_JOBS (test files run at once, default 2).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -52,7 +53,7 @@ if grep -q -- '--max-creates-per-address' <<<"$serve_help"; then args+=(--max-cr
 # Every test's analyses come from 127.0.0.1 too (the values toggle, the analysis board).
 if grep -q -- '--max-analyses-per-address' <<<"$serve_help"; then args+=(--max-analyses-per-address 0); fi
 # A player who leaves a clocked game can be claimed against after 2 s, not the 20 s or more a time
-# control gives (both.test.mjs claims one); a reload elsewhere only shows a brief notice.
+# control gives (both/clock.mjs claims one); a reload elsewhere only shows a brief notice.
 if grep -q -- '--claim-after' <<<"$serve_help"; then args+=(--claim-after 2); fi
 (cd "$work" && exec "$bin" "${args[@]}") >"$log" 2>&1 &
 pid=$!
@@ -79,10 +80,11 @@ if [[ ! -d node_modules/playwright-core || ! -d node_modules/puppeteer-core ]]; 
   npm ci --no-audit --no-fund
 fi
 status=0
-# A bound on the whole run, should a browser hang. The suite took 5m42s before the claim, abort and
-# presence tests (several seconds of waiting each, in two browsers); 600 s was close, 1200 leaves room.
-timeout --kill-after=10 1200 node --test --test-concurrency=1 --test-timeout=180000 \
-  "${files[@]}" || status=$?
+# Two files at a time, each its own node process and browser, on the one server (two cores; the
+# files' rooms are their own). Each file is bounded at 180 s (no file should need half of it: the
+# report of scripts/test.sh names those that do), and the whole run at 1200 s, should a browser hang.
+timeout --kill-after=10 1200 node --test --test-concurrency="${BC_BROWSER_JOBS:-2}" \
+  --test-timeout=180000 "${files[@]}" || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- server log (last 40 lines) ---" >&2
   tail -n 40 "$log" >&2

@@ -1,0 +1,4 @@
+// both/one_screen.mjs (two people at one screen) in Chromium; its twin file runs the other engine, side by side.
+import scenarios from './both/one_screen.mjs';
+
+scenarios('chromium');
