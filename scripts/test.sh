@@ -1,14 +1,27 @@
 #!/usr/bin/env bash
-# Builds and runs every test: core and server unit tests, server integration tests on loopback,
-# browser tests in headless Chromium (and Firefox ESR for both.test.mjs), then the whole C++ suite
-# again under ASan+UBSan, the server and cluster tests under TSan, and each libFuzzer target for a
-# bounded time.
-# Installs whatever is missing first (Debian packages as root, npm ci), and checks that every C++
-# file matches .clang-format (scripts/check-format.sh) before building.
-# Usage: scripts/test.sh [--fast]   (--fast: skip the sanitizer builds and the fuzzers)
-# Last, the container image is built and run with podman (tests/docker/run.sh; BC_SKIP_CONTAINER=1
-# skips it, and it reports SKIPPED where no container engine can run).
-set -euo pipefail
+# Builds and runs every test, in stages:
+#   dependencies, formatting        what is missing is installed (Debian packages as root, npm ci);
+#                                   every C++ file must match .clang-format
+#   release build                   the server (g++ -O3, as shipped) and the load tools
+#   load smoke test                 the release server under a short load (tests/load/smoke_test.sh)
+#   browser tests                   headless Chromium, and Firefox ESR for the both/ scenarios
+#   LAN play                        two network namespaces as two machines (root only)
+#   ASan+UBSan build, C++ tests     the whole C++ suite: core, ai, store, server unit and integration
+#                                   tests on 127.0.0.1, persistence, cluster (clang; the test
+#                                   targets and the server they start)
+#   TSan build, server and cluster  the server's and the cluster's threads
+#   fuzzers                         each libFuzzer target for a bounded time
+#   container image                 built with podman and played through (tests/docker/run.sh)
+# With --fast there are no sanitizer builds and no fuzzers: the release build then builds the C++
+# suite too, and runs it.
+# A failing stage does not stop the others (the stages that need a failed build are not run); the
+# command prints each stage's time and result, the slowest tests beside their time limits, and a
+# closing line "tests: N passed, N failed[, N skipped]", and exits non-zero if anything failed.
+#
+# Usage: scripts/test.sh [--fast]   (--fast: no sanitizer builds and no fuzzers)
+# Env: JOBS (build parallelism, 2), CCACHE_DIR (default ~/.cache/bombcheckers-ccache),
+#      BC_SKIP_CONTAINER=1 (no container stage), BC_FUZZ_SECONDS (per target, 20).
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
 fast=0
@@ -20,59 +33,104 @@ for arg in "$@"; do
 done
 
 JOBS=${JOBS:-2}
+export JOBS
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/bombcheckers-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # Paths relative to the checkout, so a fresh clone elsewhere (CI) still hits the cache.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 
-step() { printf '\n==== %s (%s)\n' "$1" "$(date +%T)"; }
+logs="$PWD/build/test-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+stages="$logs/stages.tsv"
+: >"$stages"
+declare -A stage_rc=()
 
-step "dependencies"
-scripts/install-deps.sh
+# stage NAME KIND [--needs STAGE] [--ctest-dir DIR] -- COMMAND...
+# Runs COMMAND with its output shown and kept in $logs, and records its time and exit code; KIND
+# tells scripts/test_report.py how to count its tests. A stage whose --needs stage failed is not run.
+stage() {
+  local name=$1 kind=$2 needs="" ctest_dir=""
+  shift 2
+  while [ "$1" != -- ]; do
+    case "$1" in
+      --needs) needs=$2; shift 2 ;;
+      --ctest-dir) ctest_dir=$2; shift 2 ;;
+      *) echo "stage: unknown option $1" >&2; exit 2 ;;
+    esac
+  done
+  shift
+  local log="$logs/$(echo "$name" | tr -c 'A-Za-z0-9+\n' '_').log"
+  printf '\n==== %s (%s)\n' "$name" "$(date +%T)"
+  if [ -n "$needs" ] && [ "${stage_rc[$needs]:-1}" != 0 ]; then
+    echo "not run: the stage \"$needs\" failed" | tee "$log"
+    printf '%s\tskipped\t0\t1\t%s\t\n' "$name" "$log" >>"$stages"
+    stage_rc[$name]=1
+    return
+  fi
+  local t0=$SECONDS rc
+  "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$kind" "$((SECONDS - t0))" "$rc" "$log" "$ctest_dir" >>"$stages"
+  stage_rc[$name]=$rc
+  printf -- '---- %s: %s in %ss\n' "$name" "$([ "$rc" = 0 ] && echo passed || { [ "$rc" = 77 ] && echo SKIPPED || echo "FAILED (exit $rc)"; })" "$((SECONDS - t0))"
+}
 
-step "formatting"
-scripts/check-format.sh
+deps_args=()
+if [ "${BC_SKIP_CONTAINER:-0}" != 1 ]; then deps_args+=(--container); fi
+stage "dependencies" build -- scripts/install-deps.sh "${deps_args[@]}"
+stage "formatting" single -- scripts/check-format.sh
 
-step "release build"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBC_TESTS=ON >/dev/null
-cmake --build build -j"$JOBS"
-
-step "unit and integration tests (release)"
-ctest --test-dir build --output-on-failure -j"$JOBS" --timeout 600
-
-if [ -x tests/browser/run.sh ]; then
-  step "browser tests"
-  SCREENSHOT_DIR="$PWD/build/screenshots" tests/browser/run.sh "$PWD/build/bombcheckers"
+# The release tree: the server as shipped and the load tools; with --fast, the C++ suite too (the
+# full command runs the suite under the sanitizers instead: every C++ test runs once there).
+release_targets=(--target bombcheckers bc_load_tools)
+[ "$fast" = 1 ] && release_targets=()
+stage "release build" build --needs dependencies -- bash -c '
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBC_TESTS=ON >/dev/null &&
+  cmake --build build -j"$JOBS" "$@"' release-build "${release_targets[@]}"
+if [ "$fast" = 1 ]; then
+  stage "C++ tests (release)" ctest --needs "release build" --ctest-dir build -- \
+    ctest --test-dir build --output-on-failure -j"$JOBS" --timeout 600
+else
+  stage "load smoke test (release)" ctest --needs "release build" --ctest-dir build -- \
+    ctest --test-dir build -L load --output-on-failure --timeout 600
 fi
 
-# Two network namespaces as two machines on a LAN (tests/lan/run.sh): exit 77 means not root or no
-# network namespaces here.
-step "LAN play across network namespaces"; tests/lan/run.sh "$PWD/build/bombcheckers" || { rc=$?; [ $rc = 77 ] || exit $rc; }
+stage "browser tests" node --needs "release build" -- \
+  env SCREENSHOT_DIR="$PWD/build/screenshots" tests/browser/run.sh "$PWD/build/bombcheckers"
+
+# exit 77: not root, or no network namespaces here.
+stage "LAN play" single --needs "release build" -- tests/lan/run.sh "$PWD/build/bombcheckers"
 
 if [ "$fast" = 0 ]; then
-  step "ASan+UBSan build"
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DBC_SANITIZE=address,undefined >/dev/null
-  cmake --build build-asan -j"$JOBS"
-  step "unit and integration tests (ASan+UBSan)"
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  # Only what the sanitizers check: the test binaries and the server they start (no load tools).
+  # clang compiles the sanitized Beast code about twice as fast as g++; -O1 as sanitizers advise.
+  sanitized() {  # sanitized DIR SANITIZERS [TARGETS...]
+    local dir=$1 san=$2
+    shift 2
+    cmake -S . -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Sanitize \
+      -DBC_SANITIZE="$san" -DBC_LOAD_TOOLS=OFF >/dev/null &&
+      cmake --build "$dir" -j"$JOBS" ${1:+--target "$@"}
+  }
+  stage "ASan+UBSan build" build --needs dependencies -- sanitized build-asan address,undefined
+  stage "C++ tests (ASan+UBSan)" ctest --needs "ASan+UBSan build" --ctest-dir build-asan -- \
+    env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$JOBS" --timeout 900
 
   # The server's threads, and the cluster's (its Redis threads beside the I/O threads: real nodes
   # built with TSan, which stop on a race, so their tests fail).
-  step "TSan build (server and cluster)"
-  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBC_SANITIZE=thread >/dev/null
-  cmake --build build-tsan --target server_unit_tests server_integration_tests bombcheckers \
-    cluster_tests cluster_binary_tests -j"$JOBS"
-  step "server and cluster tests (TSan)"
-  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  stage "TSan build" build --needs dependencies -- sanitized build-tsan thread \
+    server_unit_tests server_integration_tests bombcheckers cluster_tests cluster_binary_tests
+  stage "server and cluster tests (TSan)" ctest --needs "TSan build" --ctest-dir build-tsan -- \
+    env TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     ctest --test-dir build-tsan -L "server|cluster" --output-on-failure -j"$JOBS" --timeout 900
 
-  step "fuzzers (bounded)"
-  tests/fuzz/run.sh "${BC_FUZZ_SECONDS:-20}"
+  stage "fuzzers" counted --needs dependencies -- tests/fuzz/run.sh "${BC_FUZZ_SECONDS:-20}"
 fi
 
-# The container image (tests/docker/run.sh): exit 77 means no container engine can run here.
-if [ "${BC_SKIP_CONTAINER:-0}" != 1 ]; then step "container image"; tests/docker/run.sh || { rc=$?; [ $rc = 77 ] || exit $rc; }; fi
+# exit 77: no container engine can run here.
+if [ "${BC_SKIP_CONTAINER:-0}" != 1 ]; then
+  stage "container image" single --needs dependencies -- tests/docker/run.sh
+fi
 
-step "all tests passed"
+python3 scripts/test_report.py "$stages"
