@@ -22,7 +22,6 @@ import sys
 # A test or file that takes more than this share of its time limit on a quiet machine is at risk
 # on a busy one (issue 37): it is named in the report.
 RISK_SHARE = 0.5
-NODE_FILE_LIMIT_S = 180.0  # tests/browser/run.sh's --test-timeout, per file
 
 CLOSING = re.compile(r"^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$")
 
@@ -94,18 +93,10 @@ def slow_ctest(text, build_dir, default_limit):
 
 
 def slow_node(text):
+    """From tests/browser/run.sh's lines "file: NAME SECONDS s of LIMIT s, exit RC"."""
     rows = []
-    # TAP: "# Subtest: /path/file.test.mjs" ... "duration_ms: N" at the file's own level (indent 2).
-    current = None
-    for line in text.splitlines():
-        m = re.match(r"^# Subtest: (.*\.test\.mjs)\s*$", line)
-        if m:
-            current = m.group(1).rsplit("/", 1)[-1]
-            continue
-        m = re.match(r"^  duration_ms: ([\d.]+)", line)
-        if m and current:
-            rows.append((float(m.group(1)) / 1000, NODE_FILE_LIMIT_S, current))
-            current = None
+    for m in re.finditer(r"^file: (\S+) ([\d.]+) s of (\d+) s", text, re.M):
+        rows.append((float(m.group(2)), float(m.group(3)), m.group(1)))
     rows.sort(reverse=True)
     return rows[:5], [r for r in rows if r[0] > RISK_SHARE * r[1]]
 

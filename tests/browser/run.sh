@@ -79,12 +79,34 @@ if [[ ${#files[@]} -eq 0 ]]; then files=(*.test.mjs); fi
 if [[ ! -d node_modules/playwright-core || ! -d node_modules/puppeteer-core ]]; then
   npm ci --no-audit --no-fund
 fi
+# Two files at a time (BC_BROWSER_JOBS), each its own node process and browser, on the one server
+# (two cores; the files' rooms are their own). Each file's output is printed whole when it ends, with
+# its time; a file is bounded at FILE_LIMIT seconds (none should need half of it), the whole run at
+# 1200 s, should a browser hang.
+FILE_LIMIT=180
+out="$work/out"
+mkdir -p "$out"
+run_file() {  # run_file FILE: its TAP output, then "file: NAME SECONDS s of LIMIT s, exit RC"
+  local f=$1 t0 ms rc=0
+  t0=$(date +%s%N)
+  timeout --kill-after=10 "$FILE_LIMIT" node --test --test-reporter=tap --test-timeout=$((FILE_LIMIT * 1000)) \
+    "$f" >"$out/$f.log" 2>&1 || rc=$?
+  # A file killed at its limit says nothing of its own: one failure for it.
+  [ "$rc" = 124 ] || [ "$rc" = 137 ] && echo "# fail 1 (the file was stopped at its ${FILE_LIMIT} s limit)" >>"$out/$f.log"
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  printf 'file: %s %d.%d s of %s s, exit %s\n' "$f" $((ms / 1000)) $((ms % 1000 / 100)) "$FILE_LIMIT" "$rc" \
+    >>"$out/$f.log"
+  cat "$out/$f.log"
+  return "$rc"
+}
+export -f run_file
+export FILE_LIMIT out
 status=0
-# Two files at a time, each its own node process and browser, on the one server (two cores; the
-# files' rooms are their own). Each file is bounded at 180 s (no file should need half of it: the
-# report of scripts/test.sh names those that do), and the whole run at 1200 s, should a browser hang.
-timeout --kill-after=10 1200 node --test --test-concurrency="${BC_BROWSER_JOBS:-2}" \
-  --test-timeout=180000 "${files[@]}" || status=$?
+printf '%s\0' "${files[@]}" |
+  timeout --kill-after=10 1200 xargs -0 -P "${BC_BROWSER_JOBS:-2}" -I{} bash -c 'run_file "$1"' _ {} ||
+  status=$?
+echo "--- browser test files, slowest first (seconds of their ${FILE_LIMIT} s limit) ---"
+grep -h '^file: ' "$out"/*.log | sort -k3 -rn | sed 's/^file: /  /'
 if [[ $status -ne 0 ]]; then
   echo "--- server log (last 40 lines) ---" >&2
   tail -n 40 "$log" >&2
