@@ -38,6 +38,10 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/bombcheckers-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # Paths relative to the checkout, so a fresh clone elsewhere (CI) still hits the cache.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+# ccache hashes the locale variables: the same ones as docker/Dockerfile's build stage, so that the
+# image's build reuses the release build's objects.
+export LANG=C.UTF-8
+unset LC_ALL LC_CTYPE LC_MESSAGES
 
 logs="$PWD/build/test-logs"
 rm -rf "$logs"
