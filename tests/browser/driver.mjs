@@ -12,6 +12,7 @@
 //
 // Env: BC_BROWSERS (default "chromium,firefox"), FIREFOX (default /usr/bin/firefox-esr),
 // CHROMIUM (default /usr/bin/chromium).
+import { describe, before, after } from 'node:test';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
@@ -36,6 +37,23 @@ export function browsers() {
 export function selected(kind) {
   if (!KINDS.includes(kind)) throw new Error(`unknown browser "${kind}" (known: ${KINDS.join(', ')})`);
   return browsers().includes(kind) ? {} : { skip: `BC_BROWSERS (${process.env.BC_BROWSERS}) leaves out ${kind}` };
+}
+
+/**
+ * One engine's describe block of a scenario module (both/*.mjs): its browser is launched before the
+ * tests and closed after; `body(engine)` declares the tests, which use `engine.browser`.
+ */
+export function engineSuite(kind, body) {
+  describe(kind, selected(kind), () => {
+    const engine = {};
+    before(async () => {
+      engine.browser = await launch(kind);
+    });
+    after(async () => {
+      await engine.browser?.close();
+    });
+    body(engine);
+  });
 }
 
 const VIEWPORT = { width: 1280, height: 820 };

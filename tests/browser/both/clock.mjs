@@ -2,28 +2,21 @@
 // a clocked game made on the start screen, one that flags, a claim against a player who left, an
 // abort.
 // One browser per engine, shared by the tests; each person is a context of their own.
-import { describe, it, before, after } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, selected } from '../driver.mjs';
+import { engineSuite } from '../driver.mjs';
 import { done, waitBoard, clockOf, move, openingMoves, startGame, watchByLink } from '../game_driver.mjs';
 import { startServer } from '../helpers.mjs';
 
 
 export default function scenarios(kind) {
-  describe(kind, selected(kind), () => {
-    let browser;
-    before(async () => {
-      browser = await launch(kind);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+  engineSuite(kind, (engine) => {
 
     it('a clocked game made on the start screen: two clocks, the running one counts down, a reload shows the same time', async () => {
-      const { room, creator: fire, joiner: water } = await startGame(browser, { clock: '5+3' });
+      const { room, creator: fire, joiner: water } = await startGame(engine.browser, { clock: '5+3' });
       for (const p of [fire, water]) {
         await p.waitText('#time-control-label', '5+3');
         for (const side of ['fire', 'water']) assert.equal((await clockOf(p, side))?.text, '05:00', `${p.kind} ${side}`);
@@ -59,7 +52,7 @@ export default function scenarios(kind) {
     });
 
     it('a player who does not move loses on time, and both see it', async () => {
-      const { creator: fire, joiner: water } = await startGame(browser, { clock: { minutes: '0:02', increment: '0' } });
+      const { creator: fire, joiner: water } = await startGame(engine.browser, { clock: { minutes: '0:02', increment: '0' } });
       await fire.waitText('#time-control-label', '2s+0');
       await openingMoves(fire, water);
       await fire.visible('#game .clock.running.low[data-side="fire"]');
@@ -80,8 +73,8 @@ export default function scenarios(kind) {
 
     it('a player who closes the page can be claimed against: a countdown, then Claim victory; both see who left', async () => {
       // run.sh gives the server --claim-after 2: the claim opens 2 s after the player is gone.
-      const { room, link, creator: fire, joiner: water } = await startGame(browser, { clock: '5+3' });
-      const watcher = await browser.person();
+      const { room, link, creator: fire, joiner: water } = await startGame(engine.browser, { clock: '5+3' });
+      const watcher = await engine.browser.person();
       await watchByLink(watcher, link);
       await openingMoves(fire, water);
       await fire.hidden('#away-note');
@@ -120,7 +113,7 @@ export default function scenarios(kind) {
       const work = mkdtempSync(path.join(os.tmpdir(), 'bc-browser-abort-'));
       const server = await startServer(['--data-dir', path.join(work, 'data'), '--abort-after', '2']);
       try {
-        const { creator: fire, joiner: water } = await startGame(browser, { clock: '5+3', base: server.base });
+        const { creator: fire, joiner: water } = await startGame(engine.browser, { clock: '5+3', base: server.base });
         for (const p of [fire, water]) {
           await waitBoard(p, { status: 'finished', version: '0' }, 8000);
           await p.waitText('.overlay-card h2', 'Aborted');

@@ -1,23 +1,16 @@
 // Two people at one screen, in one browser engine (a file per engine runs it:
 // both_one_screen.*.test.mjs): one page plays both sides, the board turns with the turn, a reload
 // keeps both seats.
-import { describe, it, before, after } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, selected } from '../driver.mjs';
+import { engineSuite } from '../driver.mjs';
 import { done, waitBoard, createGame, move } from '../game_driver.mjs';
 
 export default function scenarios(kind) {
-  describe(kind, selected(kind), () => {
-    let browser;
-    before(async () => {
-      browser = await launch(kind);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+  engineSuite(kind, (engine) => {
 
     it('two people at one screen: one page plays both sides, the board turns with the turn, a reload keeps both seats', async () => {
-      const p = await browser.person();
+      const p = await engine.browser.person();
       await createGame(p, { variant: 'bomb', name: 'Ann', name2: 'Bob', seat: 'both' });
       await waitBoard(p, { status: 'playing', turn: 'fire', flipped: 'false' });
       await p.waitText('#status-line', 'Fire to move — Ann');

@@ -3,9 +3,9 @@
 // players' connections and lag. The clocks are in clock.mjs, two people at one screen in
 // one_screen.mjs, takebacks in takeback.mjs.
 // One browser per engine, shared by the tests; each person is a context of their own.
-import { describe, it, before, after } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, selected } from '../driver.mjs';
+import { engineSuite } from '../driver.mjs';
 import {
   board, done, waitBoard, clickSquare, move, presenceOf, startGame, watchByLink, pieceAt, pieces,
 } from '../game_driver.mjs';
@@ -15,14 +15,7 @@ import { squarePoint } from '../helpers.mjs';
 const piece = (x, y, side, kind = 'normal', rank = 'man') => ({ at: [x, y], side, kind, rank });
 
 export default function scenarios(kind) {
-  describe(kind, selected(kind), () => {
-    let browser;
-    before(async () => {
-      browser = await launch(kind);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+  engineSuite(kind, (engine) => {
 
     it('two people meet by link and play a game to its end: multi-capture, Space, explosion, result', async () => {
       // Fire's man on a1 takes b2 and d4 and stops (f6 could be taken too: optional, B5). Water's
@@ -34,7 +27,7 @@ export default function scenarios(kind) {
           piece(1, 1, 'water'), piece(3, 3, 'water'), piece(5, 5, 'water'),
         ],
       };
-      const { room, creator: fire, joiner: water } = await startGame(browser, { position });
+      const { room, creator: fire, joiner: water } = await startGame(engine.browser, { position });
       assert.equal(await fire.pathname(), `/r/${room}`, 'the address bar holds the shareable link');
       await waitBoard(fire, { seat: 'fire', flipped: 'false', turn: 'fire' });
       await waitBoard(water, { seat: 'water', flipped: 'true', turn: 'fire' });
@@ -74,7 +67,7 @@ export default function scenarios(kind) {
     });
 
     it('a reload mid-game keeps the seat, the board and the history, and the seat still plays', async () => {
-      const { room, creator: fire, joiner: water } = await startGame(browser);
+      const { room, creator: fire, joiner: water } = await startGame(engine.browser);
       await move(fire, [2, 2], [3, 3]);
       await waitBoard(water, { version: 1, turn: 'water' });
       await move(water, [5, 5], [4, 4]);
@@ -98,8 +91,8 @@ export default function scenarios(kind) {
     });
 
     it('a spectator who opened the link sees every move and cannot act', async () => {
-      const { room, link, creator: fire, joiner: water } = await startGame(browser);
-      const watcher = await browser.person();
+      const { room, link, creator: fire, joiner: water } = await startGame(engine.browser);
+      const watcher = await engine.browser.person();
       await watchByLink(watcher, link);
       await waitBoard(watcher, { room, seat: 'spectator', version: '0', status: 'playing', flipped: 'false' });
       await fire.waitText('#spectators', '1 watching');
@@ -123,7 +116,7 @@ export default function scenarios(kind) {
     });
 
     it('a premove made during the other side\'s turn is played at once when it comes; Escape and a right click cancel one', async () => {
-      const { creator: fire, joiner: water } = await startGame(browser);
+      const { creator: fire, joiner: water } = await startGame(engine.browser);
       // Water picks f6-e5 while fire thinks; it is marked on water's board.
       await clickSquare(water, [5, 5]);
       await waitBoard(water, { premove: '5,5-' });
@@ -167,7 +160,7 @@ export default function scenarios(kind) {
     });
 
     it("each player card shows whether its player is connected, and their lag once the room has heard it", async () => {
-      const { creator: fire, joiner: water } = await startGame(browser);
+      const { creator: fire, joiner: water } = await startGame(engine.browser);
       for (const [p, them] of [[fire, 'water'], [water, 'fire']]) {
         // Each page's pings tell the server its lag; `presence` passes it on (at most every 2 s).
         await p.waitFn((s) => document.querySelector(`#game .presence[data-side="${s}"]`)?.dataset.lag !== undefined,

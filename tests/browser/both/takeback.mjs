@@ -3,9 +3,9 @@
 // dropped, the move list and the replay forget the undone turns) or declines (a notice, the board
 // stays); against the computer the takeback is at once.
 // One browser per engine, shared by the tests; each person is a context of their own.
-import { describe, it, before, after } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, selected } from '../driver.mjs';
+import { engineSuite } from '../driver.mjs';
 import {
   BASE, board, done, waitBoard, clickSquare, move, openingMoves, startGame, pieces,
 } from '../game_driver.mjs';
@@ -16,17 +16,10 @@ function moveList(p) {
 }
 
 export default function scenarios(kind) {
-  describe(kind, selected(kind), () => {
-    let browser;
-    before(async () => {
-      browser = await launch(kind);
-    });
-    after(async () => {
-      await browser?.close();
-    });
+  engineSuite(kind, (engine) => {
 
     it('a takeback accepted: both boards go back to the start with fire to move, a premove is dropped, the replay skips the undone moves', async () => {
-      const { creator: fire, joiner: water } = await startGame(browser);
+      const { creator: fire, joiner: water } = await startGame(engine.browser);
       const start = await pieces(fire);
       // Nothing to take back before a move of one's own.
       await fire.visible('#takeback[disabled]');
@@ -86,7 +79,7 @@ export default function scenarios(kind) {
     });
 
     it('a takeback declined: the proposer is told, the board stays, and the game goes on', async () => {
-      const { creator: fire, joiner: water } = await startGame(browser);
+      const { creator: fire, joiner: water } = await startGame(engine.browser);
       await openingMoves(fire, water);
       const before2 = await pieces(fire);
       await fire.click('#takeback:not([disabled])');
@@ -112,7 +105,7 @@ export default function scenarios(kind) {
     });
 
     it('against the computer a takeback is at once, the computer\'s reply included; after a reload the replay skips the undone moves', async () => {
-      const fire = await browser.person();
+      const fire = await engine.browser.person();
       await fire.goto(`${BASE}/`);
       await fire.visible('#create-btn:not([disabled])');
       await fire.click('label.variant:has(input[value="bomb"])');
