@@ -21,6 +21,9 @@ const FADE_MS = 520;
 const BLAST_MS = 1100;
 const PROMOTE_MS = 1000;
 const FALL_MS = 420;
+// A pulsing bomb alone is redrawn 15 times a second: its glow takes 1.6 s, and a full-rate redraw
+// of the board kept a core busy for as long as a bomb could go off.
+const PULSE_FRAME_MS = 66;
 const TURN_MS = 450;
 
 export class BoardView {
@@ -42,6 +45,7 @@ export class BoardView {
     this.shakeUntil = 0;
     this.turning = 0; // when the board began turning round (one screen), or 0
     this.raf = 0;
+    this.pulseTimer = 0; // the next frame of a pulse alone, or 0
     this.reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   }
 
@@ -255,15 +259,22 @@ export class BoardView {
     }
   }
 
-  /** Whether the next frame would differ: effects under way, a shake, or a bomb pulsing. */
+  /** Whether the next frame would differ: effects under way, a shake, or the board turning. */
   moving(now) {
-    return this.effects.length > 0 || now < this.shakeUntil || this.ui.detonatable.length > 0 || this.turning > 0;
+    return this.effects.length > 0 || now < this.shakeUntil || this.turning > 0;
+  }
+
+  /** Whether a bomb that can go off pulses (a slow glow: not redrawn at the full frame rate). */
+  pulsing() {
+    return this.ui.detonatable.length > 0 && !this.reduceMotion;
   }
 
   // At most one frame is ever requested: draw() (from anywhere) asks for the next one through here,
   // so a frame that draws cannot schedule a second callback of its own.
   loop() {
     if (this.raf) return;
+    clearTimeout(this.pulseTimer);
+    this.pulseTimer = 0;
     this.raf = requestAnimationFrame(() => {
       this.raf = 0;
       const now = performance.now();
@@ -296,6 +307,10 @@ export class BoardView {
     drawValueMarks(this, w, h);
     drawEffects(this, w, h, now);
     if (this.moving(now)) this.loop();
+    else if (this.pulsing() && !this.pulseTimer) this.pulseTimer = setTimeout(() => {
+      this.pulseTimer = 0;
+      this.loop();
+    }, PULSE_FRAME_MS);
   }
 
   /** While the board turns round: the old orientation (half a turn away) turning into the new

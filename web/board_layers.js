@@ -237,7 +237,7 @@ export function drawUiOver(view, w, h, now) {
   const { ctx } = view;
   const m = Math.min(w, h);
   const { selected, targets, movable, detonatable, hover, ghost } = view.ui;
-  const pulse = 0.5 + 0.5 * Math.sin(now / 260);
+  const pulse = view.reduceMotion ? 1 : 0.5 + 0.5 * Math.sin(now / 260);
   for (const sq of movable) {
     if (selected && same(sq, selected)) continue;
     const isHover = hover && same(hover, sq);

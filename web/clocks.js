@@ -1,7 +1,8 @@
 // The game's clocks, one in each player card, and the countdown of the first turns. Everything
 // shown comes from the state's `clock` ({control, left, running, at}) and `abort_at` with the
-// server's time (server_time.js), so a reload or a spectator shows what the players see. The
-// running clock is repainted at every animation frame, and only while one runs.
+// server's time (server_time.js), so a reload or a spectator shows what the players see. While a
+// clock or the countdown runs they are repainted when their text next changes (each second, each
+// tenth under 10 s), not at every animation frame: that kept a core busy for a ticking clock.
 
 import { $, h, icon, sideName } from './ui.js';
 import { app } from './state.js';
@@ -62,8 +63,6 @@ function paintClock(el, now) {
   const text = formatClock(ms);
   const time = el.querySelector('.clock-time');
   if (time.textContent !== text) time.textContent = text;
-  const exact = String(Math.round(ms)); // to the ms, for tests
-  if (el.dataset.ms !== exact) el.dataset.ms = exact;
   const running = s.clock.running === side;
   el.classList.toggle('running', running);
   el.classList.toggle('low', ms < LOW_MS && (running || ms === 0));
@@ -106,11 +105,23 @@ function ticking() {
   return !!s && s.status === 'playing' && !$('#game').hidden && (!!s.clock?.running || Number.isFinite(s.abort_at));
 }
 
-let raf = 0;
-function frame() {
-  raf = 0;
+/** Milliseconds until the next change of what paint() shows: the running clock's digits (a
+ *  second, or a tenth under 10 s) or the countdown's seconds; at most a second. */
+function untilNextChange(now) {
+  const s = app.state;
+  let next = 1000;
+  const left = s.clock?.running ? timeLeft(s.clock, s.clock.running, now) : null;
+  if (left > 0) next = Math.min(next, left % (left < WARN_MS ? 100 : 1000)); // the digits floor
+  const abort = s.abort_at - now;
+  if (abort > 0) next = Math.min(next, abort % 1000 || 1000); // the seconds round up
+  return Math.max(10, next + 1); // +1: past the boundary, not on it
+}
+
+let timer = 0;
+function tick() {
+  timer = 0;
   paint();
-  if (ticking()) raf = requestAnimationFrame(frame);
+  if (ticking()) timer = setTimeout(tick, untilNextChange(serverNow()));
 }
 
 /** After a render: the time control's label, the clocks and the countdown, ticking if one runs. */
@@ -123,6 +134,6 @@ export function renderClocks() {
     label.title = controlWords(s.clock.control);
   }
   if (!s) lastMs.clear();
-  paint();
-  if (ticking() && !raf) raf = requestAnimationFrame(frame);
+  clearTimeout(timer);
+  tick();
 }

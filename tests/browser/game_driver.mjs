@@ -129,13 +129,15 @@ export async function startGame(browser, opts = {}) {
   return { room, link, creator, joiner };
 }
 
-/** A side's clock as shown in its player card: {text, ms, running, low}, or null. */
+/** A side's clock as shown in its player card: {text, ms, running, low}, or null; ms is the time
+ *  left now, to the ms, from the page's own state and server time (the text changes each second). */
 export function clockOf(p, side) {
-  return p.eval((s) => {
+  return p.eval(async (s) => {
     const el = document.querySelector(`#game .clock[data-side="${s}"]`);
     if (!el) return null;
+    const [{ timeLeft }, { app }] = await Promise.all([import('/clocks.js'), import('/state.js')]);
     return {
-      text: el.querySelector('.clock-time').textContent, ms: Number(el.dataset.ms),
+      text: el.querySelector('.clock-time').textContent, ms: timeLeft(app.state.clock, s),
       running: el.classList.contains('running'), low: el.classList.contains('low'),
     };
   }, side);
