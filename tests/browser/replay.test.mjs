@@ -1,10 +1,12 @@
-// Replay and export: stepping through a game move by move (buttons, arrow keys, the move list),
-// the Live button during a game, the Replay button after it, and the downloads of the Export menu.
+// Replay: stepping through a game move by move (buttons, arrow keys, the move list), the Live
+// button during a game, the Replay button after it, the positions of a game joined late. Export:
+// export.test.mjs; replay on a phone: replay_phone.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE, T,
+  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE,
 } from './helpers.mjs';
+import { shownPieces, livePieces, replayAt, openingGame } from './replay_driver.mjs';
 
 let browser;
 before(async () => {
@@ -14,41 +16,8 @@ after(async () => {
   await browser?.close();
 });
 
-/** The pieces on the board the page shows (the replayed position while replaying). */
-const shownPieces = (page) => page.evaluate(() => JSON.stringify(
-  [...window.bombcheckers.board.state.board.pieces].map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort()));
-
-/** The pieces of a live state this page received, by version (and game of the room). */
-const livePieces = (page, version, game) => page.evaluate(([v, g]) => {
-  const app = window.bombcheckers.app;
-  const snap = app.games.get(g ?? app.gameNo)?.get(v);
-  return snap ? JSON.stringify(snap.board.pieces.map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort()) : null;
-}, [version, game]);
-
-async function replayAt(page, version, game) {
-  await waitBoard(page, { replayVersion: String(version) });
-  // The board shows exactly the position the server sent for that version.
-  assert.equal(await shownPieces(page), await livePieces(page, version, game), `board at version ${version}`);
-}
-
-/** Two players in a bomb game; fire has played c3-d4, water f6-e5, fire's bomb d4xf6 (it explodes). */
-async function openingGame() {
-  const fire = await person(browser);
-  const water = await person(browser);
-  const room = await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
-  await joinByLink(water, await shareLink(fire), 'Rachel');
-  await waitBoard(fire, { status: 'playing', turn: 'fire' });
-  await move(fire, [2, 2], [3, 3]);
-  await waitBoard(water, { version: 1, turn: 'water' });
-  await move(water, [5, 5], [4, 4]);
-  await waitBoard(fire, { version: 2, turn: 'fire' });
-  await move(fire, [3, 3], [5, 5]);
-  await waitBoard(water, { version: 3, turn: 'water' });
-  return { fire, water, room };
-}
-
 test('replay: step through a running game by the move list, buttons and arrow keys; Live returns', async () => {
-  const { fire, water } = await openingGame();
+  const { fire, water } = await openingGame(browser);
   assert.equal((await board(fire)).replayVersion, '');
   await fire.locator('#replay-bar').waitFor({ state: 'hidden' });
 
@@ -166,7 +135,7 @@ test('replay: step through a running game by the move list, buttons and arrow ke
 });
 
 test('replay after joining late: the positions come from the server (GET /api/games/{room}/positions)', async () => {
-  const { fire, water, room } = await openingGame();
+  const { fire, water, room } = await openingGame(browser);
   const res = await fetch(`${BASE}/api/games/${room}/positions`);
   assert.equal(res.status, 200, `GET /api/games/${room}/positions`);
   const body = await res.json();
@@ -188,93 +157,8 @@ test('replay after joining late: the positions come from the server (GET /api/ga
   await Promise.all([fire, water, watcher].map((p) => p.context().close()));
 });
 
-/** The Export menu's entries once the PDN check is done. */
-async function openExport(page) {
-  await page.locator('#export-menu summary').click();
-  await page.locator('#export-list .menu-item').first().waitFor();
-  await page.waitForFunction(() => !document.querySelector('#export-list .checking'), null, { timeout: T });
-}
-
-test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text record', async (t) => {
-  const { fire, water, room } = await openingGame();
-  await water.click('#resign');
-  await water.click('#confirm-yes');
-  await waitBoard(fire, { status: 'finished' });
-  await fire.getByRole('button', { name: 'Close and look at the board' }).click();
-  await openExport(fire);
-  await fire.waitForTimeout(200);
-  await shot(fire, 'export-menu');
-
-  const json = fire.locator('#export-json');
-  assert.match(await json.getAttribute('download'), new RegExp(`${room}.*\\.json$`));
-  const rec = await fire.request.get(new URL(await json.getAttribute('href'), BASE).href);
-  assert.equal(rec.status(), 200);
-  assert.match(rec.headers()['content-type'], /^application\/json/);
-  const body = await rec.json();
-  assert.equal(body.room, room);
-  assert.equal(body.actions.length, 3, 'three moves (resigning is no action)');
-  assert.equal(body.result.reason, 'resigned');
-
-  // The PDN of a checkers game (GET /api/games/{room}.pdn): this server makes one, so it is offered.
-  const pdn = fire.locator('#export-pdn');
-  assert.equal(await pdn.evaluate((el) => el.classList.contains('unavailable')), false,
-    `the PDN is offered (GET /api/games/${room}.pdn answers)`);
-  const res = await fire.request.get(new URL(await pdn.getAttribute('href'), BASE).href);
-  assert.equal(res.status(), 200);
-  assert.match(res.headers()['content-type'], /^text\/plain/);
-  const pdnText = await res.text();
-  assert.match(pdnText, /\[Event /, 'PDN tags');
-  assert.match(pdnText, /\[Result "0-1"\]/, 'fire (Black in PDN) won');
-  assert.match(pdnText, /1\. 11-15 22-18 2\. 15x22/, 'the moves');
-  // A click on the JSON entry downloads the record.
-  const [dl] = await Promise.all([fire.waitForEvent('download'), json.click()]);
-  assert.match(dl.suggestedFilename(), /\.json$/);
-  await Promise.all([fire, water].map((p) => p.context().close()));
-
-  // Kaboom: a plain-text record made from the JSON record.
-  const x = await person(browser);
-  const o = await person(browser);
-  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x' });
-  await joinByLink(o, await shareLink(x), 'Otto');
-  await waitBoard(x, { status: 'playing', turn: 'x' });
-  await x.getByRole('button', { name: 'Drop a piece in column 4' }).click();
-  await waitBoard(o, { version: 1, turn: 'o' });
-  await o.getByRole('button', { name: 'Drop a bomb in column 3' }).click();
-  await waitBoard(x, { version: 2, turn: 'x' });
-  // Kaboom replays too: the bomb drop, then the first drop.
-  await x.keyboard.press('ArrowLeft');
-  await replayAt(x, 1);
-  await x.keyboard.press('ArrowRight');
-  await replayAt(x, 2);
-  await x.waitForTimeout(500);
-  await shot(x, 'replay-kaboom');
-  await x.keyboard.press('Escape');
-  await waitBoard(x, { replayVersion: '' });
-  await openExport(x);
-  assert.equal(await x.locator('#export-pdn').count(), 0, 'no PDN for Kaboom');
-  const [txt] = await Promise.all([x.waitForEvent('download'), x.click('#export-text')]);
-  assert.match(txt.suggestedFilename(), /^kaboom-.*\.txt$/);
-  const chunks = [];
-  for await (const c of await txt.createReadStream()) chunks.push(c);
-  const text = Buffer.concat(chunks).toString('utf8');
-  const served = await x.request.get(`${BASE}/api/games/${await board(x).then((d) => d.room)}.pdn`);
-  if (served.status() === 200) {
-    // The server writes Kaboom's text record itself: the download is that text.
-    assert.equal(text, await served.text());
-    t.diagnostic('Kaboom text record: the server\'s');
-  } else {
-    assert.match(text, /Kaboom/);
-    assert.match(text, /X: Xena/);
-    assert.match(text, /1\. X column 4/);
-    assert.match(text, /2\. O bomb in column 3/);
-    assert.match(text, /Result: Game not over\./);
-  }
-  for (const p of [x, o]) assert.deepEqual(p.errors, []);
-  await Promise.all([x, o].map((p) => p.context().close()));
-});
-
 test('a move made while a late joiner fetches the game record still ends up in its move list', async () => {
-  const { fire, water, room } = await openingGame();
+  const { fire, water, room } = await openingGame(browser);
   const watcher = await person(browser);
   // The first record the watcher asks for is made now and delivered only after the next move.
   let moved;
@@ -333,40 +217,4 @@ test('a rematch missed while offline is seen as a new game by its number, not by
   await fire.getByRole('button', { name: 'Replay game 1' }).waitFor();
   for (const p of [fire, water]) assert.deepEqual(p.errors, []);
   await Promise.all([fire, water].map((p) => p.context().close()));
-});
-
-test('replay on a phone: stepping scrolls the move list, never the page', async () => {
-  const x = await person(browser, { viewport: { width: 390, height: 844 }, dpr: 2, mobile: true });
-  const o = await person(browser);
-  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 6, connect: 4, bombs: 0 } });
-  await joinByLink(o, await shareLink(x), 'Otto');
-  await waitBoard(x, { status: 'playing', turn: 'x' });
-  // Eighteen drops, x and o in turn up columns 1 to 3: nobody gets four in a row.
-  for (let i = 0; i < 18; i++) {
-    const page = i % 2 === 0 ? x : o;
-    await page.getByRole('button', { name: `Drop a piece in column ${Math.floor(i / 6) + 1}` }).click();
-    await waitBoard(x, { version: i + 1 });
-  }
-  await waitBoard(o, { version: 18 });
-  const list = x.locator('#move-list');
-  assert.ok(await list.evaluate((el) => el.scrollHeight > el.clientHeight + 100), 'the move list scrolls');
-
-  await x.evaluate(() => window.scrollTo(0, 0));
-  await x.keyboard.press('Home');
-  await replayAt(x, 0);
-  for (let v = 1; v <= 12; v++) {
-    await x.locator('#replay-next').click();
-    await replayAt(x, v);
-    assert.equal(await x.evaluate(() => window.scrollY), 0, `the page stays put at step ${v}`);
-    // The current move is in view inside the list.
-    const inView = await list.evaluate((el) => {
-      const cur = el.querySelector('li.current');
-      const l = el.getBoundingClientRect();
-      const r = cur.getBoundingClientRect();
-      return r.top >= l.top - 1 && r.bottom <= l.bottom + 1;
-    });
-    assert.ok(inView, `move ${v} is shown in the list`);
-  }
-  for (const p of [x, o]) assert.deepEqual(p.errors, []);
-  await Promise.all([x, o].map((p) => p.context().close()));
 });
