@@ -78,6 +78,26 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The container image's build stage installs the mirror's newest compiler and headers; the host's
+# must be the same versions for that build to reuse the host's compiler cache (an older libssl-dev
+# here made the network code miss there: three minutes of compiling). Upgraded if the package lists
+# know of newer ones: the packages of docker/Dockerfile's toolchain stage.
+if [ "$want_container" = 1 ] && [ "$(id -u)" = 0 ]; then
+  stale=()
+  for p in g++ libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libpq-dev \
+    libhiredis-dev libssl-dev libqrencode-dev; do
+    read -r installed candidate < <(apt-cache policy "$p" 2>/dev/null |
+      awk '/Installed:/ {i = $2} /Candidate:/ {c = $2} END {print i, c}')
+    case "$installed $candidate" in *"(none)"* | " "*) continue ;; esac
+    if [ "$installed" != "$candidate" ]; then stale+=("$p"); fi
+  done
+  if [ "${#stale[@]}" -gt 0 ]; then
+    echo "install-deps: upgrading ${stale[*]} to the versions the image's build gets"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends --only-upgrade \
+      "${stale[@]}" >/dev/null
+  fi
+fi
+
 if [ "$want_browser" = 1 ] && [ -f tests/browser/package.json ]; then
   if [ ! -d tests/browser/node_modules/playwright-core ] \
     || [ ! -d tests/browser/node_modules/puppeteer-core ]; then

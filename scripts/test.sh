@@ -2,6 +2,8 @@
 # Builds and runs every test, in stages:
 #   dependencies, formatting        what is missing is installed (Debian packages as root, npm ci);
 #                                   every C++ file must match .clang-format
+#   container preparation           in the background from here on: the container stage's
+#                                   downloads (tests/docker/run.sh --prepare)
 #   release build                   the server (g++ -O3, as shipped) and the load tools
 #   load smoke test                 the release server under a short load (tests/load/smoke_test.sh)
 #   browser tests                   headless Chromium, and Firefox ESR for the both/ scenarios
@@ -80,9 +82,40 @@ stage() {
   printf -- '---- %s: %s in %ss\n' "$name" "$([ "$rc" = 0 ] && echo passed || { [ "$rc" = 77 ] && echo SKIPPED || echo "FAILED (exit $rc)"; })" "$((SECONDS - t0))"
 }
 
+# stage_bg NAME KIND -- COMMAND...: a stage run in the background (its output kept in its log, shown
+# when stage_wait NAME collects it), for work that mostly waits on downloads while others compile.
+declare -A bg_pid=() bg_log=() bg_kind=()
+stage_bg() {
+  local name=$1 kind=$2
+  shift 3
+  local log="$logs/$(echo "$name" | tr -c 'A-Za-z0-9+\n' '_').log"
+  printf '\n==== %s (%s, in the background)\n' "$name" "$(date +%T)"
+  {
+    local t0=$SECONDS rc=0
+    "$@" || rc=$?
+    echo "$rc $((SECONDS - t0))" >"$log.done"
+  } >"$log" 2>&1 &
+  bg_pid[$name]=$! bg_log[$name]=$log bg_kind[$name]=$kind
+}
+stage_wait() {  # stage_wait NAME
+  local name=$1 log=${bg_log[$1]} rc secs
+  wait "${bg_pid[$name]}"
+  read -r rc secs <"$log.done" 2>/dev/null || { rc=1 secs=0; }
+  printf '\n==== %s (ran in the background)\n' "$name"
+  cat "$log"
+  printf '%s\t%s\t%s\t%s\t%s\t\n' "$name" "${bg_kind[$name]}" "$secs" "$rc" "$log" >>"$stages"
+  stage_rc[$name]=$rc
+  printf -- '---- %s: %s in %ss\n' "$name" "$([ "$rc" = 0 ] && echo passed || { [ "$rc" = 77 ] && echo SKIPPED || echo "FAILED (exit $rc)"; })" "$secs"
+}
+
 deps_args=()
 if [ "${BC_SKIP_CONTAINER:-0}" != 1 ]; then deps_args+=(--container); fi
 stage "dependencies" build -- scripts/install-deps.sh "${deps_args[@]}"
+# The container stage's downloads (a Debian base image, the Dockerfile's apt-get stages, the
+# cluster's services image) while the release tree compiles; the stage itself then builds on them.
+if [ "${BC_SKIP_CONTAINER:-0}" != 1 ] && [ "${stage_rc[dependencies]}" = 0 ]; then
+  stage_bg "container preparation" build -- tests/docker/run.sh --prepare
+fi
 stage "formatting" single -- scripts/check-format.sh
 
 # The release tree: the server as shipped and the load tools; with --fast, the C++ suite too (the
@@ -134,7 +167,8 @@ fi
 
 # exit 77: no container engine can run here.
 if [ "${BC_SKIP_CONTAINER:-0}" != 1 ]; then
+  [ -n "${bg_pid[container preparation]:-}" ] && stage_wait "container preparation"
   stage "container image" single --needs dependencies -- tests/docker/run.sh
 fi
 
-python3 scripts/test_report.py "$stages"
+python3 scripts/test_report.py "$stages" "$SECONDS"

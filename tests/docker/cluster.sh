@@ -8,29 +8,9 @@
 
 t_cluster=$SECONDS
 
-# ---- the services image ------------------------------------------------------------------------
+# ---- the services image (run.sh's make_services_image; --prepare may have made it) --------------
 t0=$SECONDS
-services_hash=$(cat docker/services.Dockerfile docker/services-entrypoint.sh docker/haproxy.cfg |
-  sha256sum | cut -c1-12)
-services_image="localhost/bombcheckers-services:$services_hash"
-if pm 60 image exists "$services_image"; then
-  log "services image $services_image: cached in podman's store"
-else
-  log "building docker/services.Dockerfile (PostgreSQL, Redis, HAProxy from Debian's packages)"
-  if ! pm 900 build --format docker --pull=never --layers=false --force-rm \
-      --build-arg BASE_IMAGE="$base_image" -f docker/services.Dockerfile -t "$services_image" \
-      docker >"$work/services-build.log" 2>&1; then
-    echo "--- podman build services (last 40 lines) ---" >&2
-    tail -n 40 "$work/services-build.log" >&2
-    die "the services image did not build"
-  fi
-  # One services image is kept: the ones of earlier versions of these files go.
-  for old in $(pm 30 images --format '{{.Repository}}:{{.Tag}}' localhost/bombcheckers-services); do
-    [ "$old" = "$services_image" ] || pm 120 rmi -f "$old" >/dev/null 2>&1 || true
-  done
-  size=$(pm 60 image inspect -f '{{.Size}}' "$services_image")
-  log "built $services_image in $((SECONDS - t0))s ($((size / 1024 / 1024)) MB)"
-fi
+make_services_image
 services_s=$((SECONDS - t0))
 
 # ---- up ----------------------------------------------------------------------------------------

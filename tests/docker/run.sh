@@ -22,6 +22,14 @@
 #      build: no `podman run`, no docker/compose.yaml).
 set -euo pipefail
 
+prepare=0
+for arg in "$@"; do
+  case "$arg" in
+    --prepare) prepare=1 ;;
+    *) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cd "$root"
@@ -250,6 +258,55 @@ if ! pm 120 run --rm --network none "$base_image" true 2>"$work/run.err"; then
   skip "podman cannot start a container here: $(grep -v '^$' "$work/run.err" | tail -n 1)"
 fi
 
+# ---- the services image of the cluster part -----------------------------------------------------
+# make_services_image: sets services_image, built unless podman's store has it (kept there, tagged
+# by a hash of its files).
+make_services_image() {
+  local t0=$SECONDS size
+  services_hash=$(cat docker/services.Dockerfile docker/services-entrypoint.sh docker/haproxy.cfg |
+    sha256sum | cut -c1-12)
+  services_image="localhost/bombcheckers-services:$services_hash"
+  if pm 60 image exists "$services_image"; then
+    log "services image $services_image: cached in podman's store"
+  else
+    log "building docker/services.Dockerfile (PostgreSQL, Redis, HAProxy from Debian's packages)"
+    if ! pm 900 build --format docker --pull=never --layers=false --force-rm \
+        --build-arg BASE_IMAGE="$base_image" -f docker/services.Dockerfile -t "$services_image" \
+        docker >"$work/services-build.log" 2>&1; then
+      echo "--- podman build services (last 40 lines) ---" >&2
+      tail -n 40 "$work/services-build.log" >&2
+      die "the services image did not build"
+    fi
+    # One services image is kept: the ones of earlier versions of these files go.
+    for old in $(pm 30 images --format '{{.Repository}}:{{.Tag}}' localhost/bombcheckers-services); do
+      [ "$old" = "$services_image" ] || pm 120 rmi -f "$old" >/dev/null 2>&1 || true
+    done
+    size=$(pm 60 image inspect -f '{{.Size}}' "$services_image")
+    log "built $services_image in $((SECONDS - t0))s ($((size / 1024 / 1024)) MB)"
+  fi
+}
+
+# ---- --prepare ------------------------------------------------------------------------------
+# What the image's build needs before any source: the toolchain and runtime stages of
+# docker/Dockerfile (kept as tagged layers, which the build below then reuses: apt-get is most of
+# their time) and the services image; scripts/test.sh runs this while it compiles.
+if [ "$prepare" = 1 ]; then
+  for stage in toolchain runtime; do
+    t0=$SECONDS
+    if ! pm 1800 build --format docker --pull=never --layers=true --target "$stage" \
+        --build-arg BASE_IMAGE="$base_image" -f docker/Dockerfile -t "localhost/bombcheckers-$stage:cache" \
+        . >"$work/prepare-$stage.log" 2>&1; then
+      echo "--- podman build --target $stage (last 40 lines) ---" >&2
+      tail -n 40 "$work/prepare-$stage.log" >&2
+      die "the $stage stage did not build"
+    fi
+    log "stage $stage of docker/Dockerfile ready in $((SECONDS - t0))s (localhost/bombcheckers-$stage:cache)"
+  done
+  make_services_image
+  log "prepared in $((SECONDS - t_start))s"
+  exit 0
+fi
+
 # ---- build -----------------------------------------------------------------------------------
 t0=$SECONDS
 if [ -n "${BC_TEST_IMAGE:-}" ]; then
@@ -265,7 +322,9 @@ else
   else
     log "building docker/Dockerfile (the Release binary; no compiler cache: a few minutes)"
   fi
-  if ! pm 3600 build --format docker --pull=never --layers=false --force-rm "${cache_mount[@]}" \
+  # --layers: the toolchain and runtime stages come from podman's store when --prepare (or an
+  # earlier run) made them; this run's own layers carry its label and go with it (cleanup).
+  if ! pm 3600 build --format docker --pull=never --layers=true --force-rm "${cache_mount[@]}" \
       --build-arg BASE_IMAGE="$base_image" --build-arg JOBS="${JOBS:-2}" \
       --label "bombcheckers.test-run=$run_id" \
       -f docker/Dockerfile -t "$image" . >"$work/build.log" 2>&1; then
