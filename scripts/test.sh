@@ -38,8 +38,11 @@ JOBS=${JOBS:-2}
 export JOBS
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/bombcheckers-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-# Paths relative to the checkout, so a fresh clone elsewhere (CI) still hits the cache.
+# Paths relative to the checkout, so a fresh clone elsewhere (CI) still hits the cache; and the
+# working directory left out of the hash of objects with debug info (the sanitizer and fuzzer
+# trees' -g1/-g): with it, a clone in another folder missed every one of them.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 # ccache hashes the locale variables: the same ones as docker/Dockerfile's build stage, so that the
 # image's build reuses the release build's objects.
 export LANG=C.UTF-8
