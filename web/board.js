@@ -307,7 +307,13 @@ export class BoardView {
     drawValueMarks(this, w, h);
     drawEffects(this, w, h, now);
     if (this.moving(now)) this.loop();
-    else if (this.pulsing() && !this.pulseTimer) this.pulseTimer = setTimeout(() => {
+    else if (this.pulsing()) this.pulseLater();
+  }
+
+  /** The pulse's next frame, PULSE_FRAME_MS from now (one at a time). */
+  pulseLater() {
+    if (this.pulseTimer) return;
+    this.pulseTimer = setTimeout(() => {
       this.pulseTimer = 0;
       this.loop();
     }, PULSE_FRAME_MS);
