@@ -403,7 +403,9 @@ TEST(Text, CleanStripsControlsAndTrims) {
 }
 
 TEST(Text, InvalidUtf8NeverBreaksSerialization) {
-  EXPECT_NO_THROW((void)json::parse(chat_json("\xff\xfe", "spectator", "bad \xc3")));
+  json message;
+  EXPECT_NO_THROW(message = json::parse(chat_json("\xff\xfe", "spectator", "bad \xc3")));
+  EXPECT_EQ(message.value("text", ""), "bad \xef\xbf\xbd") << message.dump();
 }
 
 // ---------------------------------------------------------------------------------------------
