@@ -9,6 +9,12 @@ import { isTakeback } from './takeback.js';
 
 let ctx = null;
 let noise = null;
+// A running AudioContext renders silence hundreds of times a second for as long as it lives: it is
+// suspended once its sounds have ended, and resumed for the next one (the page's first gesture
+// allows that from then on).
+const IDLE_MS = 1500; // the longest sound (the end of a game, after a move) takes about 0.9 s
+let idleTimer = 0;
+let started = false; // the context has run once: a gesture allowed it
 
 /** The sounds asked for (muted or not), newest last, for tests and the curious. */
 export const played = [];
@@ -25,11 +31,39 @@ function audio() {
   return ctx;
 }
 
+/** The context's state ('running', 'suspended', 'closed'), or 'none': for tests. */
+export const audioState = () => ctx?.state ?? 'none';
+
+/** Suspends the context IDLE_MS after its last sound (or its waking) unless another comes. */
+function idleLater() {
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    if (ctx?.state === 'running') ctx.suspend().catch(() => {});
+  }, IDLE_MS);
+}
+
+/** Resolves with the context once it runs, or null if it cannot run yet (no gesture so far). */
+async function running() {
+  const c = audio();
+  if (!c) return null;
+  if (c.state === 'suspended' && started) await c.resume();
+  if (c.state !== 'running') return null;
+  started = true;
+  idleLater();
+  return c;
+}
+
 /** Browsers start audio only after a gesture: the first click or key wakes it up. */
 function wake() {
+  if (started) return;
   try {
     const c = audio();
-    if (c?.state === 'suspended') c.resume().catch(() => {});
+    if (c?.state === 'suspended') {
+      c.resume().then(() => {
+        started = c.state === 'running';
+        if (started) idleLater();
+      }, () => {});
+    }
   } catch {
     // no sound, then
   }
@@ -93,13 +127,11 @@ export function playSound(name, delay = 0) {
   played.push(name);
   if (played.length > 50) played.shift();
   if (store.muted || !SOUNDS[name]) return;
-  try {
-    const c = audio();
-    if (!c || c.state !== 'running') return;
-    SOUNDS[name](c, c.destination, c.currentTime + delay);
-  } catch {
+  running().then((c) => {
+    if (c) SOUNDS[name](c, c.destination, c.currentTime + delay);
+  }).catch(() => {
     // a sound is never worth an error
-  }
+  });
 }
 
 /** The sound of a new state after `prev`: the turn just played, then the end of the game. */

@@ -1,5 +1,5 @@
-// Chromium: the mute button is remembered across a reload, and a page without WebAudio (or with
-// it suspended) plays its sounds silently without an error.
+// Chromium: the mute button is remembered across a reload, a page without WebAudio (or with
+// it suspended) plays its sounds silently without an error, and an idle context is suspended.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, person, BASE } from './helpers.mjs';
@@ -44,4 +44,21 @@ test('without WebAudio, or before any click, sounds fail silently', async () => 
     assert.deepEqual(page.errors, [], noAudio ? 'no AudioContext' : 'a suspended AudioContext');
     await page.context().close();
   }
+});
+
+test('the audio context sleeps once its sounds have ended, and wakes for the next one', async () => {
+  const page = await person(browser);
+  await page.goto(`${BASE}/`);
+  await page.locator('#hero-title').click(); // the gesture that lets audio start
+  const state = () => page.evaluate(async () => (await import('/sounds.js')).audioState());
+  await page.waitForFunction(async () => (await import('/sounds.js')).audioState() === 'running');
+  await page.evaluate(async () => (await import('/sounds.js')).playSound('explosion'));
+  assert.equal(await state(), 'running');
+  // Idle, a running context would render silence for as long as the page is open.
+  await page.waitForFunction(async () => (await import('/sounds.js')).audioState() === 'suspended', null, { timeout: 5000 });
+  // The next sound (an opponent's move: no gesture) resumes it.
+  await page.evaluate(async () => (await import('/sounds.js')).playSound('move'));
+  await page.waitForFunction(async () => (await import('/sounds.js')).audioState() === 'running', null, { timeout: 5000 });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
