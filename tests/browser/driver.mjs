@@ -44,10 +44,14 @@ export function selected(kind) {
  * tests and closed after; `body(engine)` declares the tests, which use `engine.browser`.
  */
 export function engineSuite(kind, body) {
-  describe(kind, selected(kind), () => {
+  // run.sh runs a left-out engine's file with a name pattern that matches no test, so that each of
+  // its tests is counted as skipped (a skipped describe hides them): no browser is launched then.
+  const counted = process.env.BC_COUNT_SKIPPED === '1';
+  const opts = selected(kind);
+  describe(kind, counted ? {} : opts, () => {
     const engine = {};
     before(async () => {
-      engine.browser = await launch(kind);
+      if (!opts.skip) engine.browser = await launch(kind);
     });
     after(async () => {
       await engine.browser?.close();

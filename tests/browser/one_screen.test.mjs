@@ -1,7 +1,7 @@
 // Two people at one screen ("both sides on this screen", PROTOCOL.md "One screen"): the start
 // screen's choice; the link only lets others watch; the board turning with the turn; the takeback,
 // the draw offer, the rematch and resigning at one screen; from the analysis board. Whole games of
-// every variant: one_screen_games.test.mjs.
+// every variant: one_screen_games_*.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, person, board, waitBoard, clickSquare, shot } from './helpers.mjs';
