@@ -16,6 +16,9 @@ const ed = (page) => page.locator('#ed-board').evaluate((el) => ({ ...el.dataset
 
 /** Clicks square [x, y] of the analysis board. */
 async function edClick(page, sq) {
+  // The board's size follows its area through a ResizeObserver, which runs at the next rendering
+  // update: a box read before it (just after the palette changed) is stale on a busy machine.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
   const box = await page.locator('#ed-board').boundingBox();
   const at = squarePoint(box, await ed(page), sq);
   await page.mouse.click(at.x, at.y);
@@ -23,10 +26,15 @@ async function edClick(page, sq) {
 
 /** Waits until the analysis board's data-* attributes have these values. */
 async function waitEd(page, want) {
-  await page.waitForFunction((w) => {
-    const d = document.querySelector('#ed-board')?.dataset;
-    return !!d && Object.entries(w).every(([k, v]) => d[k] === String(v));
-  }, want, { timeout: T, polling: 50 });
+  try {
+    await page.waitForFunction((w) => {
+      const d = document.querySelector('#ed-board')?.dataset;
+      return !!d && Object.entries(w).every(([k, v]) => d[k] === String(v));
+    }, want, { timeout: T, polling: 50 });
+  } catch (e) {
+    const got = await ed(page).catch(() => ({}));
+    throw new Error(`the analysis board never had ${JSON.stringify(want)}: it has ${JSON.stringify(got)}`, { cause: e });
+  }
 }
 
 async function setOption(page, name, value) {
