@@ -21,6 +21,13 @@ async function edClick(page, sq) {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
   const box = await page.locator('#ed-board').boundingBox();
   const at = squarePoint(box, await ed(page), sq);
+  // A mouse click goes to whatever is on top there (a notice over the board's corner takes it).
+  try {
+    await page.waitForFunction(({ x, y }) => document.elementFromPoint(x, y)?.id === 'ed-board', at, { timeout: T, polling: 50 });
+  } catch (e) {
+    const top = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 120), at);
+    throw new Error(`square ${sq} of the analysis board is covered by ${top}`, { cause: e });
+  }
   await page.mouse.click(at.x, at.y);
 }
 
