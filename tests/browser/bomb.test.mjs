@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, pieceAt,
+  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
   BASE, T,
 } from './helpers.mjs';
 
@@ -14,8 +14,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-const piece = (x, y, side, kind = 'normal', rank = 'man') => ({ at: [x, y], side, kind, rank });
 
 test('the opening from the normal start, watched live, with a reload, chat, a draw offer and resign', async () => {
   const fire = await person(browser);

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, pieceAt,
+  launch, person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
   BASE, T,
 } from './helpers.mjs';
 
@@ -14,8 +14,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-const piece = (x, y, side, kind = 'normal', rank = 'man') => ({ at: [x, y], side, kind, rank });
 
 test('a crowning is marked, and kings and triple kings wear crowns', async () => {
   const fire = await person(browser);

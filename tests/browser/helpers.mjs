@@ -180,3 +180,6 @@ export async function shot(page, name) {
 
 export const pieceAt = (page, sq) => page.evaluate(
   ([x, y]) => window.bombcheckers.app.state.board.pieces.find((p) => p.at[0] === x && p.at[1] === y) ?? null, sq);
+
+/** A piece of a set position (the `position` of createGame): [x, y], side, kind and rank. */
+export const piece = (x, y, side, kind = 'normal', rank = 'man') => ({ at: [x, y], side, kind, rank });
