@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <new>
+#include <type_traits>
 
 namespace bc::ai {
 
@@ -9,7 +12,10 @@ TranspositionTable::Impl::Impl(std::size_t megabytes) {
   const std::size_t bytes = std::max<std::size_t>(megabytes, 1) << 20;
   const std::size_t buckets =
       std::bit_floor(std::max<std::size_t>(bytes / (2 * sizeof(TTEntry)), 1));
-  entries.assign(buckets * 2, TTEntry{});
+  static_assert(std::is_trivially_copyable_v<TTEntry>);
+  size = buckets * 2;
+  entries.reset(static_cast<TTEntry*>(std::calloc(size, sizeof(TTEntry))));
+  if (!entries) throw std::bad_alloc();
   mask = buckets - 1;
 }
 
@@ -42,12 +48,12 @@ TranspositionTable::TranspositionTable(TranspositionTable&&) noexcept = default;
 TranspositionTable& TranspositionTable::operator=(TranspositionTable&&) noexcept = default;
 
 void TranspositionTable::clear() {
-  std::fill(impl_->entries.begin(), impl_->entries.end(), TTEntry{});
+  std::memset(static_cast<void*>(impl_->entries.get()), 0, impl_->size * sizeof(TTEntry));
   impl_->generation = 0;
 }
 
 std::size_t TranspositionTable::entries() const {
-  return impl_->entries.size();
+  return impl_->size;
 }
 
 }  // namespace bc::ai
