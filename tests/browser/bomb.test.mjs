@@ -1,5 +1,6 @@
 // Bomb checkers in three browsers: two players who meet by link, and a spectator from the room list;
-// a whole game from a set position. The board itself (crowns, layouts, keys, refusals): bomb_board.test.mjs.
+// a whole game from a set position. Crowns: bomb_crowns.test.mjs; the board itself (layouts, keys,
+// refusals): bomb_board.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {

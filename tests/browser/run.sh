@@ -53,7 +53,7 @@ if grep -q -- '--max-creates-per-address' <<<"$serve_help"; then args+=(--max-cr
 # Every test's analyses come from 127.0.0.1 too (the values toggle, the analysis board).
 if grep -q -- '--max-analyses-per-address' <<<"$serve_help"; then args+=(--max-analyses-per-address 0); fi
 # A player who leaves a clocked game can be claimed against after 2 s, not the 20 s or more a time
-# control gives (both/clock.mjs claims one); a reload elsewhere only shows a brief notice.
+# control gives (both/abandon.mjs claims one); a reload elsewhere only shows a brief notice.
 if grep -q -- '--claim-after' <<<"$serve_help"; then args+=(--claim-after 2); fi
 (cd "$work" && exec "$bin" "${args[@]}") >"$log" 2>&1 &
 pid=$!

@@ -1,18 +1,13 @@
 // The game as people play it, in one browser engine (a file per engine runs it: both_play.*.test.mjs):
-// a whole game between two people who meet by link, a reload mid-game, a spectator, premoves, the
-// players' connections and lag. The clocks are in clock.mjs, two people at one screen in
-// one_screen.mjs, takebacks in takeback.mjs.
+// a whole game between two people who meet by link, and a reload mid-game. Spectators and the
+// players' connections: presence.mjs; premoves: premove.mjs; clocks: clock.mjs and abandon.mjs;
+// two people at one screen: one_screen.mjs; takebacks: takeback.mjs.
 // One browser per engine, shared by the tests; each person is a context of their own.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineSuite } from '../driver.mjs';
-import {
-  board, done, waitBoard, clickSquare, move, presenceOf, startGame, watchByLink, pieceAt, pieces,
-} from '../game_driver.mjs';
-import { squarePoint } from '../helpers.mjs';
-
-
-const piece = (x, y, side, kind = 'normal', rank = 'man') => ({ at: [x, y], side, kind, rank });
+import { done, waitBoard, clickSquare, move, startGame, pieceAt, pieces } from '../game_driver.mjs';
+import { piece } from '../helpers.mjs';
 
 export default function scenarios(kind) {
   engineSuite(kind, (engine) => {
@@ -87,90 +82,6 @@ export default function scenarios(kind) {
       await move(water, [1, 5], [2, 4]);
       await waitBoard(fire, { version: 4, turn: 'fire' });
       assert.deepEqual(await pieces(fire), await pieces(water));
-      await done(fire, water);
-    });
-
-    it('a spectator who opened the link sees every move and cannot act', async () => {
-      const { room, link, creator: fire, joiner: water } = await startGame(engine.browser);
-      const watcher = await engine.browser.person();
-      await watchByLink(watcher, link);
-      await waitBoard(watcher, { room, seat: 'spectator', version: '0', status: 'playing', flipped: 'false' });
-      await fire.waitText('#spectators', '1 watching');
-
-      await clickSquare(watcher, [2, 2]);
-      await watcher.waitText('#hint', 'watching');
-      assert.equal((await board(watcher)).selected, '');
-
-      await move(fire, [2, 2], [3, 3]);
-      await waitBoard(watcher, { version: 1, turn: 'water' });
-      assert.equal((await pieceAt(watcher, [3, 3]))?.kind, 'bomb');
-      await move(water, [5, 5], [4, 4]);
-      await waitBoard(watcher, { version: 2, turn: 'fire' });
-      await move(fire, [3, 3], [5, 5]);
-      await waitBoard(watcher, { version: 3, turn: 'water' });
-      assert.deepEqual(await pieces(watcher), await pieces(fire));
-      await watcher.waitText('#move-list li', 'd4×f6');
-      await watcher.sleep(1000);  // the explosion's animation ends
-      await watcher.shot('both-spectator');
-      await done(fire, water, watcher);
-    });
-
-    it('a premove made during the other side\'s turn is played at once when it comes; Escape and a right click cancel one', async () => {
-      const { creator: fire, joiner: water } = await startGame(engine.browser);
-      // Water picks f6-e5 while fire thinks; it is marked on water's board.
-      await clickSquare(water, [5, 5]);
-      await waitBoard(water, { premove: '5,5-' });
-      await clickSquare(water, [4, 4]);
-      await waitBoard(water, { premove: '5,5-4,4', version: '0' });
-      await water.shot('both-premove');
-      await move(fire, [2, 2], [3, 3]);
-      const t0 = Date.now();
-      await waitBoard(fire, { version: 2, turn: 'fire' }, 2000);
-      assert.ok(Date.now() - t0 < 1000, `the premove came ${Date.now() - t0} ms after the turn`);
-      assert.equal((await pieceAt(fire, [4, 4]))?.side, 'water');
-      await waitBoard(water, { version: 2, premove: '' });
-
-      // Escape cancels a premove: water's turn then waits for water.
-      await clickSquare(water, [6, 6]);
-      await clickSquare(water, [5, 5]);
-      await waitBoard(water, { premove: '6,6-5,5' });
-      await water.key('Escape');
-      await waitBoard(water, { premove: '' });
-      await move(fire, [4, 2], [5, 3]);
-      await water.sleep(500);
-      assert.equal((await board(water)).version, '3', 'nothing was played for water');
-
-      // A right click cancels one too.
-      await clickSquare(fire, [5, 3]);
-      await clickSquare(fire, [6, 4]);
-      await waitBoard(fire, { premove: '5,3-6,4' });
-      const at = squarePoint(await fire.box('#board'), await board(fire), [6, 4]);
-      await fire.mouse(at.x, at.y, { button: 'right' });
-      await waitBoard(fire, { premove: '' });
-      // And one that is not legal when the turn comes is dropped without a word.
-      await clickSquare(fire, [5, 3]);
-      await clickSquare(fire, [5, 4]);
-      await waitBoard(fire, { premove: '5,3-5,4' });
-      await move(water, [6, 6], [5, 5]);
-      await waitBoard(fire, { version: 4, turn: 'fire', premove: '' });
-      await fire.sleep(300);
-      assert.equal((await board(fire)).version, '4', 'nothing was played for fire');
-      assert.equal(await fire.count('.toast.error'), 0);
-      await done(fire, water);
-    });
-
-    it("each player card shows whether its player is connected, and their lag once the room has heard it", async () => {
-      const { creator: fire, joiner: water } = await startGame(engine.browser);
-      for (const [p, them] of [[fire, 'water'], [water, 'fire']]) {
-        // Each page's pings tell the server its lag; `presence` passes it on (at most every 2 s).
-        await p.waitFn((s) => document.querySelector(`#game .presence[data-side="${s}"]`)?.dataset.lag !== undefined,
-          them, { timeout: 12000 });
-        const shown = await presenceOf(p, them);
-        assert.ok(Number.isInteger(shown.lag) && shown.lag >= 0, `${p.kind}: ${them}'s lag ${shown.lag}`);
-        assert.ok(shown.text.includes(`${shown.lag} ms`), `${p.kind}: ${shown.text}`);
-        assert.ok((await presenceOf(p, p === fire ? 'fire' : 'water')).text.includes('connected'), `${p.kind}: its own card`);
-      }
-      await fire.shot('both-presence');
       await done(fire, water);
     });
   });

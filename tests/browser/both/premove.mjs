@@ -1,0 +1,58 @@
+// Premoves, in one browser engine (a file per engine runs it: both_premove.*.test.mjs): a move
+// picked during the other side's turn, played when the turn comes; Escape and a right click cancel
+// one; one that is no longer legal is dropped.
+// One browser per engine, shared by the tests; each person is a context of their own.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { engineSuite } from '../driver.mjs';
+import { board, done, waitBoard, clickSquare, move, startGame, pieceAt } from '../game_driver.mjs';
+import { squarePoint } from '../helpers.mjs';
+
+export default function scenarios(kind) {
+  engineSuite(kind, (engine) => {
+
+    it('a premove made during the other side\'s turn is played at once when it comes; Escape and a right click cancel one', async () => {
+      const { creator: fire, joiner: water } = await startGame(engine.browser);
+      // Water picks f6-e5 while fire thinks; it is marked on water's board.
+      await clickSquare(water, [5, 5]);
+      await waitBoard(water, { premove: '5,5-' });
+      await clickSquare(water, [4, 4]);
+      await waitBoard(water, { premove: '5,5-4,4', version: '0' });
+      await water.shot('both-premove');
+      await move(fire, [2, 2], [3, 3]);
+      const t0 = Date.now();
+      await waitBoard(fire, { version: 2, turn: 'fire' }, 2000);
+      assert.ok(Date.now() - t0 < 1000, `the premove came ${Date.now() - t0} ms after the turn`);
+      assert.equal((await pieceAt(fire, [4, 4]))?.side, 'water');
+      await waitBoard(water, { version: 2, premove: '' });
+
+      // Escape cancels a premove: water's turn then waits for water.
+      await clickSquare(water, [6, 6]);
+      await clickSquare(water, [5, 5]);
+      await waitBoard(water, { premove: '6,6-5,5' });
+      await water.key('Escape');
+      await waitBoard(water, { premove: '' });
+      await move(fire, [4, 2], [5, 3]);
+      await water.sleep(500);
+      assert.equal((await board(water)).version, '3', 'nothing was played for water');
+
+      // A right click cancels one too.
+      await clickSquare(fire, [5, 3]);
+      await clickSquare(fire, [6, 4]);
+      await waitBoard(fire, { premove: '5,3-6,4' });
+      const at = squarePoint(await fire.box('#board'), await board(fire), [6, 4]);
+      await fire.mouse(at.x, at.y, { button: 'right' });
+      await waitBoard(fire, { premove: '' });
+      // And one that is not legal when the turn comes is dropped without a word.
+      await clickSquare(fire, [5, 3]);
+      await clickSquare(fire, [5, 4]);
+      await waitBoard(fire, { premove: '5,3-5,4' });
+      await move(water, [6, 6], [5, 5]);
+      await waitBoard(fire, { version: 4, turn: 'fire', premove: '' });
+      await fire.sleep(300);
+      assert.equal((await board(fire)).version, '4', 'nothing was played for fire');
+      assert.equal(await fire.count('.toast.error'), 0);
+      await done(fire, water);
+    });
+  });
+}

@@ -1,0 +1,4 @@
+// both/premove.mjs (premoves) in Firefox ESR; its twin file runs the other engine, side by side.
+import scenarios from './both/premove.mjs';
+
+scenarios('firefox');
