@@ -108,9 +108,8 @@ export function setValue(text, colour = null) {
 export function say(text, kind = 'error', from = '') {
   const el = $('#ed-message');
   el.textContent = text;
-  el.className = `ed-message ${kind}`;
+  el.className = text ? `ed-message ${kind}` : 'ed-message empty';
   el.dataset.from = from;
-  el.hidden = !text;
 }
 
 export function unsay(from) {

@@ -193,6 +193,11 @@ test('analysis board: a checkers position by clicking, its FEN-like line out and
   // Triple kings.
   await page.selectOption('#ed-variant', 'triple_king');
   await page.click('#ed-clear');
+  // The check's word on the empty board comes a moment later, under the board: the board stays put
+  // (it used to shrink then, and a click aimed at a1 landed on a2).
+  const before = await page.locator('#ed-board').boundingBox();
+  await page.locator('#ed-message', { hasText: 'no piece is left' }).waitFor();
+  assert.deepEqual(await page.locator('#ed-board').boundingBox(), before, 'the board did not move');
   await pick(page, 'Black triple king');
   await edClick(page, [0, 0]);
   await pick(page, 'White king');
