@@ -1,20 +1,13 @@
 // Bomb checkers in three browsers: two players who meet by link, and a spectator from the room list;
 // a whole game from a set position. Crowns: bomb_crowns.test.mjs; the board itself (layouts, keys,
 // refusals): bomb_board.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
+  person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
   BASE, T,
 } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 test('the opening from the normal start, watched live, with a reload, chat, a draw offer and resign', async () => {
   const fire = await person(browser);

@@ -1,19 +1,12 @@
 // Bomb checkers: the board itself: a refused position, the phone layout, Space during a capture,
 // the pixel ratio, and the start screen's marks. Crowns: bomb_crowns.test.mjs; games by link:
 // bomb.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, piece, BASE, T,
+  person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, piece, BASE, T,
 } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 test('a refused position is explained in words', async () => {
   const page = await person(browser);

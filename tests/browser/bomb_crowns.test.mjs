@@ -1,19 +1,12 @@
 // Bomb checkers: crowns (B8): a crowning is marked, kings and triple kings wear crowns, and a bomb
 // crowned on the far row captures backwards as a king and explodes. The rest of the board:
 // bomb_board.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
+  person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
 } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 test('a crowning is marked, and kings and triple kings wear crowns', async () => {
   const fire = await person(browser);

@@ -1,17 +1,10 @@
 // Chromium: the clock's numbers and words (web/clocks.js, web/time_control.js) in the page, without
 // a game: how a time is shown, what a running clock reads, how a custom time is read, a clocked
 // game's results in words; and the start screen's choice of a clock.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, BASE } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { person, BASE } from './helpers.mjs';
+import { browser } from './shared_browser.mjs';
 
 test('clock times, time controls and custom minutes', async () => {
   const page = await person(browser);

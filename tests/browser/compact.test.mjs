@@ -1,16 +1,9 @@
 // Compact states (docs/PROTOCOL.md): the page asks for them, gets one full state and then deltas,
 // and what it rebuilds from the deltas is the state the server sends in full, field for field.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, waitBoard, move, createGame, shareLink, joinByLink } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { person, waitBoard, move, createGame, shareLink, joinByLink } from './helpers.mjs';
+import { browser } from './shared_browser.mjs';
 
 // Every frame the page receives, by type, with its size.
 function recordFrames(page) {

@@ -1,16 +1,9 @@
 // The computer opponent: the switch and strength slider of the create form, the `opponent` field
 // of `create`, and (when the server's welcome offers computer opponents) a game against it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, board, waitBoard, move, shot, BASE, T } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { person, board, waitBoard, move, shot, BASE, T } from './helpers.mjs';
+import { browser } from './shared_browser.mjs';
 
 /** Records every message the page sends on its WebSocket. */
 async function spySocket(page) {

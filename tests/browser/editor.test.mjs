@@ -1,16 +1,9 @@
 // The analysis board (/analysis): setting up positions by clicking, the position as text both ways,
 // the server's values, exploring, the server's refusals, and games started from a position.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, T, launch, person, shot, squarePoint, waitBoard, clickSquare } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { BASE, T, person, shot, squarePoint, waitBoard, clickSquare } from './helpers.mjs';
+import { browser } from './shared_browser.mjs';
 
 const ed = (page) => page.locator('#ed-board').evaluate((el) => ({ ...el.dataset }));
 

@@ -1,16 +1,9 @@
 // Export: the downloads of the Export menu (the game record as JSON, PDN, a Kaboom text record).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, board, waitBoard, createGame, shareLink, joinByLink, shot, BASE, T } from './helpers.mjs';
+import { person, board, waitBoard, createGame, shareLink, joinByLink, shot, BASE, T } from './helpers.mjs';
 import { replayAt, openingGame } from './replay_driver.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 /** The Export menu's entries once the PDN check is done. */
 async function openExport(page) {

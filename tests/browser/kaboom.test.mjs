@@ -1,15 +1,8 @@
 // Kaboom (Connect-N with bombs): drops by button and by clicking a column, a bomb and its detonation.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, board, waitBoard, clickSquare, createGame, shareLink, joinByLink, shot, pieceAt } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { person, board, waitBoard, clickSquare, createGame, shareLink, joinByLink, shot, pieceAt } from './helpers.mjs';
+import { browser } from './shared_browser.mjs';
 
 test('kaboom: drop buttons, column clicks, a bomb, a detonation, a win', async () => {
   const x = await person(browser);

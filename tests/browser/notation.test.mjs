@@ -2,19 +2,12 @@
 // checkers in (row, column) (docs/RULES.md T8) and Kaboom in Gamesman's, on the board's edges, in
 // the move list, the replay bar and the exports, kept per variant in the browser. The options of a
 // game in words: options_text.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE, T,
+  person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE, T,
 } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 const edges = async (page) => {
   const d = await board(page);

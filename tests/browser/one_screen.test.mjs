@@ -2,18 +2,11 @@
 // screen's choice; the link only lets others watch; the board turning with the turn; the takeback,
 // the draw offer, the rematch and resigning at one screen; from the analysis board. Whole games of
 // every variant: one_screen_games_*.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, board, waitBoard, clickSquare, shot } from './helpers.mjs';
+import { BASE, person, board, waitBoard, clickSquare, shot } from './helpers.mjs';
 import { stateOf, createOneScreen, chooseTurn, play } from './one_screen_driver.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 test('one screen: the start screen, the link only watches, the board turns with the turn if asked', { timeout: 90000 }, async () => {
   const page = await person(browser);

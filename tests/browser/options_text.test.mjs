@@ -1,19 +1,12 @@
 // The options of a game in words (the server's options_text, PROTOCOL.md) on the game screen, in the
 // join dialog and in the room list, and a one-screen room's mark there. The notations of the
 // originals: notation.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, createGame, shot, BASE, T,
+  person, board, waitBoard, createGame, shot, BASE, T,
 } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 /** The room's entry in the start screen's list (it refreshes every 5 s; a reload is quicker). */
 async function roomEntry(page, room) {

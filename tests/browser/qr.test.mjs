@@ -1,16 +1,9 @@
 // web/qr.js against the real server: GET /api/server's LAN URLs, the invitation links of a room, and
 // the QR code image from GET /api/qr loading as an SVG in the page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, BASE, createGame, shareLink, shot } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { person, BASE, createGame, shareLink, shot } from './helpers.mjs';
+import { browser } from './shared_browser.mjs';
 
 test('invitation links and the QR code image', async () => {
   const page = await person(browser);

@@ -1,20 +1,13 @@
 // Replay: stepping through a game move by move (buttons, arrow keys, the move list), the Live
 // button during a game, the Replay button after it, a rematch missed while offline. A game joined
 // late: replay_late.test.mjs; export: export.test.mjs; replay on a phone: replay_phone.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot,
+  person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot,
 } from './helpers.mjs';
 import { shownPieces, livePieces, replayAt, openingGame } from './replay_driver.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 test('replay: step through a running game by the move list, buttons and arrow keys; Live returns', async () => {
   const { fire, water } = await openingGame(browser);

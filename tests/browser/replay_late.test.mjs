@@ -1,17 +1,10 @@
 // Replay of a game joined late: the positions come from the server, and a move made while the
 // record is on its way still reaches the move list. Stepping through a game: replay.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, waitBoard, move, BASE } from './helpers.mjs';
+import { person, waitBoard, move, BASE } from './helpers.mjs';
 import { openingGame } from './replay_driver.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 test('replay after joining late: the positions come from the server (GET /api/games/{room}/positions)', async () => {
   const { fire, water, room } = await openingGame(browser);

@@ -1,16 +1,9 @@
 // Replay on a phone's screen: stepping through a game scrolls the move list, never the page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, waitBoard, createGame, shareLink, joinByLink } from './helpers.mjs';
+import { person, waitBoard, createGame, shareLink, joinByLink } from './helpers.mjs';
 import { replayAt } from './replay_driver.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 test('replay on a phone: stepping scrolls the move list, never the page', async () => {
   const x = await person(browser, { viewport: { width: 390, height: 844 }, dpr: 2, mobile: true });

@@ -1,19 +1,12 @@
 // Seats kept in this browser and resumed: by a link in any case, from the room list, and by a tab
 // whose seat another tab took. Leaving a room, the join dialog and a broken link:
 // seats_leave.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE,
+  person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE,
 } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 test('a link in lower case resumes the seat saved under the upper-case room id', async () => {
   const fire = await person(browser);

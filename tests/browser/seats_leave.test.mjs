@@ -1,18 +1,11 @@
 // Leaving a room and coming back: leaving before the game starts forgets the seat, late news of a
 // room we left, the join dialog's Escape, and a broken link. Resuming a seat: seats.test.mjs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, createGame, shareLink, joinByLink, BASE,
+  person, board, waitBoard, createGame, shareLink, joinByLink, BASE,
 } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 const savedSeat = (page, room) => page.evaluate((r) => localStorage.getItem(`bc.seat.${r}`), room);
 

@@ -1,16 +1,9 @@
 // Chromium: the mute button is remembered across a reload, a page without WebAudio (or with
 // it suspended) plays its sounds silently without an error, and an idle context is suspended.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, BASE } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { person, BASE } from './helpers.mjs';
+import { browser } from './shared_browser.mjs';
 
 test('the mute button is an aria-pressed toggle the browser remembers', async () => {
   const page = await person(browser);

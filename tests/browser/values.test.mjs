@@ -2,19 +2,12 @@
 // on the board and the position's value is said in words; a game analysed while it was played is
 // marked "Hints used"; a finished game gets a chart of its values that moves the replay; the
 // toggle is not there during a game between two people, and the browser remembers it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  launch, person, board, waitBoard, clickSquare, createGame, shareLink, joinByLink, shot, BASE, T,
+  person, board, waitBoard, clickSquare, createGame, shareLink, joinByLink, shot, BASE, T,
 } from './helpers.mjs';
-
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+import { browser } from './shared_browser.mjs';
 
 /** Records every message the page sends on its WebSocket. */
 async function spySocket(page) {
