@@ -10,18 +10,20 @@ const ed = (page) => page.locator('#ed-board').evaluate((el) => ({ ...el.dataset
 /** Clicks square [x, y] of the analysis board. */
 async function edClick(page, sq) {
   // The board's size follows its area through a ResizeObserver, which runs at the next rendering
-  // update: a box read before it (just after the palette changed) is stale on a busy machine.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
-  const box = await page.locator('#ed-board').boundingBox();
-  const at = squarePoint(box, await ed(page), sq);
-  // A mouse click goes to whatever is on top there (a notice over the board's corner takes it).
-  try {
-    await page.waitForFunction(({ x, y }) => document.elementFromPoint(x, y)?.id === 'ed-board', at, { timeout: T, polling: 50 });
-  } catch (e) {
-    const top = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 120), at);
-    throw new Error(`square ${sq} of the analysis board is covered by ${top}`, { cause: e });
+  // update: a box read before it is stale, so the point is read again until the board itself is on
+  // top there (a notice over the board's corner would take a mouse click).
+  const until = Date.now() + T;
+  for (;;) {
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
+    const at = squarePoint(await page.locator('#ed-board').boundingBox(), await ed(page), sq);
+    const top = await page.evaluate(({ x, y }) => {
+      const el = document.elementFromPoint(x, y);
+      return el?.id === 'ed-board' ? '' : (el?.outerHTML.slice(0, 120) ?? 'nothing');
+    }, at);
+    if (!top) return page.mouse.click(at.x, at.y);
+    if (Date.now() > until) throw new Error(`square ${sq} of the analysis board is covered by ${top}`);
+    await page.waitForTimeout(50);
   }
-  await page.mouse.click(at.x, at.y);
 }
 
 /** Waits until the analysis board's data-* attributes have these values. */
