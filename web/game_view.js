@@ -290,23 +290,39 @@ function renderDrops(s, legal) {
   const cols = s.board?.width ?? 7;
   const wasHidden = drops.hidden;
   drops.hidden = false;
-  drops.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
-  const buttons = [];
-  for (let c = 0; c < cols; c++) {
-    const normal = legal.find((a) => a.kind === 'drop' && a.column === c && a.piece !== 'bomb');
-    const bomb = legal.find((a) => a.kind === 'drop' && a.column === c && a.piece === 'bomb');
-    buttons.push(h('div.drop-col', {},
-      h(`button.drop.side-${mySide()}`, {
-        type: 'button', disabled: !normal, 'aria-label': `Drop a piece in column ${c + 1}`, title: `Drop in column ${c + 1}`,
-        dataset: { column: c, piece: 'normal' }, onclick: () => normal && act(normal),
-      }, '▼'),
-      h('button.drop.bomb', {
-        type: 'button', disabled: !bomb, 'aria-label': `Drop a bomb in column ${c + 1}`, title: `Drop a bomb in column ${c + 1}`,
-        dataset: { column: c, piece: 'bomb' }, onclick: () => bomb && act(bomb),
-      }, icon('bomb'))));
+  // The buttons are made once per board width and only their state changes from render to render
+  // (a presence update renders every 2 s): a tap whose press and release straddle a render still
+  // lands, and a keyboard's focus stays on its button.
+  if (drops.children.length !== cols) {
+    drops.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+    drops.replaceChildren(...Array.from({ length: cols }, (_, c) => dropColumn(c)));
   }
-  drops.replaceChildren(...buttons);
+  for (const button of drops.querySelectorAll('button.drop')) {
+    const column = Number(button.dataset.column);
+    const bomb = button.dataset.piece === 'bomb';
+    button.dropAction = legal.find((a) => a.kind === 'drop' && a.column === column && (a.piece === 'bomb') === bomb) ?? null;
+    button.disabled = !button.dropAction;
+    if (!bomb) {
+      // Only the side's colour: the Values toggle's classes on the button stay.
+      for (const c of [...button.classList]) if (c.startsWith('side-')) button.classList.remove(c);
+      button.classList.add(`side-${mySide()}`);
+    }
+  }
   if (wasHidden) layoutBoard();
+}
+
+/** Column c's two drop buttons; each plays the action the last render gave it. */
+function dropColumn(c) {
+  const onclick = (e) => e.currentTarget.dropAction && act(e.currentTarget.dropAction);
+  return h('div.drop-col', {},
+    h('button.drop', {
+      type: 'button', 'aria-label': `Drop a piece in column ${c + 1}`, title: `Drop in column ${c + 1}`,
+      dataset: { column: c, piece: 'normal' }, onclick,
+    }, '▼'),
+    h('button.drop.bomb', {
+      type: 'button', 'aria-label': `Drop a bomb in column ${c + 1}`, title: `Drop a bomb in column ${c + 1}`,
+      dataset: { column: c, piece: 'bomb' }, onclick,
+    }, icon('bomb')));
 }
 
 // ---- layout -----------------------------------------------------------------------------------
