@@ -1,11 +1,12 @@
 // Two people at one screen ("both sides on this screen", PROTOCOL.md "One screen"): a whole game of
 // a variant from its normal start to its end by the rules, played from one page (both sides' turns
 // by clicks on its board, chosen from the page's own legal actions), with a reload in the middle,
-// and its record. The variants are shared out between one_screen_games_*.test.mjs (two files, run
-// side by side); the rest of one-screen play: one_screen.test.mjs.
-import { test, before, after } from 'node:test';
+// and its record. The variants are shared out between one_screen_games_*.test.mjs (files of their
+// own, run side by side); the rest of one-screen play: one_screen.test.mjs.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, person, board, shot } from './helpers.mjs';
+import { BASE, person, board, shot } from './helpers.mjs';
+import { browser } from './shared_browser.mjs';
 import { SIDES, stateOf, createOneScreen, playToEnd } from './one_screen_driver.mjs';
 
 // Each game ends by the rules in a few dozen turns (one_screen_driver.mjs's choice of turns).
@@ -16,16 +17,8 @@ export const GAMES = {
   triple_king: { variant: 'triple_king', reloadAt: 7, reasons: ['no_pieces', 'no_moves'] },
 };
 
-/** Declares one test per variant of `variants`, each a whole game, in one browser for the file. */
+/** Declares one test per variant of `variants`, each a whole game, in the file's one browser. */
 export function wholeGames(variants) {
-  let browser;
-  before(async () => {
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-
   for (const g of variants.map((v) => GAMES[v])) {
     test(`one screen: a whole ${g.variant} game played by two people at one page, with a reload`, { timeout: 90000 }, async () => {
       const started = Date.now();
