@@ -10,9 +10,9 @@ import {
 import { browser } from './shared_browser.mjs';
 
 test('the opening from the normal start, watched live, with a reload, chat, a draw offer and resign', async () => {
-  const fire = await person(browser);
-  const water = await person(browser);
-  const watcher = await person(browser);
+  const fire = await person(browser, { motion: true });
+  const water = await person(browser, { motion: true });
+  const watcher = await person(browser, { motion: true });
 
   const room = await createGame(fire, { variant: 'bomb', name: 'Ross', seat: 'fire' });
   assert.match(room, /^[A-Za-z0-9_-]+$/);
@@ -139,9 +139,9 @@ test('a whole game from a set position: multi-capture, end turn with Space, expl
       piece(1, 1, 'water'), piece(3, 3, 'water'), piece(5, 5, 'water'),
     ],
   };
-  const fire = await person(browser);
-  const water = await person(browser);
-  const watcher = await person(browser);
+  const fire = await person(browser, { motion: true });
+  const water = await person(browser, { motion: true });
+  const watcher = await person(browser, { motion: true });
   const room = await createGame(fire, { variant: 'bomb', name: 'Ann', seat: 'fire', position });
   const link = await shareLink(fire);
   assert.equal(await joinByLink(water, link, 'Bob'), 'water');

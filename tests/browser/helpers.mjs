@@ -65,9 +65,15 @@ function stop(server) {
   });
 }
 
-/** A fresh browser context (its own localStorage: a different person) with one page. */
+/**
+ * A fresh browser context (its own localStorage: a different person) with one page. The person
+ * prefers reduced motion unless `opts.motion`: the board's animations are drawn by the files that
+ * test them (bomb, kaboom, and both/'s scenarios in each engine); the rest test the reduced-motion
+ * path, and spend about 6 % less CPU (six files: 291 and 315 core-s before, 275 and 292 after).
+ */
 export async function person(browser, opts = {}) {
   const context = await browser.newContext({
+    reducedMotion: opts.motion ? 'no-preference' : 'reduce',
     viewport: opts.viewport ?? { width: 1280, height: 820 },
     deviceScaleFactor: opts.dpr ?? 1,
     isMobile: opts.mobile ?? false,

@@ -5,8 +5,8 @@ import { person, board, waitBoard, clickSquare, createGame, shareLink, joinByLin
 import { browser } from './shared_browser.mjs';
 
 test('kaboom: drop buttons, column clicks, a bomb, a detonation, a win', async () => {
-  const x = await person(browser);
-  const o = await person(browser);
+  const x = await person(browser, { motion: true });
+  const o = await person(browser, { motion: true });
   await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 6, connect: 4, bombs: 1 } });
   await waitBoard(x, { variant: 'kaboom', cols: '7', rows: '6', flipped: 'false' });
   const link = await shareLink(x);
@@ -97,8 +97,8 @@ function countFrames() {
 }
 
 test('kaboom: a running animation with a bomb ready schedules one frame at a time', async () => {
-  const x = await person(browser);
-  const o = await person(browser);
+  const x = await person(browser, { motion: true });
+  const o = await person(browser, { motion: true });
   await x.addInitScript(countFrames);
   await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 3, connect: 3, bombs: 1 } });
   await joinByLink(o, await shareLink(x), 'Otto');
