@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "../support/build_paths.hpp"
 #include "bc/store.hpp"
 #include "fake_peer.hpp"
 #include "server/persist.hpp"
@@ -33,7 +34,7 @@ struct FixtureCopy {
           ("bc-revision-test-" + std::to_string(getpid()) + "-" + std::to_string(++n));
     fs::create_directories(dir);
     db = dir / "bombcheckers.db";
-    fs::copy_file(fs::path(BC_FIXTURES) / "release-171c8ad.sqlite", db);
+    fs::copy_file(fs::path(bc::test::kPersistFixtures) / "release-171c8ad.sqlite", db);
   }
   ~FixtureCopy() {
     std::error_code ec;

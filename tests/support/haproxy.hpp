@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "build_paths.hpp"
 #include "ports.hpp"
 #include "tests/server/test_client.hpp"
 
@@ -126,7 +127,7 @@ class HaproxyServer {
     std::vector<std::string> env = {"BC_LISTEN=" + addr(port_), "BC_STATS=" + addr(stats_port_),
                                     "BC_NODE_A=" + addr(nodes_[0]), "BC_NODE_B=" + addr(nodes_[1]),
                                     "BC_NODE_C=" + addr(nodes_[2])};
-    std::vector<std::string> args = {kHaproxy, "-db", "-f", BC_HAPROXY_CFG};
+    std::vector<std::string> args = {kHaproxy, "-db", "-f", kHaproxyCfg};
     std::vector<char*> argv, envp;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

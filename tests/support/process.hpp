@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "build_paths.hpp"
+
 extern char** environ;
 
 namespace bc::test {
@@ -37,7 +39,7 @@ class Process {
     posix_spawn_file_actions_addclose(&fa, out[0]);
     posix_spawn_file_actions_addclose(&fa, err[0]);
     std::vector<char*> argv;
-    args.insert(args.begin(), BC_BINARY);
+    args.insert(args.begin(), kBinary);
     args.insert(args.begin(), launcher.begin(), launcher.end());
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -49,9 +51,9 @@ class Process {
     std::vector<char*> envp;
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
-    const char* program = launcher.empty() ? BC_BINARY : launcher[0].c_str();
+    const char* program = launcher.empty() ? kBinary : launcher[0].c_str();
     if (posix_spawn(&pid_, program, &fa, nullptr, argv.data(), envp.data()) != 0) {
-      throw std::runtime_error("cannot start " + std::string(BC_BINARY));
+      throw std::runtime_error("cannot start " + std::string(kBinary));
     }
     posix_spawn_file_actions_destroy(&fa);
     close(out[1]);
