@@ -4,11 +4,14 @@
 #                                   every C++ file must match .clang-format
 #   container preparation           in the background from here on: the container stage's
 #                                   downloads (tests/docker/run.sh --prepare)
-#   release build                   the server (g++ -O3, as shipped) and the load tools
+#   release build                   the server (g++ -O3, as shipped), the load tools, the binaries
+#                                   of the heavy C++ tests
 #   load smoke test                 the release server under a short load (tests/load/smoke_test.sh)
+#   heavy C++ tests                 the game code's exhaustive and random sweeps (ctest label
+#                                   "heavy", tests/CMakeLists.txt), built as shipped
 #   browser tests                   headless Chromium, and Firefox ESR for the both/ scenarios
 #   LAN play                        two network namespaces as two machines (root only)
-#   ASan+UBSan build, C++ tests     the whole C++ suite: core, ai, store, server unit and integration
+#   ASan+UBSan build, C++ tests     the rest of the C++ suite: core, ai, store, server unit and integration
 #                                   tests on 127.0.0.1, persistence, cluster (clang; the test
 #                                   targets and the server they start)
 #   TSan build, server and cluster  the server's and the cluster's threads
@@ -127,9 +130,11 @@ if [ "${BC_SKIP_CONTAINER:-0}" != 1 ] && [ "${stage_rc[dependencies]}" = 0 ]; th
 fi
 stage "formatting" single -- scripts/check-format.sh
 
-# The release tree: the server as shipped and the load tools; with --fast, the C++ suite too (the
-# full command runs the suite under the sanitizers instead: every C++ test runs once there).
-release_targets=(--target bombcheckers bc_load_tools)
+# The release tree: the server as shipped, the load tools and the binaries of the heavy tests (the
+# game code's exhaustive and random sweeps, labelled in tests/CMakeLists.txt: a tenth of their ASan
+# time here); with --fast, the whole C++ suite. The full command runs every other C++ test under the
+# sanitizers instead: every C++ test runs once.
+release_targets=(--target bombcheckers bc_load_tools core_tests ai_tests persist_tests)
 [ "$fast" = 1 ] && release_targets=()
 stage "release build" build --needs dependencies -- bash -c '
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBC_TESTS=ON >/dev/null &&
@@ -140,6 +145,8 @@ if [ "$fast" = 1 ]; then
 else
   stage "load smoke test (release)" ctest --needs "release build" --ctest-dir build -- \
     ctest --test-dir build -L load --output-on-failure --timeout 600
+  stage "heavy C++ tests (release)" ctest --needs "release build" --ctest-dir build -- \
+    ctest --test-dir build -L heavy --output-on-failure -j"$JOBS" --timeout 600
 fi
 
 stage "browser tests" node --needs "release build" -- \
@@ -161,7 +168,7 @@ if [ "$fast" = 0 ]; then
   stage "ASan+UBSan build" build --needs dependencies -- sanitized build-asan address,undefined
   stage "C++ tests (ASan+UBSan)" ctest --needs "ASan+UBSan build" --ctest-dir build-asan -- \
     env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$((JOBS + 1))" --timeout 900
+    ctest --test-dir build-asan -LE heavy --output-on-failure -j"$((JOBS + 1))" --timeout 900
 
   # The server's threads, and the cluster's (its Redis threads beside the I/O threads: real nodes
   # built with TSan, which stop on a race, so their tests fail).
