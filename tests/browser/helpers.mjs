@@ -23,8 +23,7 @@ export async function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
-      ...(process.env.XARGS ? process.env.XARGS.split(' ') : [])],
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     timeout: 30000,
   });
 }
@@ -75,7 +74,7 @@ function stop(server) {
 export async function person(browser, opts = {}) {
   const context = await browser.newContext({
     reducedMotion: opts.motion ? 'no-preference' : 'reduce',
-    viewport: opts.viewport ?? (process.env.XVP ? { width: +process.env.XVP.split('x')[0], height: +process.env.XVP.split('x')[1] } : { width: 1280, height: 820 }),
+    viewport: opts.viewport ?? { width: 1280, height: 820 },
     deviceScaleFactor: opts.dpr ?? 1,
     isMobile: opts.mobile ?? false,
     hasTouch: opts.mobile ?? false,
