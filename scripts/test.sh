@@ -11,9 +11,9 @@
 #                                   "heavy", tests/CMakeLists.txt), built as shipped
 #   browser tests                   headless Chromium, and Firefox ESR for the both/ scenarios
 #   LAN play                        two network namespaces as two machines (root only)
-#   ASan+UBSan build, C++ tests     the rest of the C++ suite: core, ai, store, server unit and integration
-#                                   tests on 127.0.0.1, persistence, cluster (clang; the test
-#                                   targets and the server they start)
+#   ASan+UBSan build, C++ tests     the rest of the C++ suite: core, ai, store, server unit and
+#                                   integration tests on 127.0.0.1, persistence, cluster (clang;
+#                                   the test targets and the server they start)
 #   TSan build, server and cluster  the server's and the cluster's threads
 #   fuzzers                         each libFuzzer target for a bounded time
 #   container image                 built with podman and played through (tests/docker/run.sh)
