@@ -265,9 +265,8 @@ std::optional<std::string> Server::open_store() {
   if (impl_->store) return std::nullopt;
   auto& s = *impl_->state;
   const auto& cfg = s.config;
-  std::string path = ":memory:";
   const bool sqlite_file = !cfg.memory && cfg.store.empty();
-  if (!cfg.memory && !cfg.store.empty()) path = cfg.store;
+  std::string path = cfg.memory ? std::string() : cfg.store;
   if (sqlite_file) {
     std::error_code fec;
     std::filesystem::create_directories(cfg.data_dir, fec);
@@ -283,7 +282,7 @@ std::optional<std::string> Server::open_store() {
     if (!impl_->data_lock) return why;
   }
   std::string why;
-  impl_->store = store::Store::open(path, why);
+  impl_->store = cfg.memory ? store::Store::open_memory() : store::Store::open(path, why);
   if (!impl_->store) {
     impl_->data_lock.reset();  // a later start() must be able to take it again
     return why;

@@ -1,6 +1,8 @@
-// The store's tests run over both backends: a test written once with TEST_P(StoreTest, ...) or
-// TEST_P(RetentionTest, ...) runs on SQLite (/sqlite) and on a private PostgreSQL (/postgres,
-// tests/support/postgres.hpp; skipped with what to install where PostgreSQL is not there).
+// The store's tests run over every backend: a test written once with TEST_P(StoreTest, ...) or
+// TEST_P(RetentionTest, ...) runs on SQLite (/sqlite), on a private PostgreSQL (/postgres,
+// tests/support/postgres.hpp; skipped with what to install where PostgreSQL is not there) and on
+// the in-memory store (/memory); TEST_P(DurableStoreTest, ...), of reopening, the database seen
+// from another connection and group commit, on the two databases only.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -76,6 +78,14 @@ class Backends : public ::testing::TestWithParam<Backend> {
     }
   }
   bool sqlite() const { return GetParam() == Backend::Sqlite; }
+  bool memory() const { return GetParam() == Backend::Memory; }
+
+  // The store of this test (a new in-memory one each time: there is nothing to reopen).
+  std::unique_ptr<Store> open() { return memory() ? Store::open_memory() : must_open(where()); }
+  // The same, where a database's test does not reopen (scratch()).
+  std::unique_ptr<Store> open_scratch() {
+    return memory() ? Store::open_memory() : must_open(scratch());
+  }
 
   // A durable store of this test's own: an SQLite file, or a PostgreSQL database (the same one
   // on every call, for reopening).
@@ -152,12 +162,26 @@ class Backends : public ::testing::TestWithParam<Backend> {
 };
 
 inline std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::Sqlite ? "sqlite" : "postgres";
+  switch (info.param) {
+    case Backend::Sqlite:
+      return "sqlite";
+    case Backend::Postgres:
+      return "postgres";
+    case Backend::Memory:
+      return "memory";
+  }
+  return "unknown";
 }
 
 }  // namespace bc::store::test
 
-#define BC_BOTH_BACKENDS(Fixture)                                                      \
+#define BC_EVERY_BACKEND(Fixture)                                                     \
+  INSTANTIATE_TEST_SUITE_P(                                                           \
+      Backends, Fixture,                                                              \
+      ::testing::Values(::bc::store::Backend::Sqlite, ::bc::store::Backend::Postgres, \
+                        ::bc::store::Backend::Memory),                                \
+      ::bc::store::test::backend_name)
+#define BC_DATABASE_BACKENDS(Fixture)                                                  \
   INSTANTIATE_TEST_SUITE_P(                                                            \
       Backends, Fixture,                                                               \
       ::testing::Values(::bc::store::Backend::Sqlite, ::bc::store::Backend::Postgres), \

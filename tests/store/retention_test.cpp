@@ -1,4 +1,4 @@
-// Retention (docs/PROTOCOL.md, "Retention"), over both backends (backends.hpp): what is due goes,
+// Retention (docs/PROTOCOL.md, "Retention"), over every backend (backends.hpp): what is due goes,
 // a room in play never does, in pages past the kept ones; and for SQLite, the space given back to
 // the file (PostgreSQL's VACUUM: pg_store_test.cpp).
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ using namespace bc::store;
 using namespace bc::store::test;
 
 class RetentionTest : public Backends {};
-BC_BOTH_BACKENDS(RetentionTest);
+BC_EVERY_BACKEND(RetentionTest);
 
 namespace {
 
@@ -38,7 +38,7 @@ void retired_room(Store& s, const std::string& id, int moves, bool finished) {
 }  // namespace
 
 TEST_P(RetentionTest, UnstartedGamesOfRetiredRoomsGoAnHourAfterTheRoomsLastSignOfLife) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   retired_room(*s, "empty", 0, false);
   s->submit(new_room("live"));  // in play: never pruned, however old
   s->flush();
@@ -55,14 +55,14 @@ TEST_P(RetentionTest, UnstartedGamesOfRetiredRoomsGoAnHourAfterTheRoomsLastSignO
 }
 
 TEST_P(RetentionTest, AGameResignedBeforeAnyMoveCountsAsUnstarted) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   retired_room(*s, "resigned", 0, true);
   EXPECT_EQ(s->prune(Retention{}, 10000 + kHour + 1).rooms, 1u);
   EXPECT_FALSE(s->has_room("resigned"));
 }
 
 TEST_P(RetentionTest, AbandonedGamesGoAWeekAfterTheirLastMove) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   retired_room(*s, "left", 6, false);  // last move at 2006
   Retention keep;
   EXPECT_EQ(s->prune(keep, 2006 + 7 * kDay - 1).games, 0u);
@@ -75,7 +75,7 @@ TEST_P(RetentionTest, AbandonedGamesGoAWeekAfterTheirLastMove) {
 }
 
 TEST_P(RetentionTest, FinishedGamesAreKeptForEverUnlessAnAgeIsSet) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   retired_room(*s, "done", 4, true);  // ended at 10000
   EXPECT_EQ(s->prune(Retention{}, 10000 + 3650 * kDay).games, 0u);
   EXPECT_TRUE(s->has_room("done"));
@@ -89,7 +89,7 @@ TEST_P(RetentionTest, FinishedGamesAreKeptForEverUnlessAnAgeIsSet) {
 }
 
 TEST_P(RetentionTest, ARoomInPlayIsNeverPruned) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   s->submit(new_room("old"));
   s->submit({action("old", 1)});
   s->flush();
@@ -100,7 +100,7 @@ TEST_P(RetentionTest, ARoomInPlayIsNeverPruned) {
 }
 
 TEST_P(RetentionTest, ARematchKeepsItsFinishedGameWhenTheAbandonedOneGoes) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   s->submit(new_room("series"));
   s->submit({action("series", 1), action("series", 2, 1),
              PutGame{{"series", 1, R"({"winner":"o"})", 1000, 3000, ""}},
@@ -170,7 +170,7 @@ TEST(Retention, CompactShrinksAFileMadeWithoutIncrementalVacuum) {
 }
 
 TEST_P(RetentionTest, TheMaintenanceThreadPrunesAtOnceAndThenNowAndThen) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   retired_room(*s, "gone", 0, false);
   std::atomic<std::int64_t> now{1000};
   s->maintain(Retention{}, std::chrono::milliseconds(20), [&] { return now.load(); });
@@ -188,7 +188,7 @@ TEST_P(RetentionTest, TheMaintenanceThreadPrunesAtOnceAndThenNowAndThen) {
 }
 
 TEST_P(RetentionTest, ARoomWhoseNewestGamesWentShowsTheNewestGameKept) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   s->submit(new_room("series"));
   s->submit({action("series", 1), PutGame{{"series", 1, R"({"winner":"x"})", 1000, 3000, ""}},
              PutGame{{"series", 2, "", 4000, 0, ""}}, RetireRoom{"series"}});
@@ -202,7 +202,7 @@ TEST_P(RetentionTest, ARoomWhoseNewestGamesWentShowsTheNewestGameKept) {
 }
 
 TEST_P(RetentionTest, ManyRoomsArePrunedPastTheKeptOnesInPages) {
-  auto s = must_open(scratch());
+  auto s = open_scratch();
   // More than one lookup's worth (512) of due games, interleaved with kept finished ones.
   for (int r = 0; r < 1200; ++r) {
     const std::string id = "r" + std::to_string(r);

@@ -1,6 +1,7 @@
-// The store, over both backends (backends.hpp): rows round-trip, group commit keeps submissions
-// apart, durability across reopening; and for SQLite, its in-memory mode, its schema upgrade and
-// clear errors for unusable or damaged files. PostgreSQL's own: pg_store_test.cpp.
+// The store, over every backend (backends.hpp): rows round-trip, a failed submission changes
+// nothing; over the two databases, group commit, durability across reopening; and for SQLite, its
+// in-memory mode, its schema upgrade and clear errors for unusable or damaged files. PostgreSQL's
+// own: pg_store_test.cpp.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -19,7 +20,9 @@ using namespace bc::store;
 using namespace bc::store::test;
 
 class StoreTest : public Backends {};
-BC_BOTH_BACKENDS(StoreTest);
+BC_EVERY_BACKEND(StoreTest);
+class DurableStoreTest : public Backends {};
+BC_DATABASE_BACKENDS(DurableStoreTest);
 
 TEST(Sha256, KnownVectors) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
@@ -31,7 +34,7 @@ TEST(Sha256, KnownVectors) {
 }
 
 TEST_P(StoreTest, RoomsSeatsGamesAndActionsRoundTrip) {
-  auto store = must_open(where());
+  auto store = open();
   store->submit(new_room("ABCDEF"));
   store->submit({action("ABCDEF", 1), action("ABCDEF", 2, 1)});
   store->flush();
@@ -52,7 +55,7 @@ TEST_P(StoreTest, RoomsSeatsGamesAndActionsRoundTrip) {
 // timeout; PostgreSQL: a lock on the actions table, so its insert waits), and the writer waits
 // holding its connection: reads must still answer at once (they waited behind the writer when
 // they shared it).
-TEST_P(StoreTest, ReadsDoNotWaitForTheWriter) {
+TEST_P(DurableStoreTest, ReadsDoNotWaitForTheWriter) {
   auto store = must_open(where());
   store->submit(new_room("ABCDEF"));
   store->flush();
@@ -78,7 +81,7 @@ TEST_P(StoreTest, ReadsDoNotWaitForTheWriter) {
 }
 
 TEST_P(StoreTest, CallbackRunsAfterCommitAndSeesTheRow) {
-  auto store = must_open(where());
+  auto store = open();
   store->submit(new_room("R1"));
   std::atomic<int> ok{-1};
   store->submit({action("R1", 1)}, [&](bool committed) { ok = committed ? 1 : 0; });
@@ -88,7 +91,7 @@ TEST_P(StoreTest, CallbackRunsAfterCommitAndSeesTheRow) {
 }
 
 TEST_P(StoreTest, AFailedSubmissionDoesNotTakeOthersInItsBatchDown) {
-  auto store = must_open(where());
+  auto store = open();
   store->submit(new_room("R1"));
   store->submit({action("R1", 1)});
   store->flush();
@@ -104,24 +107,95 @@ TEST_P(StoreTest, AFailedSubmissionDoesNotTakeOthersInItsBatchDown) {
   EXPECT_GE(store->stats().failures, 1u);
 }
 
-TEST(Store, InMemoryWritesAreCommittedBeforeSubmitReturns) {
-  auto store = must_open(":memory:");
+TEST_P(StoreTest, AFailedSubmissionChangesNothing) {
+  auto store = open();
   store->submit(new_room("R1"));
-  int first = -1;
-  store->submit({action("R1", 1)}, [&](bool committed) { first = committed ? 1 : 0; });
-  EXPECT_EQ(first, 1);  // answered on this thread, at once: no writer thread to wait for
-  int dup = -1;
-  store->submit({action("R1", 1)}, [&](bool committed) { dup = committed ? 1 : 0; });
-  EXPECT_EQ(dup, 0);
-  int next = -1;
-  store->submit({action("R1", 2)}, [&](bool committed) { next = committed ? 1 : 0; });
-  EXPECT_EQ(next, 1);
-  store->flush();  // nothing queued: returns at once
-  EXPECT_EQ(store->actions("R1", 1).size(), 2u);
-  EXPECT_EQ(store->stats().failures, 1u);
+  store->submit({action("R1", 1)});
+  store->flush();
+  int ok = -1;
+  // A new room, a seat freed, a game ended and the room retired, then a duplicate version: all
+  // of it or nothing.
+  store->submit({PutRoom{{"R2", R"({"variant":"classic"})", 5000, 1, false}}, FreeSeat{"R1", 0},
+                 PutGame{{"R1", 1, R"({"winner":"fire"})", 1000, 6000, ""}}, action("R1", 2),
+                 RetireRoom{"R1"}, action("R1", 1)},
+                [&](bool committed) { ok = committed ? 1 : 0; });
+  store->flush();
+  EXPECT_EQ(ok, 0);
+  EXPECT_FALSE(store->has_room("R2"));
+  const auto room = store->load_room("R1");
+  ASSERT_TRUE(room);
+  EXPECT_FALSE(room->room.retired);
+  EXPECT_EQ(room->seats.size(), 1u);
+  ASSERT_EQ(room->games.size(), 1u);
+  EXPECT_EQ(room->games[0].result, "");
+  EXPECT_EQ(room->actions.size(), 1u);
 }
 
-TEST_P(StoreTest, WritesSurviveReopening) {
+TEST_P(StoreTest, ActionsComeBackInVersionOrderWithTheirClocks) {
+  auto store = open();
+  store->submit(new_room("R1"));
+  store->submit({AppendAction{
+      {"R1", 1, 2, 1, R"({"kind":"b"})", 2002, std::array<std::int64_t, 2>{59000, 58000}}}});
+  store->submit({AppendAction{{"R1", 1, 1, 0, R"({"kind":"a"})", 2001,
+                               std::array<std::int64_t, 2>{60000, 58000}}},
+                 AppendAction{{"R1", 1, 3, 0, R"({"kind":"c"})", 2003}}});
+  store->flush();
+  const auto actions = store->actions("R1", 1);
+  ASSERT_EQ(actions.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(actions[i].version, static_cast<int>(i) + 1);
+  EXPECT_EQ(actions[0].action, R"({"kind":"a"})");
+  ASSERT_TRUE(actions[0].left_ms);
+  EXPECT_EQ((*actions[0].left_ms)[0], 60000);
+  ASSERT_TRUE(actions[1].left_ms);
+  EXPECT_EQ((*actions[1].left_ms)[1], 58000);
+  EXPECT_FALSE(actions[2].left_ms);
+  EXPECT_EQ(actions[2].at_ms, 2003);
+  EXPECT_TRUE(store->actions("R1", 2).empty());
+  EXPECT_TRUE(store->actions("nope", 1).empty());
+}
+
+TEST_P(StoreTest, RecentRoomsAreTheNewestFirst) {
+  auto store = open();
+  for (int r = 0; r < 5; ++r) {
+    store->submit({PutRoom{{"R" + std::to_string(r), "{}", 1000 + r, 1, r % 2 == 1}}});
+  }
+  store->flush();
+  const auto rooms = store->recent_rooms(3);
+  ASSERT_EQ(rooms.size(), 3u);
+  EXPECT_EQ(rooms[0].id, "R4");
+  EXPECT_EQ(rooms[1].id, "R3");
+  EXPECT_TRUE(rooms[1].retired);
+  EXPECT_EQ(rooms[2].id, "R2");
+  const auto active = store->load_active_rooms();
+  ASSERT_EQ(active.size(), 3u);
+  EXPECT_EQ(active[0].room.id, "R0");
+  EXPECT_EQ(active[2].room.id, "R4");
+}
+
+// SQLite's in-memory database, and the in-memory store of `serve --memory`.
+TEST(Store, InMemoryWritesAreCommittedBeforeSubmitReturns) {
+  std::vector<std::unique_ptr<Store>> stores;
+  stores.push_back(must_open(":memory:"));
+  stores.push_back(Store::open_memory());
+  for (auto& store : stores) {
+    SCOPED_TRACE(store->path());
+    store->submit(new_room("R1"));
+    int first = -1;
+    store->submit({action("R1", 1)}, [&](bool committed) { first = committed ? 1 : 0; });
+    EXPECT_EQ(first, 1);  // answered on this thread, at once: no writer thread to wait for
+    int dup = -1;
+    store->submit({action("R1", 1)}, [&](bool committed) { dup = committed ? 1 : 0; });
+    EXPECT_EQ(dup, 0);
+    int next = -1;
+    store->submit({action("R1", 2)}, [&](bool committed) { next = committed ? 1 : 0; });
+    EXPECT_EQ(next, 1);
+    store->flush();  // nothing queued: returns at once
+    EXPECT_EQ(store->actions("R1", 1).size(), 2u);
+    EXPECT_EQ(store->stats().failures, 1u);
+  }
+}
+
+TEST_P(DurableStoreTest, WritesSurviveReopening) {
   {
     auto store = must_open(where());
     store->submit(new_room("R1"));
@@ -135,7 +209,7 @@ TEST_P(StoreTest, WritesSurviveReopening) {
   EXPECT_EQ(room->actions.back().version, 50);
 }
 
-TEST_P(StoreTest, TheClocksOfEachActionRoundTrip) {
+TEST_P(DurableStoreTest, TheClocksOfEachActionRoundTrip) {
   {
     auto store = must_open(where());
     store->submit(new_room("R1"));
@@ -154,7 +228,7 @@ TEST_P(StoreTest, TheClocksOfEachActionRoundTrip) {
 
 // A database of a later server is refused and left as it is (SQLite's upgrade from schema 1:
 // Store.ASchema1FileIsUpgradedToSchema2AndALaterOneIsRefused).
-TEST_P(StoreTest, ALaterSchemaIsRefusedUntouched) {
+TEST_P(DurableStoreTest, ALaterSchemaIsRefusedUntouched) {
   {
     auto store = must_open(where());
     store->submit(new_room("R1"));
@@ -225,7 +299,7 @@ INSERT INTO actions VALUES('OLD001', 1, 1, 0, '{"kind":"step"}', 1500);
   EXPECT_NE(error.find("schema version 3"), std::string::npos) << error;
 }
 
-TEST_P(StoreTest, ManyRoomsShareCommits) {
+TEST_P(DurableStoreTest, ManyRoomsShareCommits) {
   auto store = must_open(where());
   constexpr int kRooms = 40;
   constexpr int kActions = 25;
@@ -252,7 +326,7 @@ TEST_P(StoreTest, ManyRoomsShareCommits) {
 }
 
 TEST_P(StoreTest, RetiredRoomsAreNotActiveButStayReadable) {
-  auto store = must_open(where());
+  auto store = open();
   store->submit(new_room("R1"));
   store->submit({action("R1", 1), PutGame{{"R1", 1, R"({"winner":"fire"})", 1000, 3000, ""}},
                  RetireRoom{"R1"}});
@@ -267,7 +341,7 @@ TEST_P(StoreTest, RetiredRoomsAreNotActiveButStayReadable) {
 }
 
 TEST_P(StoreTest, RematchGamesKeepTheirOwnActions) {
-  auto store = must_open(where());
+  auto store = open();
   store->submit(new_room("R1"));
   store->submit({action("R1", 1), PutGame{{"R1", 1, R"({"winner":null})", 1000, 2000, ""}},
                  PutGame{{"R1", 2, "", 2500, 0, ""}},
@@ -283,7 +357,7 @@ TEST_P(StoreTest, RematchGamesKeepTheirOwnActions) {
 }
 
 TEST_P(StoreTest, FreeSeatRemovesIt) {
-  auto store = must_open(where());
+  auto store = open();
   store->submit(new_room("R1"));
   store->submit({FreeSeat{"R1", 0}});
   store->flush();

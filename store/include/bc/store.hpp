@@ -1,7 +1,8 @@
-// Durable game store: one interface, two implementations. The default is an embedded SQLite
+// Durable game store: one interface, three implementations. The default is an embedded SQLite
 // database (WAL mode); a postgres:// URL opens a PostgreSQL database instead (a cluster's shared
 // store, docs/PERSISTENCE.md). Both have one writer thread that groups the writes of many rooms
-// into one transaction, so hundreds of games share each commit.
+// into one transaction, so hundreds of games share each commit. The third keeps the same rows in
+// the process's memory only (`serve --memory`), with no database and no thread.
 //
 // The store knows rooms, seats, games and actions as rows of text; it does not parse JSON or know
 // the rules. The server writes each accepted action here and announces it only from the write's
@@ -86,9 +87,10 @@ struct RetireRoom {
 using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom>;
 
 // Called once the batch holding the writes is committed (ok) or failed: on the writer thread, or
-// for an in-memory store (":memory:") on the thread that submitted, before submit returns. A batch
-// whose connection to PostgreSQL broke before its COMMIT answered is reported failed, although it
-// may have been committed: the server then rebuilds the room from the store, which is the truth.
+// for an in-memory store (open_memory(), or SQLite's ":memory:") on the thread that submitted,
+// before submit returns. A batch whose connection to PostgreSQL broke before its COMMIT answered
+// is reported failed, although it may have been committed: the server then rebuilds the room from
+// the store, which is the truth.
 using Done = std::function<void(bool ok)>;
 
 // How long the store keeps what nobody will come back to (docs/PROTOCOL.md, "Retention"). Only
@@ -117,14 +119,14 @@ struct Size {
   std::uint64_t games = 0;
   std::uint64_t actions = 0;
   // SQLite: the file's pages, in use or free. PostgreSQL: the store's tables with their indexes
-  // and TOAST (pg_total_relation_size).
+  // and TOAST (pg_total_relation_size). In memory: an estimate of the bytes its rows hold.
   std::uint64_t page_bytes = 0;
   // SQLite: free pages. PostgreSQL: 0, not measured (counting its free space needs a scan of
   // every page, pgstattuple; its VACUUM makes dead rows' space reusable on its own).
   std::uint64_t free_bytes = 0;
 };
 
-enum class Backend : std::uint8_t { Sqlite, Postgres };
+enum class Backend : std::uint8_t { Sqlite, Postgres, Memory };
 
 // True for a postgres:// or postgresql:// URL (what Store::open takes for PostgreSQL).
 bool is_postgres_url(std::string_view where);
@@ -156,6 +158,9 @@ class Store {
   // or for a postgres:// or postgresql:// URL the PostgreSQL database it names (its tables are
   // created if missing). nullptr and a message for people if it cannot be opened or written.
   static std::unique_ptr<Store> open(const std::string& path, std::string& error);
+  // A store in this process's memory, with SQLite's semantics and no database (memory_store.hpp):
+  // a submission is applied, whole or (a duplicate action) not at all, before submit returns.
+  static std::unique_ptr<Store> open_memory();
   virtual ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;

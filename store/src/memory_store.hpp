@@ -1,0 +1,62 @@
+// The store of `serve --memory`: the same rows as the SQLite schema, held in maps, with no database
+// under them. A submission is applied at once on the caller's thread, all of it or (a duplicate
+// action) none of it, and answered before submit returns; nothing outlives the process.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "bc/store.hpp"
+
+namespace bc::store {
+
+class MemoryStore final : public Store {
+ public:
+  MemoryStore() = default;
+  ~MemoryStore() override { stop_maintenance(); }  // its thread reads these maps
+
+  void submit(std::vector<Write> writes, Done done) override;
+  void flush() override {}  // every submission is applied before submit returns
+  std::vector<LoadedRoom> load_active_rooms() override;
+  bool has_room(const std::string& id) override;
+  std::optional<LoadedRoom> load_room(const std::string& id, int game_no) override;
+  std::vector<ActionRow> actions(const std::string& room, int game_no) override;
+  std::vector<RoomRow> recent_rooms(int limit) override;
+  Pruned prune(const Retention& keep, std::int64_t now_ms,
+               const std::function<void(const Pruned&)>& deleted) override;
+  Size measure() override;
+  bool compact(std::string& /*error*/) override { return true; }  // nothing to give back
+  Stats stats() const override;
+  const std::string& path() const override { return path_; }
+  Backend backend() const override { return Backend::Memory; }
+  std::pair<std::uint64_t, std::uint64_t> file_bytes() const override { return {0, 0}; }
+
+ private:
+  // The SQLite tables' rows, keyed as their primary keys are (store/src/sqlite_store.cpp).
+  // A room's seats, games and actions live apart from its row, as their tables do: a seat, game
+  // or action of a room not (yet) written is kept, and shown once the room is.
+  using Seats = std::map<int, SeatRow>;                   // by side
+  using Games = std::map<int, GameRow>;                   // by game_no
+  using Actions = std::map<int, std::vector<ActionRow>>;  // by game_no, each in version order
+
+  // True if `writes` can all be applied: no action's (room, game, version) is already there.
+  bool acceptable(const std::vector<Write>& writes) const;
+  void apply(Write& w);
+  LoadedRoom load(const RoomRow& room, int game_no) const;
+  std::vector<ActionRow> actions_of(const std::string& room, int game_no) const;
+
+  const std::string path_ = ":memory: (no database)";
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, RoomRow> rooms_;
+  std::unordered_map<std::string, Seats> seats_;
+  std::unordered_map<std::string, Games> games_;
+  std::unordered_map<std::string, Actions> actions_;
+  Stats stats_;
+};
+
+}  // namespace bc::store
