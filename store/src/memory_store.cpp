@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <set>
 #include <tuple>
 
 namespace bc::store {
@@ -27,23 +26,27 @@ std::uint64_t text_bytes(const std::string& s) {
 
 }  // namespace
 
-std::unique_ptr<Store> Store::open_memory() {
-  return std::make_unique<MemoryStore>();
-}
-
 bool MemoryStore::acceptable(const std::vector<Write>& writes) const {
-  std::set<std::tuple<std::string_view, int, std::int64_t>> added;
-  for (const Write& w : writes) {
-    const auto* a = std::get_if<AppendAction>(&w);
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    const auto* a = std::get_if<AppendAction>(&writes[i]);
     if (a == nullptr) continue;
-    if (!added.emplace(a->row.room, a->row.game_no, a->row.version).second) return false;
-    const auto room = actions_.find(a->row.room);
+    const ActionRow& row = a->row;
+    // The same version twice in one submission: a scan, as a submission holds one room's few
+    // writes (no allocation on the path of every move).
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto* b = std::get_if<AppendAction>(&writes[j]);
+      if (b != nullptr && b->row.version == row.version && b->row.game_no == row.game_no &&
+          b->row.room == row.room) {
+        return false;
+      }
+    }
+    const auto room = actions_.find(row.room);
     if (room == actions_.end()) continue;
-    const auto game = room->second.find(a->row.game_no);
+    const auto game = room->second.find(row.game_no);
     if (game == room->second.end()) continue;
     const auto& list = game->second;
-    const auto at = std::lower_bound(list.begin(), list.end(), a->row.version, before);
-    if (at != list.end() && at->version == a->row.version) return false;
+    const auto at = std::lower_bound(list.begin(), list.end(), row.version, before);
+    if (at != list.end() && at->version == row.version) return false;
   }
   return true;
 }

@@ -1,7 +1,8 @@
-// The interface's own part: which backend opens a location, the maintenance thread both share, and
-// URLs shown without their passwords.
+// The interface's own part: which backend opens a location (or memory), the maintenance thread both
+// share, and URLs shown without their passwords.
 #include "bc/store.hpp"
 
+#include "memory_store.hpp"
 #include "pg_store.hpp"
 #include "sqlite_store.hpp"
 
@@ -37,6 +38,10 @@ std::string redact(std::string_view where) {
 std::unique_ptr<Store> Store::open(const std::string& path, std::string& error) {
   if (is_postgres_url(path)) return PgStore::open(path, error);
   return SqliteStore::open(path, error);
+}
+
+std::unique_ptr<Store> Store::open_memory() {
+  return std::make_unique<MemoryStore>();
 }
 
 Store::~Store() {
