@@ -6,15 +6,15 @@
 #include <limits>
 #include <tuple>
 
+#include "retention_cutoff.hpp"
+
 namespace bc::store {
 namespace {
 
+using detail::cutoff;
+
 // Games deleted per hold of the lock: a prune of many rooms lets submissions through in between.
 constexpr std::size_t kPerHold = 32;
-
-std::int64_t cutoff(std::int64_t now_ms, std::int64_t keep_ms) {
-  return keep_ms > 0 ? now_ms - keep_ms : std::numeric_limits<std::int64_t>::min();
-}
 
 bool before(const ActionRow& a, std::int64_t version) {
   return a.version < version;

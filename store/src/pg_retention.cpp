@@ -5,9 +5,12 @@
 #include <limits>
 
 #include "pg_store.hpp"
+#include "retention_cutoff.hpp"
 
 namespace bc::store {
 namespace {
+
+using detail::cutoff;
 
 constexpr int kLookup = 512;
 constexpr std::size_t kPerTransaction = 32;
@@ -50,10 +53,6 @@ constexpr const char* kDeleteRoom =
     "NOT EXISTS (SELECT 1 FROM games WHERE room = $1)";
 
 constexpr const char* kTables = "meta, rooms, seats, games, actions";
-
-std::int64_t cutoff(std::int64_t now_ms, std::int64_t keep_ms) {
-  return keep_ms > 0 ? now_ms - keep_ms : std::numeric_limits<std::int64_t>::min();
-}
 
 }  // namespace
 

@@ -4,10 +4,13 @@
 #include <filesystem>
 #include <limits>
 
+#include "retention_cutoff.hpp"
 #include "sqlite_store.hpp"
 
 namespace bc::store {
 namespace {
+
+using detail::cutoff;
 
 // Rows looked up per query, and games or rooms deleted per transaction.
 constexpr int kLookup = 512;
@@ -54,10 +57,6 @@ constexpr const char* kDeleteRoom =
 
 // Pages given back per pass (1024 pages a step, each step its own commit): the rest next time.
 constexpr int kVacuumSteps = 64;
-
-std::int64_t cutoff(std::int64_t now_ms, std::int64_t keep_ms) {
-  return keep_ms > 0 ? now_ms - keep_ms : std::numeric_limits<std::int64_t>::min();
-}
 
 std::int64_t pragma_int(sqlite3* db, const char* sql) {
   Stmt s(db, sql);
