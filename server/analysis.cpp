@@ -163,27 +163,32 @@ void Analyst::submit(AnalysisJob job) {
 }
 
 void Analyst::set_live(const void* owner, const Game* game) {
-  std::vector<std::uint64_t> keys;
-  if (game != nullptr) keys = reachable_keys(*game);
   std::lock_guard lock(live_mu_);
   auto it = live_of_.find(owner);
-  if (it != live_of_.end()) {
-    for (std::uint64_t k : it->second) live_.erase(live_.find(k));
-    if (keys.empty()) {
-      live_of_.erase(it);
-      return;
-    }
-    it->second = std::move(keys);
-    for (std::uint64_t k : it->second) live_.insert(k);
+  if (it != live_of_.end() && it->second.counted) {
+    for (std::uint64_t k : it->second.keys) live_.erase(live_.find(k));
+  }
+  if (game == nullptr) {
+    if (it != live_of_.end()) live_of_.erase(it);
     return;
   }
-  if (keys.empty()) return;
-  for (std::uint64_t k : keys) live_.insert(k);
-  live_of_.emplace(owner, std::move(keys));
+  if (it == live_of_.end()) {
+    live_of_.emplace(owner, Live{*game, {}, false});
+  } else {
+    it->second.game = *game;
+    it->second.keys.clear();
+    it->second.counted = false;
+  }
 }
 
 bool Analyst::is_live(const Game& game) const {
   std::lock_guard lock(live_mu_);
+  for (auto& [owner, live] : live_of_) {
+    if (live.counted) continue;
+    live.keys = reachable_keys(live.game);
+    for (std::uint64_t k : live.keys) live_.insert(k);
+    live.counted = true;
+  }
   return live_.count(live_key(game)) != 0;
 }
 

@@ -55,8 +55,9 @@ class Analyst {
   // Answers at once from the cache, or queues the search (a full queue answers rate_limited).
   void submit(AnalysisJob job);
 
-  // The live positions of `owner` (a room of two people playing): its position and every one a
-  // turn from it. Empty: none any more.
+  // The live position of `owner` (a room of two people playing); null: none any more. Its
+  // position and every one a turn from it are live; they are worked out when is_live next asks,
+  // not on every move (analysis requests are rare, moves are not).
   void set_live(const void* owner, const Game* game);
   // Whether a free position is one of them (then it is not analysed).
   bool is_live(const Game& game) const;
@@ -79,9 +80,14 @@ class Analyst {
   std::list<Cached> lru_;  // most recent first
   std::unordered_multimap<std::uint64_t, std::list<Cached>::iterator> by_hash_;
 
+  struct Live {
+    Game game;
+    std::vector<std::uint64_t> keys;  // in live_ once worked out
+    bool counted = false;             // keys are worked out and in live_
+  };
   mutable std::mutex live_mu_;
-  std::unordered_map<const void*, std::vector<std::uint64_t>> live_of_;
-  std::unordered_multiset<std::uint64_t> live_;
+  mutable std::unordered_map<const void*, Live> live_of_;
+  mutable std::unordered_multiset<std::uint64_t> live_;
 };
 
 // The answers' texts (server/wire_analysis.cpp).

@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <cctype>
 #include <thread>
+#include <utility>
 
 #include "server/analysis.hpp"
 #include "server/notation.hpp"
@@ -202,9 +203,24 @@ void RoomHost::pump() {
     if (!batch.empty()) {
       // Everything this room has waiting goes in one submission: it commits whole or not at all.
       committing_ = true;
+      submitting_ = true;
       store_->submit(std::move(batch), [self = shared_from_this()](bool ok) {
-        net::post(self->strand_, [self, ok] { self->committed(ok); });
+        // A store that answers before submit returns (--memory) is on this strand: no hand-off
+        // back to it (one per move); a writer thread's answer is posted.
+        if (self->strand_.running_in_this_thread() && self->submitting_) {
+          self->answered_inline_ = ok;
+        } else {
+          net::post(self->strand_, [self, ok] { self->committed(ok); });
+        }
       });
+      submitting_ = false;
+      if (auto ok = std::exchange(answered_inline_, std::nullopt)) {
+        committing_ = false;
+        if (!*ok) return roll_back();
+        for (auto& e : outbox_) {
+          if (e.stage == Entry::Stage::InFlight) e.stage = Entry::Stage::Ready;
+        }
+      }
     }
   }
   while (!outbox_.empty() && outbox_.front().stage == Entry::Stage::Ready) {

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
@@ -186,7 +187,9 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   std::tuple<int, std::int64_t, bool> live_shown_{0, -1, false};  // game, version, live
   std::deque<Entry> outbox_;
   bool committing_ = false;  // one submission of this room at a time: the log never has holes
-  bool broken_ = false;      // the store failed and the room could not be rebuilt from it
+  bool submitting_ = false;  // inside store_->submit: an answer now is inline
+  std::optional<bool> answered_inline_;
+  bool broken_ = false;  // the store failed and the room could not be rebuilt from it
 
   mutable std::mutex snapshot_mu_;
   RoomSummary summary_;
