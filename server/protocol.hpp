@@ -14,6 +14,7 @@
 
 #include "bc/core.hpp"
 #include "server/game_clock.hpp"
+#include "server/state_layout.hpp"
 
 namespace bc::server {
 
@@ -347,7 +348,8 @@ std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t
 std::string draw_offer_json(VariantId v, Side from);
 std::string draw_declined_json(VariantId v, Side from);
 std::string rematch_offer_json(VariantId v, Side from);
-std::string state_json(const StateView& s);
+// `layout`: where each field lies in the text, for deltas (server/state_layout.hpp).
+std::string state_json(const StateView& s, StateLayout* layout = nullptr);
 std::string record_json(const RecordView& r);
 // GET /api/games/{room}/positions: {"room","game","variant","positions":[state, ...]}, the states
 // (state_json texts, version 0 first) spliced in as they are.

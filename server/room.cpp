@@ -107,7 +107,9 @@ int Room::spectator_count() const {
 
 void Room::add_membership_state(Outcome& o) {
   const int was = spectators_shown_;
-  std::string text = state_text();  // with the count of the last state
+  StateLayout layout;
+  StateLayout* wanted = compact_.empty() ? nullptr : &layout;
+  std::string text = state_text(wanted);  // with the count of the last state
   if (last_state_ && text == *last_state_) {
     // Nothing but the spectator count changed: those who hold the last state keep it, so a flood
     // of spectators joining and leaving sends the players nothing (the count follows later).
@@ -121,8 +123,8 @@ void Room::add_membership_state(Outcome& o) {
     return;
   }
   spectators_shown_ = spectator_count();  // a state goes to everyone anyway: with the count
-  if (spectators_shown_ != was) text = state_text();
-  add_state(o, std::move(text));
+  if (spectators_shown_ != was) text = state_text(wanted);
+  add_state(o, std::move(text), wanted);
 }
 
 Outcome Room::refresh_spectators() {
@@ -133,15 +135,18 @@ Outcome Room::refresh_spectators() {
 
 void Room::add_state(Outcome& o) {
   spectators_shown_ = spectator_count();
-  add_state(o, state_text());
+  if (compact_.empty()) return add_state(o, state_text(), nullptr);
+  StateLayout layout;
+  std::string text = state_text(&layout);
+  add_state(o, std::move(text), &layout);
 }
 
-void Room::add_state(Outcome& o, std::string text) {
+void Room::add_state(Outcome& o, std::string text, const StateLayout* layout) {
   Outgoing out = everyone(std::move(text));
   if (compact_.empty()) {
     last_split_.reset();  // nobody takes deltas: no text is read for them
   } else {
-    SplitState next(out.text);
+    SplitState next = layout ? SplitState(out.text, *layout) : SplitState(out.text);
     std::vector<MemberId> current[2];  // by action form, sorted as compact_ is
     for (MemberId m : compact_) {
       if (auto it = members_.find(m); it != members_.end() && it->second.current) {
@@ -174,7 +179,7 @@ void Room::set_compact(MemberId m, StateForm form) {
   }
 }
 
-std::string Room::state_text() const {
+std::string Room::state_text(StateLayout* layout) const {
   StateView v;
   v.room = id_;
   v.game = &game();
@@ -194,7 +199,7 @@ std::string Room::state_text() const {
   v.takeback_offer = match_.takeback_offer();
   v.hints = &match_.hints();
   v.one_screen = one_screen();
-  return state_json(v);
+  return state_json(v, layout);
 }
 
 std::string Room::record_text() const {

@@ -161,7 +161,8 @@ class Room {
   bool one_screen() const { return match_.setup().one_screen; }
   bool has_computer() const;  // a seat is the computer's
 
-  std::string state_text() const;
+  // `layout`: where its fields lie, for deltas.
+  std::string state_text(StateLayout* layout = nullptr) const;
   std::string record_text() const;
   // Every position of the current game, version 0 to now, as states (positions_json): the log
   // replayed through core from the room's start, the last one being the room's own.
@@ -231,7 +232,8 @@ class Room {
   // A state after a join or leave: when only the spectator count changed, it goes to the members
   // that lack the last state (the joiner), and the count follows within spectators_update.
   void add_membership_state(Outcome& o);
-  void add_state(Outcome& o, std::string text);  // text: state_text() as of now
+  // text: state_text(layout) as of now; without its layout the text is read for deltas.
+  void add_state(Outcome& o, std::string text, const StateLayout* layout);
   // The chat budgets of member m: its own (a player's seat's), then the spectators' shared one.
   std::optional<Limited> chat_limited(MemberId m);
   int spectator_count() const;

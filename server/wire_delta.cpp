@@ -321,6 +321,21 @@ SplitState::SplitState(std::shared_ptr<const std::string> text) : text_(std::mov
   pieces_ = std::move(*list);
 }
 
+SplitState::SplitState(std::shared_ptr<const std::string> text, const StateLayout& layout)
+    : text_(std::move(text)), ok_(true) {
+  const std::string_view t = *text_;
+  auto fields = [&](const std::vector<StateLayout::Field>& from, std::vector<Field>& to) {
+    to.reserve(from.size());
+    for (const auto& f : from) {
+      to.push_back({t.substr(f.key, f.value - 1 - f.key), t.substr(f.value, f.end - f.value)});
+    }
+  };
+  fields(layout.fields, fields_);
+  fields(layout.board, board_);
+  pieces_.reserve(layout.pieces.size());
+  for (const auto& p : layout.pieces) pieces_.push_back(t.substr(p.begin, p.end - p.begin));
+}
+
 std::optional<std::string> state_delta_json(std::string_view prev, std::string_view next,
                                             ActionForm form) {
   return state_delta_json(SplitState(std::make_shared<const std::string>(prev)),

@@ -2,7 +2,7 @@
 // gets, after its first full state, each change as a `delta` from the state it had before: the
 // top-level fields that changed, and the board's pieces as removals and insertions by index.
 // Both sides work on the texts state_json writes, so the state a delta rebuilds is the same text,
-// byte for byte.
+// byte for byte; the server's side takes the fields where state_json says it wrote them.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "server/state_layout.hpp"
+
 namespace bc::server {
 
 // A state text read once as far as deltas need: its top-level fields and its board's pieces, as
@@ -19,6 +21,8 @@ namespace bc::server {
 class SplitState {
  public:
   explicit SplitState(std::shared_ptr<const std::string> text);
+  // The same without reading: `layout` is where state_json(…, &layout) wrote each field of `text`.
+  SplitState(std::shared_ptr<const std::string> text, const StateLayout& layout);
   struct Field {
     std::string_view key;  // with its quotes
     std::string_view value;

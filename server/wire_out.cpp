@@ -162,29 +162,58 @@ void write_last(Writer& w, VariantId v, const std::optional<LastTurn>* last) {
   w.raw("}");
 }
 
+// Writes a top-level field's key of a state (the comma before it but the first) and, when asked,
+// notes where the key and the value before it lie (StateLayout).
+class FieldMarks {
+ public:
+  FieldMarks(std::string& out, std::vector<StateLayout::Field>* fields)
+      : out_(out), fields_(fields) {}
+  void operator()(std::string_view key) {
+    close();
+    out_ += started_ ? ",\"" : "{\"";
+    started_ = true;
+    const auto at = static_cast<std::uint32_t>(out_.size() - 1);
+    out_ += key;
+    out_ += "\":";
+    if (fields_) fields_->push_back({at, static_cast<std::uint32_t>(out_.size()), 0});
+  }
+  // After the last value, before the closing brace.
+  void close() {
+    if (fields_ && !fields_->empty() && fields_->back().end == 0) {
+      fields_->back().end = static_cast<std::uint32_t>(out_.size());
+    }
+  }
+
+ private:
+  std::string& out_;
+  std::vector<StateLayout::Field>* fields_;
+  bool started_ = false;
+};
+
 // The state's extension keys (PROTOCOL.md **ext**), from mid_turn to rematch.
-void write_extensions(Writer& w, const StateView& s) {
+void write_extensions(Writer& w, const StateView& s, FieldMarks& field) {
   const Game& g = *s.game;
   const VariantId v = g.variant();
-  w.raw(",\"mid_turn\":");
+  field("mid_turn");
   w.boolean(g.mid_turn());
-  w.raw(",\"jumper\":");
+  field("jumper");
   if (auto jumper = g.jumper()) {
     w.square(*jumper);
   } else {
     w.raw("null");
   }
-  w.raw(",\"moves\":");
+  field("moves");
   w.num(s.moves);
-  w.raw(",\"game\":");
+  field("game");
   w.num(s.game_number);
-  w.raw(",\"draw_offer\":");
+  field("draw_offer");
   if (s.draw_offer) {
     w.str(side_name(v, *s.draw_offer));
   } else {
     w.raw("null");
   }
-  w.raw(",\"rematch\":[");
+  field("rematch");
+  w.raw("[");
   bool first = true;
   for (Side side : {Side::First, Side::Second}) {
     if (!s.rematch[static_cast<std::size_t>(index(side))]) continue;
@@ -194,7 +223,7 @@ void write_extensions(Writer& w, const StateView& s) {
   }
   w.raw("]");
   // Always present, in this order (null when unused), so deltas keep the fields' order.
-  w.raw(",\"clock\":");
+  field("clock");
   if (const ClockView* c = s.clock) {
     w.raw("{\"control\":");
     w.str(time_control_text(c->control));
@@ -213,22 +242,25 @@ void write_extensions(Writer& w, const StateView& s) {
     }
     w.raw(",\"at\":");
     w.num(c->at);
-    w.raw("},\"abort_at\":");
+    w.raw("}");
+    field("abort_at");
     if (c->abort_at) {
       w.num(*c->abort_at);
     } else {
       w.raw("null");
     }
   } else {
-    w.raw("null,\"abort_at\":null");
+    w.raw("null");
+    field("abort_at");
+    w.raw("null");
   }
-  w.raw(",\"takeback_offer\":");
+  field("takeback_offer");
   if (s.takeback_offer) {
     w.str(side_name(v, *s.takeback_offer));
   } else {
     w.raw("null");
   }
-  w.raw(",\"away\":");
+  field("away");
   if (s.away) {
     w.raw("{\"side\":");
     w.str(side_name(v, s.away->side));
@@ -240,68 +272,98 @@ void write_extensions(Writer& w, const StateView& s) {
   } else {
     w.raw("null");
   }
-  w.raw(",\"hints\":");
+  field("hints");
   static const std::vector<std::int64_t> kNoHints;
   w.list(s.hints ? *s.hints : kNoHints, [&](std::int64_t h) { w.num(h); });
 }
 
 }  // namespace
 
-std::string state_json(const StateView& s) {
+std::string state_json(const StateView& s, StateLayout* layout) {
   const Game& g = *s.game;
   const VariantId v = g.variant();
   const auto pieces = g.pieces();
   std::string text;
   text.reserve(512 + 64 * pieces.size());
   Writer w{text};
-  w.raw("{\"type\":\"state\",\"room\":");
+  if (layout) *layout = {};
+  FieldMarks field(text, layout ? &layout->fields : nullptr);
+  field("type");
+  w.raw("\"state\"");
+  field("room");
   w.str(s.room);
-  w.raw(",\"variant\":");
+  field("variant");
   w.str(variant_key(v));
-  w.raw(",\"options\":");
+  field("options");
   w.raw(dump(options_json(v, g.options())));
   if (const std::string words = options_text(v, g.options()); !words.empty()) {
-    w.raw(",\"options_text\":");
+    field("options_text");
     w.str(words);
   }
   if (g.options().rules != kRulesRevision) {  // only games stored under earlier rules say so
-    w.raw(",\"rules\":");
+    field("rules");
     w.num(g.options().rules);
   }
-  if (s.one_screen) w.raw(",\"one_screen\":true");
-  w.raw(",\"version\":");
+  if (s.one_screen) {
+    field("one_screen");
+    w.raw("true");
+  }
+  field("version");
   w.num(s.version);
-  w.raw(",\"status\":");
+  field("status");
   w.str(status_name(s.status));
-  w.raw(",\"turn\":");
+  field("turn");
   w.str(side_name(v, g.turn()));
-  w.raw(",\"board\":{\"width\":");
-  w.num(g.width());
-  w.raw(",\"height\":");
-  w.num(g.height());
-  w.raw(",\"pieces\":");
-  w.pieces(v, pieces);
-  w.raw("},\"legal\":");
+  field("board");
+  {
+    FieldMarks board(text, layout ? &layout->board : nullptr);
+    board("width");
+    w.num(g.width());
+    board("height");
+    w.num(g.height());
+    board("pieces");
+    text += '[';
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      if (i) text += ',';
+      const auto begin = static_cast<std::uint32_t>(text.size());
+      const Piece& p = pieces[i];
+      w.raw("{\"at\":");
+      w.square(p.at);
+      w.raw(",\"side\":");
+      w.str(side_name(v, p.side));
+      w.raw(",\"kind\":");
+      w.str(kind_name(p.kind));
+      w.raw(",\"rank\":");
+      w.str(rank_name(p.rank));
+      text += '}';
+      if (layout) layout->pieces.push_back({begin, static_cast<std::uint32_t>(text.size())});
+    }
+    text += ']';
+    board.close();
+    text += '}';
+  }
+  field("legal");
   if (s.status == RoomStatus::Playing && s.with_legal) {
     w.actions(g.legal());
   } else {
     w.raw("[]");
   }
-  w.raw(",\"last\":");
+  field("last");
   write_last(w, v, s.last);
-  w.raw(",\"result\":");
+  field("result");
   w.raw(dump(result_json(v, g.result())));
-  w.raw(",\"players\":");
+  field("players");
   w.raw(dump(players_json(v, s.players)));
-  w.raw(",\"spectators\":");
+  field("spectators");
   w.num(s.spectators);
   if (v == VariantId::Kaboom) {
-    w.raw(",\"bombs\":");
+    field("bombs");
     w.raw(dump(bombs_json(v, g.bombs_left())));
-    w.raw(",\"connect\":");
+    field("connect");
     w.num(g.options().connect);
   }
-  write_extensions(w, s);
+  write_extensions(w, s, field);
+  field.close();
   w.raw("}");
   return text;
 }

@@ -20,6 +20,61 @@ namespace {
 
 using json = nlohmann::json;
 
+// The fields where state_json says it wrote them are the fields a reader finds in its text.
+void ExpectLayoutMatchesText(const std::string& written, const StateLayout& layout) {
+  auto text = std::make_shared<const std::string>(written);
+  const SplitState from_layout(text, layout), read(text);
+  ASSERT_TRUE(read.ok()) << written;
+  auto same = [&](const std::vector<SplitState::Field>& a, const std::vector<SplitState::Field>& b,
+                  const char* what) {
+    ASSERT_EQ(a.size(), b.size()) << what << " of " << written;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].key, b[i].key) << what << " " << i << " of " << written;
+      EXPECT_EQ(a[i].value, b[i].value) << what << " " << i << " of " << written;
+    }
+  };
+  same(from_layout.fields(), read.fields(), "field");
+  same(from_layout.board(), read.board(), "board field");
+  EXPECT_EQ(from_layout.pieces(), read.pieces()) << written;
+}
+
+TEST(Delta, TheWriterNotesWhereEveryFieldLiesWithClocksAbsenceAndOneScreen) {
+  for (VariantId v : kAllVariants) {
+    Options o = default_options(v);
+    o.rules = kRulesRevision - 1;  // a stored game's `rules` field
+    const Game g = std::get<Game>(Game::create(v, o));
+    const std::optional<LastTurn> last = LastTurn{Side::Second, g.legal(), {{1, 2}}, {}, {}, true};
+    const std::vector<std::int64_t> hints{3, 5};
+    for (int shape = 0; shape < 4; ++shape) {
+      ClockView clock{TimeControl{TimeControl::Kind::Fischer, 300000, 2000},
+                      {1000, 2000},
+                      Side::First,
+                      1764000000000,
+                      std::nullopt};
+      if (shape == 1) clock.abort_at = 1764000030000;
+      StateView view;
+      view.room = "K7QF2M";
+      view.game = &g;
+      view.version = 7;
+      view.status = shape == 3 ? RoomStatus::Waiting : RoomStatus::Playing;
+      view.last = shape == 2 ? nullptr : &last;
+      view.players[0] = PlayerView{"An{n]", true, std::nullopt};
+      view.players[1] = PlayerView{"Bo\"b", false, 4};
+      view.clock = shape < 2 ? &clock : nullptr;
+      if (shape == 1) view.away = AwayView{Side::Second, 1764000000000, 1764000060000};
+      view.takeback_offer = shape == 2 ? std::optional<Side>(Side::First) : std::nullopt;
+      view.hints = shape == 0 ? &hints : nullptr;
+      view.one_screen = shape == 3;
+      view.draw_offer = shape == 1 ? std::optional<Side>(Side::Second) : std::nullopt;
+      view.rematch = {shape == 2, true};
+      StateLayout layout;
+      const std::string text = state_json(view, &layout);
+      EXPECT_EQ(text, state_json(view)) << "the layout changes nothing written";
+      ExpectLayoutMatchesText(text, layout);
+    }
+  }
+}
+
 TEST(Delta, ChangedFieldsAndPieceEditsRebuildTheNextStateExactly) {
   const std::string a =
       R"({"type":"state","game":1,"version":3,"turn":"fire","board":{"width":8,"height":8,)"
@@ -147,7 +202,7 @@ class RandomRoom {
   void play(int games) {
     while (finished_ < games) step();
   }
-  int deltas = 0, fulls = 0, short_deltas = 0;
+  int deltas = 0, fulls = 0, short_deltas = 0, layouts = 0;
 
  private:
   static constexpr MemberId A = 1, B = 2, C = 3, D = 4;
@@ -198,6 +253,12 @@ class RandomRoom {
 
   void send(MemberId m, MessageBody body) {
     deliver(m, room_->handle(m, ClientMessage{{}, std::move(body)}));
+    if (++sent_ % 7 == 0) {  // every seventh: the layout check reads the text like a client
+      StateLayout layout;
+      const std::string text = room_->state_text(&layout);
+      ExpectLayoutMatchesText(text, layout);
+      ++layouts;
+    }
   }
 
   // What RoomHost::dispatch does with the members' connections, and what each client would do.
@@ -240,6 +301,7 @@ class RandomRoom {
   std::vector<MemberId> spectators_;
   MemberId next_member_ = D + 1;
   int finished_ = 0, steps_in_game_ = 0;
+  std::uint64_t sent_ = 0;
 };
 
 // Each variant's games in kShards tests of their own seeds, so that the long bomb games do not make
@@ -259,6 +321,7 @@ TEST_P(DeltaEveryVariant, DeltasOfRandomGamesRebuildEveryStateByteForByte) {
   EXPECT_GT(room.deltas, 10 * kGamesPerShard);
   EXPECT_GT(room.short_deltas, 5 * kGamesPerShard);  // A's and C's
   EXPECT_GT(room.fulls, kGamesPerShard);             // D's, and each newcomer's first
+  EXPECT_GT(room.layouts, kGamesPerShard);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, DeltaEveryVariant,
