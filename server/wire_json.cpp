@@ -91,6 +91,73 @@ ojson bombs_json(VariantId v, std::array<int, 2> bombs) {
   return j;
 }
 
+void Writer::options(VariantId v, const Options& o) {
+  out += '{';
+  bool first = true;
+  for (const auto& spec : option_specs(v)) {
+    if (!first) out += ',';
+    first = false;
+    str(spec.name);
+    out += ':';
+    const int value = get_option(o, v, spec.name).value_or(spec.def);
+    if (spec.type == OptionType::Bool) {
+      boolean(value != 0);
+    } else {
+      num(value);
+    }
+  }
+  out += '}';
+}
+
+void Writer::result(VariantId v, const std::optional<Result>& r) {
+  if (!r) return raw("null");
+  raw("{\"winner\":");
+  if (r->winner) {
+    str(side_name(v, *r->winner));
+  } else {
+    raw("null");
+  }
+  raw(",\"reason\":");
+  str(reason_name(r->reason));
+  out += '}';
+}
+
+void Writer::players(VariantId v, const std::array<std::optional<PlayerView>, 2>& ps) {
+  out += '{';
+  for (Side s : {Side::First, Side::Second}) {
+    if (s == Side::Second) out += ',';
+    str(side_name(v, s));
+    out += ':';
+    const auto& p = ps[static_cast<std::size_t>(index(s))];
+    if (!p) {
+      raw("null");
+      continue;
+    }
+    raw("{\"name\":");
+    raw(dump(ojson(p->name)));
+    raw(",\"connected\":");
+    boolean(p->connected);
+    if (p->ai) {
+      raw(",\"ai\":");
+      num(*p->ai);
+    }
+    out += '}';
+  }
+  out += '}';
+}
+
+void Writer::bombs(VariantId v, std::array<int, 2> b) {
+  out += '{';
+  str(side_name(v, Side::First));
+  out += ':';
+  num(b[0]);
+  out += ',';
+  str(side_name(v, Side::Second));
+  out += ':';
+  num(b[1]);
+  out += '}';
+}
+
 void put_id(ojson& j, const RequestId& id) {
   std::visit(
       [&](const auto& v) {

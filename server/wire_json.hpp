@@ -116,6 +116,12 @@ struct Writer {
   void actions(const std::vector<Action>& v) {
     list(v, [this](const Action& a) { action(a); });
   }
+  // The same texts as dump(options_json(...)) and its siblings, written without a tree: they are
+  // in every state (a player's name, which a client chose, still goes through the library).
+  void options(VariantId v, const Options& o);
+  void result(VariantId v, const std::optional<Result>& r);
+  void players(VariantId v, const std::array<std::optional<PlayerView>, 2>& ps);
+  void bombs(VariantId v, std::array<int, 2> b);
   void pieces(VariantId v, const std::vector<Piece>& ps) {
     list(ps, [this, v](const Piece& p) {
       out += "{\"at\":";

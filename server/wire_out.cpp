@@ -295,7 +295,7 @@ std::string state_json(const StateView& s, StateLayout* layout) {
   field("variant");
   w.str(variant_key(v));
   field("options");
-  w.raw(dump(options_json(v, g.options())));
+  w.options(v, g.options());
   if (const std::string words = options_text(v, g.options()); !words.empty()) {
     field("options_text");
     w.str(words);
@@ -351,14 +351,14 @@ std::string state_json(const StateView& s, StateLayout* layout) {
   field("last");
   write_last(w, v, s.last);
   field("result");
-  w.raw(dump(result_json(v, g.result())));
+  w.result(v, g.result());
   field("players");
-  w.raw(dump(players_json(v, s.players)));
+  w.players(v, s.players);
   field("spectators");
   w.num(s.spectators);
   if (v == VariantId::Kaboom) {
     field("bombs");
-    w.raw(dump(bombs_json(v, g.bombs_left())));
+    w.bombs(v, g.bombs_left());
     field("connect");
     w.num(g.options().connect);
   }
@@ -399,7 +399,7 @@ std::string record_json(const RecordView& r) {
   w.raw(",\"variant\":");
   w.str(variant_key(v));
   w.raw(",\"options\":");
-  w.raw(dump(options_json(v, setup.options)));
+  w.options(v, setup.options);
   w.raw(",\"options_text\":");
   w.str(options_text(v, setup.options));
   w.raw(",\"rules\":");
@@ -413,14 +413,14 @@ std::string record_json(const RecordView& r) {
   w.raw(",\"version\":");
   w.num(r.version);
   w.raw(",\"players\":");
-  w.raw(dump(players_json(v, r.players)));
+  w.players(v, r.players);
   w.raw(",\"start\":{\"pieces\":");
   w.pieces(v, start.pieces());
   w.raw(",\"turn\":");
   w.str(side_name(v, start.turn()));
   if (v == VariantId::Kaboom) {
     w.raw(",\"bombs\":");
-    w.raw(dump(bombs_json(v, start.bombs_left())));
+    w.bombs(v, start.bombs_left());
   }
   w.raw("},\"custom_start\":");
   w.boolean(setup.position.has_value());
@@ -448,7 +448,7 @@ std::string record_json(const RecordView& r) {
     w.raw("}");
   });
   w.raw(",\"result\":");
-  w.raw(dump(result_json(v, r.game->result())));
+  w.result(v, r.game->result());
   // Extensions: the rematch series and the times (docs/PERSISTENCE.md).
   w.raw(",\"games\":");
   w.num(std::max(r.games, r.game_number));

@@ -14,6 +14,7 @@
 #include "server/rate_limit.hpp"
 #include "server/registry.hpp"
 #include "server/static_files.hpp"
+#include "server/wire_json.hpp"
 
 namespace bc::server {
 namespace {
@@ -38,6 +39,50 @@ ErrorCode create_error(const json& create) {
   auto r = resolve_create(std::get<CreateMsg>(msg.body));
   if (!std::holds_alternative<Error>(r)) return static_cast<ErrorCode>(255);
   return std::get<Error>(r).code;
+}
+
+// The fields of every state are written straight into its text; they must be what the JSON trees
+// of the other messages dump, byte for byte.
+TEST(WireJson, TheStateWritersWriteWhatTheTreesDump) {
+  auto written = [](auto write) {
+    std::string out;
+    Writer w{out};
+    write(w);
+    return out;
+  };
+  for (VariantId v : kAllVariants) {
+    Options changed = default_options(v);
+    changed.draw_turns = 0;
+    changed.width = 9;
+    changed.connect = 5;
+    changed.misere = true;
+    changed.superbomb = true;
+    for (const Options& o : {default_options(v), changed}) {
+      EXPECT_EQ(written([&](Writer& w) { w.options(v, o); }), dump(options_json(v, o)));
+    }
+    std::vector<std::optional<Result>> results{std::nullopt};
+    for (int r = 0; r <= static_cast<int>(Reason::Abandoned); ++r) {
+      for (std::optional<Side> winner : {std::optional<Side>(), std::optional<Side>(Side::First),
+                                         std::optional<Side>(Side::Second)}) {
+        results.push_back(Result{winner, static_cast<Reason>(r)});
+      }
+    }
+    for (const auto& r : results) {
+      EXPECT_EQ(written([&](Writer& w) { w.result(v, r); }), dump(result_json(v, r)));
+    }
+    const std::string invalid_utf8 = "bad \xff\xfe name";
+    for (const std::string& name :
+         {std::string("Ann"), std::string("Bo\"b \\ {x}"), std::string("Zo\u00eb \u706b"),
+          invalid_utf8, std::string("tab\tnew\nline\x01")}) {
+      const std::array<std::optional<PlayerView>, 2> players{PlayerView{name, true, std::nullopt},
+                                                             PlayerView{"Comp", false, 7}};
+      EXPECT_EQ(written([&](Writer& w) { w.players(v, players); }), dump(players_json(v, players)));
+      const std::array<std::optional<PlayerView>, 2> one{std::nullopt,
+                                                         PlayerView{name, false, std::nullopt}};
+      EXPECT_EQ(written([&](Writer& w) { w.players(v, one); }), dump(players_json(v, one)));
+    }
+    EXPECT_EQ(written([&](Writer& w) { w.bombs(v, {2, 0}); }), dump(bombs_json(v, {2, 0})));
+  }
 }
 
 TEST(Parse, NotJsonIsABadMessage) {
