@@ -141,12 +141,12 @@ void Room::add_state(Outcome& o) {
   add_state(o, std::move(text), &layout);
 }
 
-void Room::add_state(Outcome& o, std::string text, const StateLayout* layout) {
+void Room::add_state(Outcome& o, std::string text, StateLayout* layout) {
   Outgoing out = everyone(std::move(text));
   if (compact_.empty()) {
     last_split_.reset();  // nobody takes deltas: no text is read for them
   } else {
-    SplitState next = layout ? SplitState(out.text, *layout) : SplitState(out.text);
+    SplitState next = layout ? SplitState(out.text, std::move(*layout)) : SplitState(out.text);
     std::vector<MemberId> current[2];  // by action form, sorted as compact_ is
     for (MemberId m : compact_) {
       if (auto it = members_.find(m); it != members_.end() && it->second.current) {

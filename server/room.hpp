@@ -233,7 +233,7 @@ class Room {
   // that lack the last state (the joiner), and the count follows within spectators_update.
   void add_membership_state(Outcome& o);
   // text: state_text(layout) as of now; without its layout the text is read for deltas.
-  void add_state(Outcome& o, std::string text, const StateLayout* layout);
+  void add_state(Outcome& o, std::string text, StateLayout* layout);
   // The chat budgets of member m: its own (a player's seat's), then the spectators' shared one.
   std::optional<Limited> chat_limited(MemberId m);
   int spectator_count() const;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace bc::server {
@@ -18,6 +19,9 @@ struct StateLayout {
   std::vector<Field> fields;  // top level, in order
   std::vector<Field> board;   // the members of `board`
   std::vector<Span> pieces;   // the items of `board.pieces`
+  // The values of `legal` and `last` with their actions written short, for the deltas of members
+  // that asked for short actions.
+  std::string legal_short, last_short;
 };
 
 }  // namespace bc::server

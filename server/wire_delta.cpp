@@ -140,7 +140,17 @@ void diff_pieces(const std::vector<std::string_view>& a, const std::vector<std::
     ++tail;
   }
   const std::size_t n = a.size() - head - tail, m = b.size() - head - tail;
-  std::vector<std::uint16_t> lcs((n + 1) * (m + 1), 0);
+  // A turn's few changed pieces fit the table on the stack; a new game's board may not.
+  constexpr std::size_t kOnStack = 256;
+  std::uint16_t stack[kOnStack];
+  std::vector<std::uint16_t> heap;
+  const std::size_t cells = (n + 1) * (m + 1);
+  std::uint16_t* lcs = stack;
+  if (cells > kOnStack) {
+    heap.resize(cells);
+    lcs = heap.data();
+  }
+  std::fill(lcs, lcs + cells, std::uint16_t{0});
   auto at = [&](std::size_t i, std::size_t j) -> std::uint16_t& { return lcs[i * (m + 1) + j]; };
   for (std::size_t i = n; i-- > 0;) {
     for (std::size_t j = m; j-- > 0;) {
@@ -148,22 +158,31 @@ void diff_pieces(const std::vector<std::string_view>& a, const std::vector<std::
                                             : std::max(at(i + 1, j), at(i, j + 1));
     }
   }
-  std::string removed, inserted;
+  std::string inserted;
+  auto index = [](std::string& to, std::size_t k) {
+    char digits[24];
+    to.append(digits, std::to_chars(digits, digits + sizeof digits, k).ptr);
+  };
+  out += "{\"remove\":[";
+  const std::size_t removed_from = out.size();
   std::size_t i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[head + i] == b[head + j]) {
       ++i, ++j;
     } else if (j >= m || (i < n && at(i + 1, j) >= at(i, j + 1))) {
-      if (!removed.empty()) removed += ',';
-      removed += std::to_string(head + i++);
+      if (out.size() > removed_from) out += ',';
+      index(out, head + i++);
     } else {
-      if (!inserted.empty()) inserted += ',';
-      inserted += '[' + std::to_string(head + j) + ',';
+      inserted += inserted.empty() ? "[" : ",[";
+      index(inserted, head + j);
+      inserted += ',';
       inserted += b[head + j++];
       inserted += ']';
     }
   }
-  out += "{\"remove\":[" + removed + "],\"insert\":[" + inserted + "]}";
+  out += "],\"insert\":[";
+  out += inserted;
+  out += "]}";
 }
 
 // The board's pieces as an edit when only they changed; nullopt when width or height did too.
@@ -321,8 +340,11 @@ SplitState::SplitState(std::shared_ptr<const std::string> text) : text_(std::mov
   pieces_ = std::move(*list);
 }
 
-SplitState::SplitState(std::shared_ptr<const std::string> text, const StateLayout& layout)
-    : text_(std::move(text)), ok_(true) {
+SplitState::SplitState(std::shared_ptr<const std::string> text, StateLayout&& layout)
+    : text_(std::move(text)),
+      legal_short_(std::move(layout.legal_short)),
+      last_short_(std::move(layout.last_short)),
+      ok_(true) {
   const std::string_view t = *text_;
   auto fields = [&](const std::vector<StateLayout::Field>& from, std::vector<Field>& to) {
     to.reserve(from.size());
@@ -334,6 +356,14 @@ SplitState::SplitState(std::shared_ptr<const std::string> text, const StateLayou
   fields(layout.board, board_);
   pieces_.reserve(layout.pieces.size());
   for (const auto& p : layout.pieces) pieces_.push_back(t.substr(p.begin, p.end - p.begin));
+}
+
+std::optional<std::string_view> SplitState::short_value(std::string_view key) const {
+  const std::optional<std::string>* value = key == "\"legal\""  ? &legal_short_
+                                            : key == "\"last\"" ? &last_short_
+                                                                : nullptr;
+  if (value == nullptr || !*value) return std::nullopt;
+  return std::string_view(**value);
 }
 
 std::optional<std::string> state_delta_json(std::string_view prev, std::string_view next,
@@ -363,10 +393,17 @@ std::optional<std::string> state_delta_json(const SplitState& prev, const SplitS
     if (!set.empty()) set += ',';
     set += now.key;
     set += ':';
-    auto short_form = form == ActionForm::Short && holds_actions(now.key)
-                          ? rewrite_actions(now.key, now.value, shorten_actions)
-                          : std::nullopt;
-    set += short_form ? std::string_view(*short_form) : now.value;
+    if (form == ActionForm::Short && holds_actions(now.key)) {
+      if (auto written = next.short_value(now.key)) {
+        set += *written;
+        continue;
+      }
+      if (auto rewritten = rewrite_actions(now.key, now.value, shorten_actions)) {
+        set += *rewritten;
+        continue;
+      }
+    }
+    set += now.value;
   }
   std::string out;
   out.reserve(64 + set.size() + board.size());

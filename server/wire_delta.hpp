@@ -22,7 +22,7 @@ class SplitState {
  public:
   explicit SplitState(std::shared_ptr<const std::string> text);
   // The same without reading: `layout` is where state_json(…, &layout) wrote each field of `text`.
-  SplitState(std::shared_ptr<const std::string> text, const StateLayout& layout);
+  SplitState(std::shared_ptr<const std::string> text, StateLayout&& layout);
   struct Field {
     std::string_view key;  // with its quotes
     std::string_view value;
@@ -32,11 +32,14 @@ class SplitState {
   const std::vector<Field>& fields() const { return fields_; }
   const std::vector<Field>& board() const { return board_; }  // empty if unreadable
   const std::vector<std::string_view>& pieces() const { return pieces_; }
+  // `legal` or `last` (key with its quotes) with short actions, when the writer gave them.
+  std::optional<std::string_view> short_value(std::string_view key) const;
 
  private:
   std::shared_ptr<const std::string> text_;
   std::vector<Field> fields_, board_;
   std::vector<std::string_view> pieces_;
+  std::optional<std::string> legal_short_, last_short_;
   bool ok_ = false;
 };
 

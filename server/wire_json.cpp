@@ -91,6 +91,56 @@ ojson bombs_json(VariantId v, std::array<int, 2> bombs) {
   return j;
 }
 
+namespace {
+
+// A coordinate or column short forms carry: what the writer prints in 1 to 3 digits.
+bool short_number(int n) {
+  return n >= 0 && n <= 999;
+}
+bool short_square(Square q) {
+  return short_number(q.x) && short_number(q.y);
+}
+
+}  // namespace
+
+void Writer::short_actions(const std::vector<Action>& v) {
+  list(v, [this](const Action& a) {
+    auto pair = [this](Square q) {
+      num(q.x);
+      out += ',';
+      num(q.y);
+    };
+    switch (a.kind) {
+      case ActionKind::Step:
+      case ActionKind::Jump:
+        if (!short_square(a.from) || !short_square(a.to)) break;
+        out += '"';
+        pair(a.from);
+        out += a.kind == ActionKind::Step ? '-' : 'x';
+        pair(a.to);
+        out += '"';
+        return;
+      case ActionKind::EndTurn:
+        out += "\"end\"";
+        return;
+      case ActionKind::Drop:
+        if (!short_number(a.column) || (a.piece != Kind::Normal && a.piece != Kind::Bomb)) break;
+        out += "\"d";
+        num(a.column);
+        if (a.piece == Kind::Bomb) out += 'b';
+        out += '"';
+        return;
+      case ActionKind::Detonate:
+        if (!short_square(a.at)) break;
+        out += "\"*";
+        pair(a.at);
+        out += '"';
+        return;
+    }
+    action(a);
+  });
+}
+
 void Writer::options(VariantId v, const Options& o) {
   out += '{';
   bool first = true;

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -49,10 +50,13 @@ struct Writer {
   std::string& out;
 
   void raw(std::string_view t) { out += t; }
-  void str(std::string_view t) {
-    out += '"';
-    out += t;
-    out += '"';
+  void str(std::string_view t) {  // one resize, not three appends: names fill every state
+    const std::size_t at = out.size();
+    out.resize(at + t.size() + 2);
+    char* p = out.data() + at;
+    *p++ = '"';
+    std::memcpy(p, t.data(), t.size());
+    p[t.size()] = '"';
   }
   void num(std::int64_t v) {
     char buf[24];
@@ -116,6 +120,9 @@ struct Writer {
   void actions(const std::vector<Action>& v) {
     list(v, [this](const Action& a) { action(a); });
   }
+  // Each action as its short form, quoted (docs/PROTOCOL.md, "Short actions"), or as its object
+  // when it has none: what shortening the text actions() writes gives.
+  void short_actions(const std::vector<Action>& v);
   // The same texts as dump(options_json(...)) and its siblings, written without a tree: they are
   // in every state (a player's name, which a client chose, still goes through the library).
   void options(VariantId v, const Options& o);

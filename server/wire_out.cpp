@@ -2,6 +2,7 @@
 // the record are written straight into their text by the one Writer (wire_json.hpp); the rest are
 // small trees.
 #include <algorithm>
+#include <cstring>
 
 #include "server/limits.hpp"
 #include "server/wire_json.hpp"
@@ -141,7 +142,8 @@ std::string rematch_offer_json(VariantId v, Side from) {
 namespace {
 
 // The state's `last`: what the previous turn did, or null.
-void write_last(Writer& w, VariantId v, const std::optional<LastTurn>* last) {
+void write_last(Writer& w, VariantId v, const std::optional<LastTurn>* last,
+                bool short_actions = false) {
   if (!last || !*last) {
     w.raw("null");
     return;
@@ -150,7 +152,11 @@ void write_last(Writer& w, VariantId v, const std::optional<LastTurn>* last) {
   w.raw("{\"side\":");
   w.str(side_name(v, t.side));
   w.raw(",\"actions\":");
-  w.actions(t.actions);
+  if (short_actions) {
+    w.short_actions(t.actions);
+  } else {
+    w.actions(t.actions);
+  }
   w.raw(",\"captured\":");
   w.squares(t.captured);
   w.raw(",\"exploded\":");
@@ -170,12 +176,22 @@ class FieldMarks {
       : out_(out), fields_(fields) {}
   void operator()(std::string_view key) {
     close();
-    out_ += started_ ? ",\"" : "{\"";
+    // One resize for `,"key":`: this runs some thirty times for every state sent.
+    const std::size_t at = out_.size();
+    out_.resize(at + key.size() + 4);
+    char* p = out_.data() + at;
+    *p++ = started_ ? ',' : '{';
+    *p++ = '"';
+    std::memcpy(p, key.data(), key.size());
+    p += key.size();
+    *p++ = '"';
+    *p = ':';
     started_ = true;
-    const auto at = static_cast<std::uint32_t>(out_.size() - 1);
-    out_ += key;
-    out_ += "\":";
-    if (fields_) fields_->push_back({at, static_cast<std::uint32_t>(out_.size()), 0});
+    if (fields_) {
+      if (fields_->empty()) fields_->reserve(40);
+      fields_->push_back(
+          {static_cast<std::uint32_t>(at + 1), static_cast<std::uint32_t>(out_.size()), 0});
+    }
   }
   // After the last value, before the closing brace.
   void close() {
@@ -322,6 +338,7 @@ std::string state_json(const StateView& s, StateLayout* layout) {
     board("height");
     w.num(g.height());
     board("pieces");
+    if (layout) layout->pieces.reserve(pieces.size());
     text += '[';
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       if (i) text += ',';
@@ -343,13 +360,21 @@ std::string state_json(const StateView& s, StateLayout* layout) {
     text += '}';
   }
   field("legal");
+  Writer legal_short{layout ? layout->legal_short : text};
   if (s.status == RoomStatus::Playing && s.with_legal) {
-    w.actions(g.legal());
+    const auto legal = g.legal();
+    w.actions(legal);
+    if (layout) legal_short.short_actions(legal);
   } else {
     w.raw("[]");
+    if (layout) legal_short.raw("[]");
   }
   field("last");
   write_last(w, v, s.last);
+  if (layout) {
+    Writer last_short{layout->last_short};
+    write_last(last_short, v, s.last, true);
+  }
   field("result");
   w.result(v, g.result());
   field("players");

@@ -23,7 +23,8 @@ using json = nlohmann::json;
 // The fields where state_json says it wrote them are the fields a reader finds in its text.
 void ExpectLayoutMatchesText(const std::string& written, const StateLayout& layout) {
   auto text = std::make_shared<const std::string>(written);
-  const SplitState from_layout(text, layout), read(text);
+  StateLayout noted = layout;
+  const SplitState from_layout(text, std::move(noted)), read(text);
   ASSERT_TRUE(read.ok()) << written;
   auto same = [&](const std::vector<SplitState::Field>& a, const std::vector<SplitState::Field>& b,
                   const char* what) {

@@ -13,6 +13,7 @@
 #include "server/metrics.hpp"
 #include "server/rate_limit.hpp"
 #include "server/registry.hpp"
+#include "server/short_action.hpp"
 #include "server/static_files.hpp"
 #include "server/wire_json.hpp"
 
@@ -83,6 +84,33 @@ TEST(WireJson, TheStateWritersWriteWhatTheTreesDump) {
     }
     EXPECT_EQ(written([&](Writer& w) { w.bombs(v, {2, 0}); }), dump(bombs_json(v, {2, 0})));
   }
+}
+
+// The short forms a state's writer gives straight from actions are what shortening the action
+// objects it writes gives, for every kind and for numbers too long for a short form.
+TEST(WireJson, ShortActionsFromActionsAreThoseReadFromTheirTexts) {
+  std::vector<Action> actions{Action::end_turn()};
+  for (int n : {0, 7, 10, 999, 1000, -1}) {
+    actions.push_back(Action::step({n, 1}, {2, n}));
+    actions.push_back(Action::jump({3, n}, {n, 5}));
+    actions.push_back(Action::detonate({n, 4}));
+    for (Kind k : {Kind::Normal, Kind::Shield, Kind::Bomb}) actions.push_back(Action::drop(n, k));
+  }
+  std::string written, expected = "[";
+  Writer{written}.short_actions(actions);
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    if (i) expected += ',';
+    const std::string object = action_json(actions[i]);
+    if (auto s = short_action(object)) {
+      expected += '"' + *s + '"';
+    } else {
+      expected += object;
+    }
+  }
+  expected += ']';
+  EXPECT_EQ(written, expected);
+  EXPECT_NE(written.find(R"({"kind":"drop","column":7,"piece":"shield"})"), std::string::npos)
+      << "a shield drop has no short form";
 }
 
 TEST(Parse, NotJsonIsABadMessage) {
