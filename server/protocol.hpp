@@ -193,6 +193,10 @@ struct ParseError {
 
 // Parses one text frame. Never throws; every field access is guarded by type.
 std::variant<ClientMessage, ParseError> parse_client_message(std::string_view text);
+// The two ways it reads (for tests): an `act` in its common narrow form, without a JSON tree
+// (nullopt: any other text), and every message through the tree.
+std::optional<ClientMessage> parse_act_fast(std::string_view text);
+std::variant<ClientMessage, ParseError> parse_client_message_tree(std::string_view text);
 
 // ---------------------------------------------------------------------------------------------
 // Resolving a create request against core (unknown_variant -> bad_options -> bad_position).

@@ -401,7 +401,7 @@ std::string_view message_type(const MessageBody& b) {
   return kNames[b.index()];
 }
 
-std::variant<ClientMessage, ParseError> parse_client_message(std::string_view text) {
+std::variant<ClientMessage, ParseError> parse_client_message_tree(std::string_view text) {
   json j = json::parse(text.begin(), text.end(), nullptr, false);
   if (j.is_discarded()) return refuse({}, "", "the message is not valid JSON");
   if (!j.is_object()) return refuse({}, "", "a message must be a JSON object");
@@ -421,6 +421,11 @@ std::variant<ClientMessage, ParseError> parse_client_message(std::string_view te
   ClientMessage out{std::move(id), parser->second(f)};
   if (f.error) return refuse(std::move(out.id), type, std::move(*f.error));
   return out;
+}
+
+std::variant<ClientMessage, ParseError> parse_client_message(std::string_view text) {
+  if (auto act = parse_act_fast(text)) return std::move(*act);
+  return parse_client_message_tree(text);
 }
 
 }  // namespace bc::server

@@ -1,6 +1,7 @@
 // Fuzz target: any bytes as client messages. Each line is one message, sent by one of three
 // members of a room with two seated players; the room must never crash, and a refused request
-// must change nothing (the state a member would see is the same before and after).
+// must change nothing (the state a member would see is the same before and after); an `act`
+// read the short way must mean what the JSON tree reads.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -39,6 +40,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bc::server::MemberId sender =
         line.empty() ? 1 : 1 + static_cast<unsigned char>(line[0]) % 3;
     auto parsed = bc::server::parse_client_message(line);
+    // An `act` read without the tree is what the tree reads.
+    if (auto fast = bc::server::parse_act_fast(line)) {
+      auto tree = bc::server::parse_client_message_tree(line);
+      auto* t = std::get_if<bc::server::ClientMessage>(&tree);
+      auto* a = t ? std::get_if<bc::server::ActMsg>(&t->body) : nullptr;
+      const auto& f = std::get<bc::server::ActMsg>(fast->body);
+      if (!a || t->id != fast->id || a->action != f.action || a->version != f.version ||
+          a->lag != f.lag) {
+        __builtin_trap();
+      }
+    }
     if (auto* msg = std::get_if<bc::server::ClientMessage>(&parsed)) {
       if (auto* create = std::get_if<bc::server::CreateMsg>(&msg->body)) {
         (void)bc::server::resolve_create(*create);  // the position and options validators

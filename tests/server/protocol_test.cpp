@@ -113,6 +113,53 @@ TEST(WireJson, ShortActionsFromActionsAreThoseReadFromTheirTexts) {
       << "a shield drop has no short form";
 }
 
+// `act`, most of what clients send, is read without a JSON tree when it has the common narrow
+// form; every text either way means exactly what the tree reads, and anything outside that form
+// (escapes, floats, negative or long numbers, keys twice or unknown) is left to the tree.
+TEST(Parse, ActReadWithoutATreeIsWhatTheTreeReads) {
+  const std::vector<std::string> taken{
+      R"({"type":"act","action":{"kind":"step","from":[1,2],"to":[0,3]},"version":12})",
+      R"({"version":0,"action":{"to":[7,7],"kind":"jump","from":[5,5]},"type":"act","id":7})",
+      R"( { "type" : "act" , "id" : "m-41" , "action" : { "kind" : "end_turn" } , "version" : 3 , "lag" : 120 } )",
+      R"({"type":"act","action":{"kind":"drop","column":3},"version":5,"id":18446744073709551})",
+      R"({"type":"act","action":{"kind":"drop","column":3,"piece":"bomb"},"version":5})",
+      R"({"type":"act","action":{"kind":"detonate","at":[2,4]},"version":9,"lag":0})",
+  };
+  for (const auto& text : taken) {
+    auto fast = parse_act_fast(text);
+    ASSERT_TRUE(fast) << text;
+    auto tree = parse_client_message_tree(text);
+    auto* t = std::get_if<ClientMessage>(&tree);
+    ASSERT_TRUE(t) << text;
+    EXPECT_EQ(fast->id, t->id) << text;
+    const auto& a = std::get<ActMsg>(fast->body);
+    const auto& b = std::get<ActMsg>(t->body);
+    EXPECT_EQ(a.action, b.action) << text;
+    EXPECT_EQ(a.version, b.version) << text;
+    EXPECT_EQ(a.lag, b.lag) << text;
+  }
+  const std::vector<std::string> left{
+      R"({"type":"act","action":{"kind":"step","from":[1,2],"to":[0,3]}})",
+      R"({"type":"act","action":{"kind":"step","from":[1,2],"to":[0,3]},"version":1.0})",
+      R"({"type":"act","action":{"kind":"step","from":[-1,2],"to":[0,3]},"version":1})",
+      R"({"type":"act","action":{"kind":"step","from":[1,2],"to":[0,3]},"version":01})",
+      R"({"type":"act","action":{"kind":"step","from":[1,2],"to":[0,3],"at":[1,1]},"version":1})",
+      R"({"type":"act","action":{"kind":"fly","from":[1,2],"to":[0,3]},"version":1})",
+      R"({"type":"act","action":{"kind":"drop","column":3,"piece":"rock"},"version":1})",
+      R"({"type":"act","action":{"kind":"end_turn"},"version":1,"version":2})",
+      R"({"type":"act","action":{"kind":"end_turn"},"version":1,"lag":60001})",
+      R"({"type":"act","action":{"kind":"end_turn"},"version":1,"lag":null})",
+      R"({"type":"act","action":{"kind":"end_turn"},"version":1,"id":"a\"b"})",
+      R"({"type":"act","action":{"kind":"end_turn"},"version":1,"id":-4})",
+      R"({"type":"act","action":{"kind":"end_turn"},"version":1,"room":"K7QF2M"})",
+      R"({"type":"chat","action":{"kind":"end_turn"},"version":1})",
+      R"({"type":"act","action":{"kind":"end_turn"},"version":1}x)",
+      R"({"type":"act","action":{"kind":"end_turn"},"version":1)",
+      "{\"type\":\"act\",\"action\":{\"kind\":\"end_turn\"},\"version\":1,\"id\":\"\xc3\xa9\"}",
+  };
+  for (const auto& text : left) EXPECT_FALSE(parse_act_fast(text)) << text;
+}
+
 TEST(Parse, NotJsonIsABadMessage) {
   for (std::string_view t : {"", "{", "not json", "{\"type\":\"chat\",}", "\xff\xfe"}) {
     EXPECT_EQ(parse_error(t).error.code, ErrorCode::BadMessage) << t;
