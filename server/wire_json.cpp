@@ -105,39 +105,37 @@ bool short_square(Square q) {
 
 void Writer::short_actions(const std::vector<Action>& v) {
   list(v, [this](const Action& a) {
-    auto pair = [this](Square q) {
-      num(q.x);
-      out += ',';
-      num(q.y);
-    };
+    Line l;
     switch (a.kind) {
       case ActionKind::Step:
       case ActionKind::Jump:
-        if (!short_square(a.from) || !short_square(a.to)) break;
-        out += '"';
-        pair(a.from);
-        out += a.kind == ActionKind::Step ? '-' : 'x';
-        pair(a.to);
-        out += '"';
-        return;
+        if (!short_square(a.from) || !short_square(a.to)) return action(a);
+        l.put('"');
+        l.pair(a.from);
+        l.put(a.kind == ActionKind::Step ? '-' : 'x');
+        l.pair(a.to);
+        l.put('"');
+        break;
       case ActionKind::EndTurn:
-        out += "\"end\"";
-        return;
+        l.put("\"end\"");
+        break;
       case ActionKind::Drop:
-        if (!short_number(a.column) || (a.piece != Kind::Normal && a.piece != Kind::Bomb)) break;
-        out += "\"d";
-        num(a.column);
-        if (a.piece == Kind::Bomb) out += 'b';
-        out += '"';
-        return;
+        if (!short_number(a.column) || (a.piece != Kind::Normal && a.piece != Kind::Bomb)) {
+          return action(a);
+        }
+        l.put("\"d");
+        l.num(a.column);
+        if (a.piece == Kind::Bomb) l.put('b');
+        l.put('"');
+        break;
       case ActionKind::Detonate:
-        if (!short_square(a.at)) break;
-        out += "\"*";
-        pair(a.at);
-        out += '"';
-        return;
+        if (!short_square(a.at)) return action(a);
+        l.put("\"*");
+        l.pair(a.at);
+        l.put('"');
+        break;
     }
-    action(a);
+    out += l.text();
   });
 }
 

@@ -344,15 +344,17 @@ std::string state_json(const StateView& s, StateLayout* layout) {
       if (i) text += ',';
       const auto begin = static_cast<std::uint32_t>(text.size());
       const Piece& p = pieces[i];
-      w.raw("{\"at\":");
-      w.square(p.at);
-      w.raw(",\"side\":");
-      w.str(side_name(v, p.side));
-      w.raw(",\"kind\":");
-      w.str(kind_name(p.kind));
-      w.raw(",\"rank\":");
-      w.str(rank_name(p.rank));
-      text += '}';
+      Writer::Line l;
+      l.put("{\"at\":");
+      l.square(p.at);
+      l.put(",\"side\":\"");
+      l.put(side_name(v, p.side));
+      l.put("\",\"kind\":\"");
+      l.put(kind_name(p.kind));
+      l.put("\",\"rank\":\"");
+      l.put(rank_name(p.rank));
+      l.put("\"}");
+      text += l.text();
       if (layout) layout->pieces.push_back({begin, static_cast<std::uint32_t>(text.size())});
     }
     text += ']';

@@ -283,6 +283,31 @@ TEST(Parse, DeepNestingIsRefusedNotFatal) {
   EXPECT_NO_THROW(parse_client_message(nested));
 }
 
+// The texts of actions and pieces, byte for byte as docs/PROTOCOL.md writes them (states compose
+// them on the stack, not through the writer's appends).
+TEST(Actions, TheirTextsAreExactlyThoseOfTheProtocol) {
+  EXPECT_EQ(action_json(Action::step({1, 2}, {2, 3})),
+            R"({"kind":"step","from":[1,2],"to":[2,3]})");
+  EXPECT_EQ(action_json(Action::jump({2, 2}, {4, 4})),
+            R"({"kind":"jump","from":[2,2],"to":[4,4]})");
+  EXPECT_EQ(action_json(Action::end_turn()), R"({"kind":"end_turn"})");
+  EXPECT_EQ(action_json(Action::drop(3, Kind::Bomb)),
+            R"({"kind":"drop","column":3,"piece":"bomb"})");
+  EXPECT_EQ(action_json(Action::detonate({4, 0})), R"({"kind":"detonate","at":[4,0]})");
+  EXPECT_EQ(action_json(Action::step({-2147483647 - 1, 2147483647}, {0, 0})),
+            R"({"kind":"step","from":[-2147483648,2147483647],"to":[0,0]})");
+  for (VariantId v : kAllVariants) {
+    const Game g = std::get<Game>(Game::create(v, default_options(v)));
+    StateView view;
+    view.room = "K7QF2M";
+    view.game = &g;
+    std::string pieces;
+    Writer{pieces}.pieces(v, g.pieces());
+    EXPECT_NE(state_json(view).find(R"("pieces":)" + pieces + "}"), std::string::npos)
+        << variant_key(v);
+  }
+}
+
 TEST(Actions, RoundTripEveryKind) {
   for (const Action& a :
        {Action::step({1, 2}, {2, 3}), Action::jump({2, 2}, {4, 4}), Action::end_turn(),
