@@ -161,18 +161,21 @@ struct Writer {
   void result(VariantId v, const std::optional<Result>& r);
   void players(VariantId v, const std::array<std::optional<PlayerView>, 2>& ps);
   void bombs(VariantId v, std::array<int, 2> b);
+  void piece(VariantId v, const Piece& p) {
+    Line l;
+    l.put("{\"at\":");
+    l.square(p.at);
+    l.put(",\"side\":\"");
+    l.put(side_name(v, p.side));
+    l.put("\",\"kind\":\"");
+    l.put(kind_name(p.kind));
+    l.put("\",\"rank\":\"");
+    l.put(rank_name(p.rank));
+    l.put("\"}");
+    out += l.text();
+  }
   void pieces(VariantId v, const std::vector<Piece>& ps) {
-    list(ps, [this, v](const Piece& p) {
-      out += "{\"at\":";
-      square(p.at);
-      out += ",\"side\":";
-      str(side_name(v, p.side));
-      out += ",\"kind\":";
-      str(kind_name(p.kind));
-      out += ",\"rank\":";
-      str(rank_name(p.rank));
-      out += '}';
-    });
+    list(ps, [this, v](const Piece& p) { piece(v, p); });
   }
 };
 
