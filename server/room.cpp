@@ -135,10 +135,9 @@ Outcome Room::refresh_spectators() {
 
 void Room::add_state(Outcome& o) {
   spectators_shown_ = spectator_count();
-  if (compact_.empty()) return add_state(o, state_text(), nullptr);
   StateLayout layout;
-  std::string text = state_text(&layout);
-  add_state(o, std::move(text), &layout);
+  StateLayout* wanted = compact_.empty() ? nullptr : &layout;  // deltas are made from it
+  add_state(o, state_text(wanted), wanted);
 }
 
 void Room::add_state(Outcome& o, std::string text, StateLayout* layout) {

@@ -214,13 +214,7 @@ void RoomHost::pump() {
         }
       });
       submitting_ = false;
-      if (auto ok = std::exchange(answered_inline_, std::nullopt)) {
-        committing_ = false;
-        if (!*ok) return roll_back();
-        for (auto& e : outbox_) {
-          if (e.stage == Entry::Stage::InFlight) e.stage = Entry::Stage::Ready;
-        }
-      }
+      if (auto ok = std::exchange(answered_inline_, std::nullopt)) return committed(*ok);
     }
   }
   while (!outbox_.empty() && outbox_.front().stage == Entry::Stage::Ready) {
