@@ -125,7 +125,7 @@ void Cluster::send_out(const std::string& node, MemberId conn, Peer::Texts texts
       return it->second;
     };
     for (const auto& m : texts) {
-      if (m.text) item.texts.emplace_back(index_of(m.text), index_of(m.full));
+      if (m.text) item.texts.emplace_back(index_of(m.text), index_of(m.full()));
     }
     p.out.items.push_back(std::move(item));
     post = !std::exchange(i.flush_posted, true);

@@ -14,7 +14,6 @@
 
 #include "bc/core.hpp"
 #include "server/game_clock.hpp"
-#include "server/state_layout.hpp"
 
 namespace bc::server {
 
@@ -239,6 +238,7 @@ struct PlayerView {
   std::string name;
   bool connected = false;
   std::optional<int> ai;  // the computer's level, for a computer seat
+  friend bool operator==(const PlayerView&, const PlayerView&) = default;
 };
 
 // Everything that happened in the last turn (or the turn so far, when mid-turn).
@@ -249,6 +249,7 @@ struct LastTurn {
   std::vector<Square> exploded;
   std::vector<Square> promoted;
   bool complete = false;
+  friend bool operator==(const LastTurn&, const LastTurn&) = default;
 };
 
 // A state's clocks (docs/PROTOCOL.md, "Clocks"): the times left as of `at` (the server's Unix ms
@@ -259,6 +260,7 @@ struct ClockView {
   std::optional<Side> running;
   std::int64_t at = 0;
   std::optional<std::int64_t> abort_at;  // Unix ms
+  friend bool operator==(const ClockView&, const ClockView&) = default;
 };
 
 // A player whose connections are all gone, in a clocked game with a person against them: from
@@ -267,6 +269,7 @@ struct AwayView {
   Side side = Side::First;
   std::int64_t since = 0;
   std::int64_t claim_at = 0;
+  friend bool operator==(const AwayView&, const AwayView&) = default;
 };
 
 struct StateView {
@@ -287,6 +290,9 @@ struct StateView {
   std::optional<Side> takeback_offer;
   const std::vector<std::int64_t>* hints = nullptr;  // versions analysed against the computer
   bool one_screen = false;
+  // The game's pieces and legal turns when already worked out (StateSnapshot); null: from `game`.
+  const std::vector<Piece>* pieces = nullptr;
+  const std::vector<Action>* legal = nullptr;
 };
 
 // A takeback: at `version` the game went back to the position of version `to`.
@@ -352,8 +358,7 @@ std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t
 std::string draw_offer_json(VariantId v, Side from);
 std::string draw_declined_json(VariantId v, Side from);
 std::string rematch_offer_json(VariantId v, Side from);
-// `layout`: where each field lies in the text, for deltas (server/state_layout.hpp).
-std::string state_json(const StateView& s, StateLayout* layout = nullptr);
+std::string state_json(const StateView& s);
 std::string record_json(const RecordView& r);
 // GET /api/games/{room}/positions: {"room","game","variant","positions":[state, ...]}, the states
 // (state_json texts, version 0 first) spliced in as they are.

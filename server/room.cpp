@@ -97,7 +97,7 @@ const std::shared_ptr<const std::string>& Outgoing::text_for(MemberId m) const {
   for (const Delta* d : {&delta, &short_delta}) {
     if (d->text && std::binary_search(d->to->begin(), d->to->end(), m)) return d->text;
   }
-  return text;
+  return full();
 }
 
 int Room::spectator_count() const {
@@ -106,25 +106,22 @@ int Room::spectator_count() const {
 }
 
 void Room::add_membership_state(Outcome& o) {
-  const int was = spectators_shown_;
-  StateLayout layout;
-  StateLayout* wanted = compact_.empty() ? nullptr : &layout;
-  std::string text = state_text(wanted);  // with the count of the last state
-  if (last_state_ && text == *last_state_) {
+  StateSnapshot state = snapshot();  // with the count of the last state
+  if (last_state_ && state == last_state_->snapshot()) {
     // Nothing but the spectator count changed: those who hold the last state keep it, so a flood
     // of spectators joining and leaving sends the players nothing (the count follows later).
-    auto shared = last_state_;
+    const auto& text = last_state_->text();
     for (auto& [m, member] : members_) {
       if (member.current) continue;
-      o.messages.push_back(Outgoing{m, shared, false});
+      o.messages.push_back(Outgoing{m, text, false});
       member.current = true;
     }
     o.state_coalesced = true;
     return;
   }
   spectators_shown_ = spectator_count();  // a state goes to everyone anyway: with the count
-  if (spectators_shown_ != was) text = state_text(wanted);
-  add_state(o, std::move(text), wanted);
+  state.spectators = spectators_shown_;
+  add_state(o, std::move(state));
 }
 
 Outcome Room::refresh_spectators() {
@@ -135,17 +132,13 @@ Outcome Room::refresh_spectators() {
 
 void Room::add_state(Outcome& o) {
   spectators_shown_ = spectator_count();
-  StateLayout layout;
-  StateLayout* wanted = compact_.empty() ? nullptr : &layout;  // deltas are made from it
-  add_state(o, state_text(wanted), wanted);
+  add_state(o, snapshot());
 }
 
-void Room::add_state(Outcome& o, std::string text, StateLayout* layout) {
-  Outgoing out = everyone(std::move(text));
-  if (compact_.empty()) {
-    last_split_.reset();  // nobody takes deltas: no text is read for them
-  } else {
-    SplitState next = layout ? SplitState(out.text, std::move(*layout)) : SplitState(out.text);
+void Room::add_state(Outcome& o, StateSnapshot state) {
+  Outgoing out;
+  out.state = std::make_shared<const StateMessage>(std::move(state));
+  if (last_state_ && !compact_.empty()) {
     std::vector<MemberId> current[2];  // by action form, sorted as compact_ is
     for (MemberId m : compact_) {
       if (auto it = members_.find(m); it != members_.end() && it->second.current) {
@@ -154,17 +147,16 @@ void Room::add_state(Outcome& o, std::string text, StateLayout* layout) {
     }
     for (const ActionForm form : {ActionForm::Object, ActionForm::Short}) {
       auto& to = current[form == ActionForm::Short];
-      if (!last_split_ || to.empty()) continue;
-      if (auto d = state_delta_json(*last_split_, next, form)) {
+      if (to.empty()) continue;
+      if (auto d = state_delta_json(last_state_->snapshot(), out.state->snapshot(), form)) {
         auto& delta = form == ActionForm::Short ? out.short_delta : out.delta;
         delta.text = std::make_shared<const std::string>(std::move(*d));
         delta.to = std::make_shared<const std::vector<MemberId>>(std::move(to));
       }
     }
-    last_split_ = std::move(next);
   }
   for (auto& [m, member] : members_) member.current = true;
-  last_state_ = out.text;
+  last_state_ = out.state;
   o.messages.push_back(std::move(out));
 }
 
@@ -178,7 +170,7 @@ void Room::set_compact(MemberId m, StateForm form) {
   }
 }
 
-std::string Room::state_text(StateLayout* layout) const {
+StateSnapshot Room::snapshot() const {
   StateView v;
   v.room = id_;
   v.game = &game();
@@ -198,7 +190,7 @@ std::string Room::state_text(StateLayout* layout) const {
   v.takeback_offer = match_.takeback_offer();
   v.hints = &match_.hints();
   v.one_screen = one_screen();
-  return state_json(v, layout);
+  return StateSnapshot::of(v);
 }
 
 std::string Room::record_text() const {
@@ -309,9 +301,12 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view addr
           [&](const AnalyseMsg& a) { return handle_analyse(m, msg.id, a); },
           [&](const SyncMsg&) {
             Outcome o;
-            o.messages.push_back(to(m, state_text()));
+            StateSnapshot state = snapshot();
             // Deltas follow only from the state everyone holds.
-            members_[m].current = last_state_ && *last_state_ == *o.messages.back().text;
+            const bool current = last_state_ && state == last_state_->snapshot();
+            o.messages.push_back(current ? Outgoing{m, last_state_->text(), false}
+                                         : to(m, state_json(state.view())));
+            members_[m].current = current;
             return o;
           },
           // Answered above (create, join) or by the connection itself (ping). No catch-all arm:

@@ -19,7 +19,7 @@
 #include "server/match.hpp"
 #include "server/protocol.hpp"
 #include "server/rate_limit.hpp"
-#include "server/wire_delta.hpp"
+#include "server/state_snapshot.hpp"
 
 namespace bc::server {
 
@@ -29,14 +29,19 @@ struct Outgoing {
   std::optional<MemberId> to;               // nullopt: every member of the room
   std::shared_ptr<const std::string> text;  // serialized once, shared by every recipient
   bool detach = false;                      // after sending, `to` is no longer a member
+  // A state broadcast (instead of `text`): its full text is written only if somebody needs it.
+  std::shared_ptr<const StateMessage> state = nullptr;
   // A state broadcast's compact forms (wire_delta.hpp), each for the members listed (sorted): those
-  // who asked for it and hold the state it is a delta from. Everyone else gets `text`.
+  // who asked for it and hold the state it is a delta from. Everyone else gets the full state.
   struct Delta {
     std::shared_ptr<const std::string> text;
     std::shared_ptr<const std::vector<MemberId>> to;
   };
   Delta delta = {};        // actions as objects
   Delta short_delta = {};  // short actions
+  // The text itself: `text`, or the state's full text.
+  const std::shared_ptr<const std::string>& full() const { return state ? state->text() : text; }
+  // What member m gets: its delta, if it takes one, or the full text.
   const std::shared_ptr<const std::string>& text_for(MemberId m) const;
 };
 
@@ -161,8 +166,9 @@ class Room {
   bool one_screen() const { return match_.setup().one_screen; }
   bool has_computer() const;  // a seat is the computer's
 
-  // `layout`: where its fields lie, for deltas.
-  std::string state_text(StateLayout* layout = nullptr) const;
+  // The state as of now, with the spectator count last shown (spectators_shown_).
+  StateSnapshot snapshot() const;
+  std::string state_text() const { return state_json(snapshot().view()); }
   std::string record_text() const;
   // Every position of the current game, version 0 to now, as states (positions_json): the log
   // replayed through core from the room's start, the last one being the room's own.
@@ -232,8 +238,8 @@ class Room {
   // A state after a join or leave: when only the spectator count changed, it goes to the members
   // that lack the last state (the joiner), and the count follows within spectators_update.
   void add_membership_state(Outcome& o);
-  // text: state_text(layout) as of now; without its layout the text is read for deltas.
-  void add_state(Outcome& o, std::string text, StateLayout* layout);
+  // `state`: snapshot() as of now.
+  void add_state(Outcome& o, StateSnapshot state);
   // The chat budgets of member m: its own (a player's seat's), then the spectators' shared one.
   std::optional<Limited> chat_limited(MemberId m);
   int spectator_count() const;
@@ -281,14 +287,13 @@ class Room {
 
   std::array<std::optional<Seat>, 2> seats_;
   std::map<MemberId, Member> members_;
-  std::set<MemberId> compact_;                     // members that take deltas
-  std::set<MemberId> short_;                       // those of them that take short actions
-  std::shared_ptr<const std::string> last_state_;  // the last state sent to every member
-  std::optional<SplitState> last_split_;           // the same, read for deltas (compact_ only)
-  int spectators_shown_ = 0;                       // `spectators` in the room's states
-  std::array<std::optional<std::int64_t>, 2> lag_shown_{};    // in the last `presence`
-  std::int64_t presence_at_ = 0;                              // when it was sent (steady ms)
-  std::array<int, 2> takeback_asks_{};                        // proposals this game, by side
+  std::set<MemberId> compact_;                              // members that take deltas
+  std::set<MemberId> short_;                                // those of them that take short actions
+  std::shared_ptr<const StateMessage> last_state_;          // the last state sent to every member
+  int spectators_shown_ = 0;                                // `spectators` in the room's states
+  std::array<std::optional<std::int64_t>, 2> lag_shown_{};  // in the last `presence`
+  std::int64_t presence_at_ = 0;                            // when it was sent (steady ms)
+  std::array<int, 2> takeback_asks_{};                      // proposals this game, by side
   std::array<std::int64_t, 2> takeback_declined_at_{-1, -1};  // version of the last decline
   std::optional<TokenBucket> spectator_chat_;                 // all spectators' chat together
 };

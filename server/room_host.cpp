@@ -408,7 +408,9 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
       for (auto it = peers_.begin(); it != peers_.end();) {
         if (auto p = it->second.lock()) {
           const auto& text = out.text_for(it->first);
-          batch_of(p).texts.emplace_back(text, text == out.text ? nullptr : out.text);
+          auto& message = batch_of(p).texts.emplace_back(text);
+          if (text == out.delta.text || text == out.short_delta.text)
+            message.full_state = out.state;
           ++it;
         } else {
           it = peers_.erase(it);
@@ -417,7 +419,7 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
       continue;
     }
     auto p = find(*out.to);
-    if (p && out.text) batch_of(p).texts.push_back(out.text);
+    if (p && (out.text || out.state)) batch_of(p).texts.push_back(out.full());
     if (out.detach) {
       peers_.erase(*out.to);
       if (p) {

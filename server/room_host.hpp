@@ -41,12 +41,15 @@ class RoomHost;
 class Peer {
  public:
   using Text = std::shared_ptr<const std::string>;
-  // One message. `full`: when `text` is a delta, the full state it stands for, which a congested
-  // connection sends instead after dropping the state or delta this one applies to.
+  // One message. When `text` is a delta, full() is the state it stands for, which a congested
+  // connection sends instead after dropping the state or delta this one applies to: a relayed
+  // text, or a room's state whose text is written only then.
   struct Message {
-    Message(Text t, Text f = nullptr) : text(std::move(t)), full(std::move(f)) {}  // NOLINT
+    Message(Text t, Text f = nullptr) : text(std::move(t)), full_text(std::move(f)) {}  // NOLINT
     Text text;
-    Text full;
+    Text full_text;
+    std::shared_ptr<const StateMessage> full_state;
+    Text full() const { return full_state ? full_state->text() : full_text; }
   };
   // Most deliveries carry one or two messages (an answer and the new state): no allocation.
   using Texts = boost::container::small_vector<Message, 2>;

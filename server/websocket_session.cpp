@@ -325,7 +325,7 @@ template <class Stream>
 void WebSocketSession<Stream>::deliver(Texts texts, bool request_handled) {
   net::post(ws_.get_executor(),
             [self = shared_from_this(), texts = std::move(texts), request_handled]() mutable {
-              for (auto& t : texts) self->send(std::move(t.text), std::move(t.full));
+              for (auto& t : texts) self->send(std::move(t));
               if (request_handled) {
                 if (self->inflight_ > 0) --self->inflight_;
                 self->maybe_read();
@@ -402,9 +402,9 @@ std::size_t WebSocketSession<Stream>::drop_queued_states() {
 }
 
 template <class Stream>
-void WebSocketSession<Stream>::send(std::shared_ptr<const std::string> text,
-                                    std::shared_ptr<const std::string> full) {
+void WebSocketSession<Stream>::send(Peer::Message message) {
   if (!open_ || close_when_drained_) return;
+  auto& text = message.text;
   const auto now = Clock::now();
   const auto& l = state_->limits;
   Kind kind = kind_of(*text);
@@ -417,11 +417,11 @@ void WebSocketSession<Stream>::send(std::shared_ptr<const std::string> text,
       state_->metrics.shed(Shed::Chat);
       return;
     }
-    if (kind == Kind::State || full) {
+    if (kind == Kind::State || message.full_text || message.full_state) {
       if (const std::size_t dropped = drop_queued_states(); dropped > 0) {
         state_->metrics.shed(Shed::State, dropped);
         if (kind == Kind::Delta) {
-          text = std::move(full);
+          text = message.full();
           kind = Kind::State;
         }
       }

@@ -75,8 +75,7 @@ class WebSocketSession final : public WebSocketPeer,
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
   void analyse_free(const RequestId& id, const AnalyseMsg& a);
   // `full`: when `text` is a delta, its full state (Peer::Message).
-  void send(std::shared_ptr<const std::string> text,
-            std::shared_ptr<const std::string> full = nullptr);
+  void send(Peer::Message message);
   bool congested() const;            // past send_queue_coalesce
   std::size_t drop_queued_states();  // the queued states and deltas but the one being written
   void do_write();

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "server/sequence_edit.hpp"
 #include "server/short_action.hpp"
 
 namespace bc::server {
@@ -126,38 +127,9 @@ const Member* find(const std::vector<Member>& members, std::string_view key) {
   return nullptr;
 }
 
-// The pieces of `prev` that are not in `next` (by index in prev) and those of `next` that are not
-// in `prev` (by index in next): the complement of their longest common subsequence, so that the
-// pieces that stayed keep their order. The common head and tail are skipped first: a turn changes
-// a few pieces, so the table is tiny.
+// The pieces of `a` that are not in `b` and those of `b` that are not in `a` (sequence_edit.hpp).
 void diff_pieces(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b,
                  std::string& out) {
-  std::size_t head = 0;
-  while (head < a.size() && head < b.size() && a[head] == b[head]) ++head;
-  std::size_t tail = 0;
-  while (tail < a.size() - head && tail < b.size() - head &&
-         a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) {
-    ++tail;
-  }
-  const std::size_t n = a.size() - head - tail, m = b.size() - head - tail;
-  // A turn's few changed pieces fit the table on the stack; a new game's board may not.
-  constexpr std::size_t kOnStack = 256;
-  std::uint16_t stack[kOnStack];
-  std::vector<std::uint16_t> heap;
-  const std::size_t cells = (n + 1) * (m + 1);
-  std::uint16_t* lcs = stack;
-  if (cells > kOnStack) {
-    heap.resize(cells);
-    lcs = heap.data();
-  }
-  std::fill(lcs, lcs + cells, std::uint16_t{0});
-  auto at = [&](std::size_t i, std::size_t j) -> std::uint16_t& { return lcs[i * (m + 1) + j]; };
-  for (std::size_t i = n; i-- > 0;) {
-    for (std::size_t j = m; j-- > 0;) {
-      at(i, j) = a[head + i] == b[head + j] ? static_cast<std::uint16_t>(at(i + 1, j + 1) + 1)
-                                            : std::max(at(i + 1, j), at(i, j + 1));
-    }
-  }
   std::string inserted;
   auto index = [](std::string& to, std::size_t k) {
     char digits[24];
@@ -165,21 +137,19 @@ void diff_pieces(const std::vector<std::string_view>& a, const std::vector<std::
   };
   out += "{\"remove\":[";
   const std::size_t removed_from = out.size();
-  std::size_t i = 0, j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[head + i] == b[head + j]) {
-      ++i, ++j;
-    } else if (j >= m || (i < n && at(i + 1, j) >= at(i, j + 1))) {
-      if (out.size() > removed_from) out += ',';
-      index(out, head + i++);
-    } else {
-      inserted += inserted.empty() ? "[" : ",[";
-      index(inserted, head + j);
-      inserted += ',';
-      inserted += b[head + j++];
-      inserted += ']';
-    }
-  }
+  sequence_edit(
+      a, b,
+      [&](std::size_t i) {
+        if (out.size() > removed_from) out += ',';
+        index(out, i);
+      },
+      [&](std::size_t j) {
+        inserted += inserted.empty() ? "[" : ",[";
+        index(inserted, j);
+        inserted += ',';
+        inserted += b[j];
+        inserted += ']';
+      });
   out += "],\"insert\":[";
   out += inserted;
   out += "]}";
@@ -340,32 +310,6 @@ SplitState::SplitState(std::shared_ptr<const std::string> text) : text_(std::mov
   pieces_ = std::move(*list);
 }
 
-SplitState::SplitState(std::shared_ptr<const std::string> text, StateLayout&& layout)
-    : text_(std::move(text)),
-      legal_short_(std::move(layout.legal_short)),
-      last_short_(std::move(layout.last_short)),
-      ok_(true) {
-  const std::string_view t = *text_;
-  auto fields = [&](const std::vector<StateLayout::Field>& from, std::vector<Field>& to) {
-    to.reserve(from.size());
-    for (const auto& f : from) {
-      to.push_back({t.substr(f.key, f.value - 1 - f.key), t.substr(f.value, f.end - f.value)});
-    }
-  };
-  fields(layout.fields, fields_);
-  fields(layout.board, board_);
-  pieces_.reserve(layout.pieces.size());
-  for (const auto& p : layout.pieces) pieces_.push_back(t.substr(p.begin, p.end - p.begin));
-}
-
-std::optional<std::string_view> SplitState::short_value(std::string_view key) const {
-  const std::optional<std::string>* value = key == "\"legal\""  ? &legal_short_
-                                            : key == "\"last\"" ? &last_short_
-                                                                : nullptr;
-  if (value == nullptr || !*value) return std::nullopt;
-  return std::string_view(**value);
-}
-
 std::optional<std::string> state_delta_json(std::string_view prev, std::string_view next,
                                             ActionForm form) {
   return state_delta_json(SplitState(std::make_shared<const std::string>(prev)),
@@ -394,10 +338,6 @@ std::optional<std::string> state_delta_json(const SplitState& prev, const SplitS
     set += now.key;
     set += ':';
     if (form == ActionForm::Short && holds_actions(now.key)) {
-      if (auto written = next.short_value(now.key)) {
-        set += *written;
-        continue;
-      }
       if (auto rewritten = rewrite_actions(now.key, now.value, shorten_actions)) {
         set += *rewritten;
         continue;

@@ -1,8 +1,9 @@
 // The compact form of `state` (docs/PROTOCOL.md, "Compact states"): a member that asked for it
 // gets, after its first full state, each change as a `delta` from the state it had before: the
 // top-level fields that changed, and the board's pieces as removals and insertions by index.
-// Both sides work on the texts state_json writes, so the state a delta rebuilds is the same text,
-// byte for byte; the server's side takes the fields where state_json says it wrote them.
+// Here both sides work on the texts state_json writes, so the state a delta rebuilds is the same
+// text, byte for byte. A room makes its deltas from values instead (state_snapshot.hpp), the same
+// texts as these; this reading of texts is the client's side, and the tests' measure of it.
 #pragma once
 
 #include <cstdint>
@@ -12,17 +13,13 @@
 #include <string_view>
 #include <vector>
 
-#include "server/state_layout.hpp"
-
 namespace bc::server {
 
 // A state text read once as far as deltas need: its top-level fields and its board's pieces, as
-// slices of the text it keeps alive. A room keeps the last one, so each delta reads one text.
+// slices of the text it keeps alive.
 class SplitState {
  public:
   explicit SplitState(std::shared_ptr<const std::string> text);
-  // The same without reading: `layout` is where state_json(…, &layout) wrote each field of `text`.
-  SplitState(std::shared_ptr<const std::string> text, StateLayout&& layout);
   struct Field {
     std::string_view key;  // with its quotes
     std::string_view value;
@@ -32,14 +29,11 @@ class SplitState {
   const std::vector<Field>& fields() const { return fields_; }
   const std::vector<Field>& board() const { return board_; }  // empty if unreadable
   const std::vector<std::string_view>& pieces() const { return pieces_; }
-  // `legal` or `last` (key with its quotes) with short actions, when the writer gave them.
-  std::optional<std::string_view> short_value(std::string_view key) const;
 
  private:
   std::shared_ptr<const std::string> text_;
   std::vector<Field> fields_, board_;
   std::vector<std::string_view> pieces_;
-  std::optional<std::string> legal_short_, last_short_;
   bool ok_ = false;
 };
 

@@ -13,6 +13,7 @@
 #include "../support/sanitizers.hpp"
 #include "server/room.hpp"
 #include "server/short_action.hpp"
+#include "server/state_snapshot.hpp"
 #include "server/wire_delta.hpp"
 
 namespace bc::server {
@@ -20,60 +21,86 @@ namespace {
 
 using json = nlohmann::json;
 
-// The fields where state_json says it wrote them are the fields a reader finds in its text.
-void ExpectLayoutMatchesText(const std::string& written, const StateLayout& layout) {
-  auto text = std::make_shared<const std::string>(written);
-  StateLayout noted = layout;
-  const SplitState from_layout(text, std::move(noted)), read(text);
-  ASSERT_TRUE(read.ok()) << written;
-  auto same = [&](const std::vector<SplitState::Field>& a, const std::vector<SplitState::Field>& b,
-                  const char* what) {
-    ASSERT_EQ(a.size(), b.size()) << what << " of " << written;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      EXPECT_EQ(a[i].key, b[i].key) << what << " " << i << " of " << written;
-      EXPECT_EQ(a[i].value, b[i].value) << what << " " << i << " of " << written;
-    }
-  };
-  same(from_layout.fields(), read.fields(), "field");
-  same(from_layout.board(), read.board(), "board field");
-  EXPECT_EQ(from_layout.pieces(), read.pieces()) << written;
-}
-
-TEST(Delta, TheWriterNotesWhereEveryFieldLiesWithClocksAbsenceAndOneScreen) {
-  for (VariantId v : kAllVariants) {
+// A state view of every shape a field can take: clocks with and without an abort deadline,
+// absence, takebacks, hints, one screen, an old rules revision, waiting.
+struct Shapes {
+  explicit Shapes(VariantId v) : game(make(v)) {
+    last = LastTurn{Side::Second, game.legal(), {{1, 2}}, {}, {}, true};
+  }
+  static Game make(VariantId v) {
     Options o = default_options(v);
     o.rules = kRulesRevision - 1;  // a stored game's `rules` field
-    const Game g = std::get<Game>(Game::create(v, o));
-    const std::optional<LastTurn> last = LastTurn{Side::Second, g.legal(), {{1, 2}}, {}, {}, true};
-    const std::vector<std::int64_t> hints{3, 5};
-    for (int shape = 0; shape < 4; ++shape) {
-      ClockView clock{TimeControl{TimeControl::Kind::Fischer, 300000, 2000},
-                      {1000, 2000},
+    return std::get<Game>(Game::create(v, o));
+  }
+  StateView view(int shape) {
+    clock = ClockView{TimeControl{TimeControl::Kind::Fischer, 300000, 2000},
+                      {1000 + shape, 2000},
                       Side::First,
                       1764000000000,
                       std::nullopt};
-      if (shape == 1) clock.abort_at = 1764000030000;
-      StateView view;
-      view.room = "K7QF2M";
-      view.game = &g;
-      view.version = 7;
-      view.status = shape == 3 ? RoomStatus::Waiting : RoomStatus::Playing;
-      view.last = shape == 2 ? nullptr : &last;
-      view.players[0] = PlayerView{"An{n]", true, std::nullopt};
-      view.players[1] = PlayerView{"Bo\"b", false, 4};
-      view.clock = shape < 2 ? &clock : nullptr;
-      if (shape == 1) view.away = AwayView{Side::Second, 1764000000000, 1764000060000};
-      view.takeback_offer = shape == 2 ? std::optional<Side>(Side::First) : std::nullopt;
-      view.hints = shape == 0 ? &hints : nullptr;
-      view.one_screen = shape == 3;
-      view.draw_offer = shape == 1 ? std::optional<Side>(Side::Second) : std::nullopt;
-      view.rematch = {shape == 2, true};
-      StateLayout layout;
-      const std::string text = state_json(view, &layout);
-      EXPECT_EQ(text, state_json(view)) << "the layout changes nothing written";
-      ExpectLayoutMatchesText(text, layout);
+    if (shape == 1) clock.abort_at = 1764000030000;
+    StateView view;
+    view.room = "K7QF2M";
+    view.game = &game;
+    view.version = 7 + shape % 2;
+    view.status = shape == 3 ? RoomStatus::Waiting : RoomStatus::Playing;
+    view.last = shape == 2 ? nullptr : &last;
+    view.players[0] = PlayerView{"An{n]", true, std::nullopt};
+    view.players[1] = PlayerView{"Bo\"b", shape == 1, 4};
+    view.clock = shape < 2 ? &clock : nullptr;
+    if (shape == 1) view.away = AwayView{Side::Second, 1764000000000, 1764000060000};
+    view.takeback_offer = shape == 2 ? std::optional<Side>(Side::First) : std::nullopt;
+    view.hints = shape == 0 ? &hints : nullptr;
+    view.draw_offer = shape == 1 ? std::optional<Side>(Side::Second) : std::nullopt;
+    view.rematch = {shape == 2, true};
+    view.spectators = shape;
+    return view;
+  }
+  Game game;
+  std::optional<LastTurn> last;
+  ClockView clock;
+  std::vector<std::int64_t> hints{3, 5};
+};
+
+TEST(Delta, ASnapshotWritesTheStateItsViewWrites) {
+  for (VariantId v : kAllVariants) {
+    Shapes shapes(v);
+    for (int shape = 0; shape < 4; ++shape) {
+      const StateView view = shapes.view(shape);
+      EXPECT_EQ(state_json(StateSnapshot::of(view).view()), state_json(view)) << shape;
     }
   }
+}
+
+TEST(Delta, DeltasFromValuesAreTheDeltasFromTextsBetweenEveryShape) {
+  for (VariantId v : kAllVariants) {
+    Shapes a(v), b(v);
+    for (int from = 0; from < 4; ++from) {
+      for (int to = 0; to < 4; ++to) {
+        const StateSnapshot prev = StateSnapshot::of(a.view(from));
+        const StateSnapshot next = StateSnapshot::of(b.view(to));
+        const std::string prev_text = state_json(prev.view()), next_text = state_json(next.view());
+        for (const ActionForm form : {ActionForm::Object, ActionForm::Short}) {
+          const auto typed = state_delta_json(prev, next, form);
+          ASSERT_TRUE(typed) << from << " to " << to;
+          EXPECT_EQ(typed, state_delta_json(prev_text, next_text, form)) << from << " to " << to;
+          EXPECT_EQ(apply_state_delta(prev_text, *typed), next_text) << from << " to " << to;
+        }
+      }
+    }
+  }
+}
+
+TEST(Delta, AnotherRoomOrOtherOptionsMakeNoDelta) {
+  Shapes a(VariantId::Bomb), b(VariantId::Classic);
+  const StateSnapshot bomb = StateSnapshot::of(a.view(0));
+  EXPECT_FALSE(state_delta_json(bomb, StateSnapshot::of(b.view(0))));
+  StateSnapshot elsewhere = bomb;
+  elsewhere.room = "222222";
+  EXPECT_FALSE(state_delta_json(bomb, elsewhere));
+  StateSnapshot one_screen = bomb;
+  one_screen.one_screen = true;
+  EXPECT_FALSE(state_delta_json(bomb, one_screen));
 }
 
 TEST(Delta, ChangedFieldsAndPieceEditsRebuildTheNextStateExactly) {
@@ -203,7 +230,7 @@ class RandomRoom {
   void play(int games) {
     while (finished_ < games) step();
   }
-  int deltas = 0, fulls = 0, short_deltas = 0, layouts = 0;
+  int deltas = 0, fulls = 0, short_deltas = 0;
 
  private:
   static constexpr MemberId A = 1, B = 2, C = 3, D = 4;
@@ -254,12 +281,6 @@ class RandomRoom {
 
   void send(MemberId m, MessageBody body) {
     deliver(m, room_->handle(m, ClientMessage{{}, std::move(body)}));
-    if (++sent_ % 7 == 0) {  // every seventh: the layout check reads the text like a client
-      StateLayout layout;
-      const std::string text = room_->state_text(&layout);
-      ExpectLayoutMatchesText(text, layout);
-      ++layouts;
-    }
   }
 
   // What RoomHost::dispatch does with the members' connections, and what each client would do.
@@ -267,9 +288,10 @@ class RandomRoom {
     if (o.sender == Membership::Joined) members_.insert(sender);
     if (o.sender == Membership::Left) members_.erase(sender);
     for (const auto& out : o.messages) {
-      const bool state = out.text->starts_with(R"({"type":"state")");
+      const auto& full = out.full();
+      const bool state = full->starts_with(R"({"type":"state")");
       if (out.to) {
-        if (state) held_[*out.to] = *out.text;
+        if (state) held_[*out.to] = *full;
         if (out.detach) members_.erase(*out.to);
         continue;
       }
@@ -284,9 +306,13 @@ class RandomRoom {
         const bool short_form = text == out.short_delta.text;
         ASSERT_EQ(short_form, form_[m] == StateForm::ShortDelta) << "member " << m;
         short_deltas += short_form;
+        // The room's delta, made from values, is the one the texts make.
+        ASSERT_EQ(
+            state_delta_json(held_[m], *full, short_form ? ActionForm::Short : ActionForm::Object),
+            *text);
         auto next = apply_state_delta(held_[m], *text);
         ASSERT_TRUE(next) << "member " << m << " cannot apply " << *text << "\nto " << held_[m];
-        ASSERT_EQ(*next, *out.text) << "the delta " << *text;
+        ASSERT_EQ(*next, *full) << "the delta " << *text;
         held_[m] = std::move(*next);
         ++deltas;
       }
@@ -302,7 +328,6 @@ class RandomRoom {
   std::vector<MemberId> spectators_;
   MemberId next_member_ = D + 1;
   int finished_ = 0, steps_in_game_ = 0;
-  std::uint64_t sent_ = 0;
 };
 
 // Each variant's games in kShards tests of their own seeds, so that the long bomb games do not make
@@ -322,7 +347,6 @@ TEST_P(DeltaEveryVariant, DeltasOfRandomGamesRebuildEveryStateByteForByte) {
   EXPECT_GT(room.deltas, 10 * kGamesPerShard);
   EXPECT_GT(room.short_deltas, 5 * kGamesPerShard);  // A's and C's
   EXPECT_GT(room.fulls, kGamesPerShard);             // D's, and each newcomer's first
-  EXPECT_GT(room.layouts, kGamesPerShard);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, DeltaEveryVariant,

@@ -80,7 +80,7 @@ class RoomTest : public ::testing::Test {
     if (o.sender == Membership::Joined) members_.insert(sender);
     if (o.sender == Membership::Left) members_.erase(sender);
     for (const auto& out : o.messages) {
-      json j = json::parse(*out.text);
+      json j = json::parse(*out.full());
       if (out.to) {
         inbox_[*out.to].push_back(j);
         if (out.detach) members_.erase(*out.to);
