@@ -2,8 +2,10 @@
 # The load benchmark of issue 8 (NOT part of CI; scripts/test.sh does not call it). Builds Release,
 # then for each configuration starts a fresh `bombcheckers serve` on 127.0.0.1 (port 0) and runs
 # bc_loadtest against it: closed loop at 2, 200 and 2,000 concurrent games, without and with one
-# spectator per game, durability on (a data dir) and off (--memory); a fixed Poisson rate of
-# 1,000 actions/s over 2,000 games; and the bc_echo_server baseline with the same connection counts.
+# spectator per game, durability on (a data dir) and off (--memory), in full states and at 2,000
+# games also in compact states with short actions (what the web page asks for); a fixed Poisson
+# rate of 1,000 and of 4,000 actions/s over 2,000 games; and the bc_echo_server baseline with the
+# same connection counts.
 # Every run is bounded (DURATION seconds of measurement plus setup). Medians over RUNS runs.
 #
 # Usage: tests/load/bench.sh [--runs N] [--duration SEC] [--build DIR] [--only REGEX] [--out DIR]
@@ -137,8 +139,12 @@ for games in 2 200 2000; do
     run "closed disk g$games s$spec" disk --games "$games" --spectators "$spec"
   done
 done
+run "closed memory g2000 s0 compact" memory --games 2000 --compact
+run "closed disk g2000 s0 compact" disk --games 2000 --compact
 run "rate1000 memory g2000 s0" memory --mode rate --rate 1000 --games 2000
 run "rate1000 disk g2000 s0" disk --mode rate --rate 1000 --games 2000
+run "rate4000 memory g2000 s0" memory --mode rate --rate 4000 --games 2000
+run "rate4000 disk g2000 s0" disk --mode rate --rate 4000 --games 2000
 
 python3 - "$out/runs.jsonl" >"$out/summary.md" <<'PY'
 import json, statistics, sys
@@ -173,7 +179,7 @@ print("| --- | --- | --- | --- |")
 for label, rs in rows.items():
     if not label.startswith("closed"):
         continue
-    key = label.split(" ", 2)[2].replace(" (baseline)", "")
+    key = label.split(" ", 2)[2].replace(" (baseline)", "").replace(" compact", "")
     ours = med(rs, lambda r: r.get("actions_per_s"))
     base = echo.get(key)
     ratio = ours / base if ours and base else None
