@@ -33,7 +33,7 @@ std::string welcome_json(const Limits& limits, std::string_view node) {
                              {"name", variant_title(v)},
                              {"sides", {side_name(v, Side::First), side_name(v, Side::Second)}},
                              // What GET /api/games/{room}.pdn serves for it (PROTOCOL.md).
-                             {"notation", is_checkers(v) ? "pdn" : "text"},
+                             {"notation", variant_record(v).notation},
                              {"options", std::move(opts)}});
   }
   j["variants"] = std::move(variants);

@@ -38,15 +38,22 @@ constexpr CheckersWeights kClassicWeights{
 constexpr CheckersWeights kTripleWeights{
     {100, 100, 100}, {280, 280, 280}, 380, {0, 0, 3, 6, 10, 16, 24, 0}, 8, 4, 8, 0, 1};
 
-const CheckersWeights& weights(VariantId v) {
-  switch (v) {
-    case VariantId::Bomb:
-      return kBombWeights;
-    case VariantId::TripleKing:
-      return kTripleWeights;
-    default:
-      return kClassicWeights;
+// Each checkers variant's weights, in VariantId's order; none for a variant of another family. A
+// checkers variant added without its weights does not compile, rather than play by another's.
+constexpr std::array<const CheckersWeights*, kVariants.size()> kWeights{
+    &kBombWeights, &kClassicWeights, &kTripleWeights, nullptr};
+constexpr bool every_checkers_variant_weighted() {
+  for (const auto& r : kVariants) {
+    if ((r.family == Family::Checkers) != (kWeights[static_cast<std::size_t>(r.id)] != nullptr)) {
+      return false;
+    }
   }
+  return true;
+}
+static_assert(every_checkers_variant_weighted(), "weights for every checkers variant, no other");
+
+const CheckersWeights& weights(VariantId v) {
+  return *kWeights[static_cast<std::size_t>(v)];
 }
 
 int worth(const CheckersWeights& w, const CheckersState& s, Bits b) {
@@ -298,13 +305,6 @@ int evaluate_kaboom(const Game& g, const KaboomState& s) {
 }
 
 }  // namespace
-
-int piece_worth(VariantId v, Kind kind, Rank rank) {
-  const CheckersWeights& w = weights(v);
-  if (rank == Rank::TripleKing) return w.triple;
-  if (rank == Rank::King) return w.king[static_cast<std::size_t>(kind)];
-  return w.man[static_cast<std::size_t>(kind)];
-}
 
 Evaluator::Evaluator(const Game& g) : variant_(g.variant()), options_(g.options()) {
   if (variant_ != VariantId::Kaboom) return;

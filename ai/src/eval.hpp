@@ -44,7 +44,4 @@ class Evaluator {
   std::vector<std::uint64_t> windows_;
 };
 
-// Checkers piece worth used by the evaluation (for tests and ordering).
-int piece_worth(VariantId v, Kind kind, Rank rank);
-
 }  // namespace bc::ai::detail

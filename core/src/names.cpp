@@ -1,4 +1,5 @@
-// Names of variants, sides, kinds, ranks, action kinds and result reasons (PROTOCOL.md).
+// Names of variants and sides (from their records, bc/variants.hpp), kinds, ranks, action kinds
+// and result reasons (PROTOCOL.md).
 #include <algorithm>
 
 #include "bc/core.hpp"
@@ -13,15 +14,6 @@ std::optional<E> lookup(const std::array<std::string_view, N>& names, std::strin
   return static_cast<E>(it - names.begin());
 }
 
-constexpr std::array<std::string_view, 4> kVariantKeys{"bomb", "classic", "triple_king", "kaboom"};
-constexpr std::array<std::string_view, 4> kVariantTitles{"Bomb Checkers", "Classic Checkers",
-                                                         "Triple-King Checkers", "Kaboom"};
-constexpr std::array<std::array<std::string_view, 2>, 4> kSideNames{{
-    {"fire", "water"},
-    {"black", "white"},
-    {"black", "white"},
-    {"x", "o"},
-}};
 constexpr std::array<std::string_view, 3> kKindNames{"normal", "shield", "bomb"};
 constexpr std::array<std::string_view, 3> kRankNames{"man", "king", "triple_king"};
 constexpr std::array<std::string_view, 5> kActionNames{"step", "jump", "end_turn", "drop",
@@ -33,20 +25,23 @@ constexpr std::array<std::string_view, 12> kReasonNames{
 }  // namespace
 
 std::string_view variant_key(VariantId v) {
-  return kVariantKeys[static_cast<std::size_t>(v)];
+  return variant_record(v).key;
 }
 std::string_view variant_title(VariantId v) {
-  return kVariantTitles[static_cast<std::size_t>(v)];
+  return variant_record(v).title;
 }
 std::optional<VariantId> variant_from_key(std::string_view key) {
-  return lookup<VariantId>(kVariantKeys, key);
+  for (const auto& r : kVariants) {
+    if (r.key == key) return r.id;
+  }
+  return std::nullopt;
 }
 
 std::string_view side_name(VariantId v, Side s) {
-  return kSideNames[static_cast<std::size_t>(v)][static_cast<std::size_t>(s)];
+  return variant_record(v).sides[static_cast<std::size_t>(s)];
 }
 std::optional<Side> side_from_name(VariantId v, std::string_view name) {
-  return lookup<Side>(kSideNames[static_cast<std::size_t>(v)], name);
+  return lookup<Side>(variant_record(v).sides, name);
 }
 
 std::string_view kind_name(Kind k) {

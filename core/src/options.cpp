@@ -1,25 +1,11 @@
-// Options of every variant: RULES.md C6 (no-progress draw) and X1 (Kaboom board and rules).
+// Options of every variant (their specs are in the variants' records, bc/variants.hpp): RULES.md
+// C6 (no-progress draw) and X1 (Kaboom board and rules).
 #include <string>
 
 #include "bc/core.hpp"
 
 namespace bc {
 namespace {
-
-constexpr OptionSpec kCheckersOptions[] = {
-    {"draw_turns", OptionType::Int, 0, 1000, 80,
-     "consecutive turns without a capture or a man's move before the game is drawn (0: never)"},
-};
-
-// Kaboom boards are at most 12x12 (KaboomState::kMaxCells).
-constexpr OptionSpec kKaboomOptions[] = {
-    {"width", OptionType::Int, 3, 12, 7, "columns"},
-    {"height", OptionType::Int, 3, 12, 6, "rows"},
-    {"connect", OptionType::Int, 3, 12, 4, "pieces in a row that win"},
-    {"bombs", OptionType::Int, 0, 10, 1, "bombs each player may drop"},
-    {"misere", OptionType::Bool, 0, 1, 0, "connecting N loses instead of winning"},
-    {"superbomb", OptionType::Bool, 0, 1, 0, "a detonation removes its whole row and column"},
-};
 
 // The integer field behind an option name (bools are handled by name); works for const and not.
 template <typename O>
@@ -42,8 +28,7 @@ const OptionSpec* find_spec(VariantId v, std::string_view name) {
 }  // namespace
 
 std::span<const OptionSpec> option_specs(VariantId v) {
-  if (v == VariantId::Kaboom) return kKaboomOptions;
-  return kCheckersOptions;
+  return variant_record(v).options;
 }
 
 Options default_options(VariantId v) {

@@ -23,9 +23,6 @@ inline constexpr std::array<VariantId, 4> kAllVariants{VariantId::Bomb, VariantI
 std::string_view variant_key(VariantId v);    // "bomb", "classic", "triple_king", "kaboom"
 std::string_view variant_title(VariantId v);  // "Bomb Checkers", ...
 std::optional<VariantId> variant_from_key(std::string_view key);
-constexpr bool is_checkers(VariantId v) {
-  return v != VariantId::Kaboom;
-}
 
 // First is the side that moves first and starts at the bottom (fire, black, x).
 enum class Side : std::uint8_t { First = 0, Second = 1 };
@@ -282,3 +279,6 @@ std::vector<std::uint64_t> perft(const Game& g, int depth);
 std::uint64_t perft_leaves(const Game& g, int depth);
 
 }  // namespace bc
+
+// Each variant's record (names, sides, family, options, rules), and is_checkers().
+#include "bc/variants.hpp"  // IWYU pragma: export
