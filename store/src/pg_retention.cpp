@@ -1,19 +1,14 @@
-// PostgreSQL store: retention with the SQLite store's rules and steps (sqlite_retention.cpp): due
+// PostgreSQL store: retention by the shared prune (sql_prune.hpp) in PostgreSQL's dialect: due
 // games found on a pooled connection, deleted on the writer's in transactions of a few, so commits
 // go on in between; then a plain VACUUM (space reusable, empty tails cut off, no lock that stops
 // writes). Measuring, and compact's VACUUM FULL.
 #include <limits>
 
 #include "pg_store.hpp"
-#include "retention_cutoff.hpp"
+#include "sql_prune.hpp"
 
 namespace bc::store {
 namespace {
-
-using detail::cutoff;
-
-constexpr int kLookup = 512;
-constexpr std::size_t kPerTransaction = 32;
 
 // As sqlite_retention.cpp's kDoomedGames (GREATEST for SQLite's scalar max).
 constexpr const char* kDoomedGames = R"sql(
@@ -56,107 +51,90 @@ constexpr const char* kTables = "meta, rooms, seats, games, actions";
 
 }  // namespace
 
-template <class T, class Each>
-bool PgStore::in_transactions(const std::vector<T>& items, Pruned& out, Each each) {
-  for (std::size_t at = 0; at < items.size(); at += kPerTransaction) {
-    if (stopping()) return false;
-    Pruned batch;
-    std::lock_guard lock(db_mutex_);
-    bool ok = db_.ensure() && db_.run("BEGIN");
-    for (std::size_t i = at; ok && i < std::min(items.size(), at + kPerTransaction); ++i)
-      ok = each(items[i], batch);
-    if (!ok || !db_.run("COMMIT")) {
-      if (!db_.broken()) db_.run("ROLLBACK");
-      writer_.update_stats([](Stats& st) { ++st.prune_failures; });
-      return false;
-    }
-    out.rooms += batch.rooms;
-    out.games += batch.games;
-    out.actions += batch.actions;
-  }
-  return true;
-}
-
-Pruned PgStore::prune(const Retention& keep, std::int64_t now_ms,
-                      const std::function<void(const Pruned&)>& deleted) {
-  Pruned out;
-  // One statement on the writer's connection; its rows counted into `n`.
-  auto run = [&](const char* sql, pg::Params& p, std::uint64_t* n) {
-    pg::Result r = db_.exec(sql, p);
-    if (n != nullptr) *n += r.changed();
-    return r.ok();
-  };
-
-  struct Game {
-    std::int64_t created_ms;
-    std::string room;
-    int game_no;
-  };
-  Game after{std::numeric_limits<std::int64_t>::min(), "", 0};
-  for (bool more = true; more && !stopping();) {
-    std::vector<Game> games;
-    const bool found = read(
+// The statements of the shared prune (sql_prune.hpp) on PostgreSQL's connections: lookups on a
+// pooled one, deletions on the writer's.
+class PgPruneRows final : public detail::PruneRows {
+ public:
+  explicit PgPruneRows(PgStore& store) : s_(store) {}
+  bool stopping() const override { return s_.stopping(); }
+  bool due_games(const std::int64_t (&cutoffs)[3], int limit, const detail::DueGame& after,
+                 std::vector<detail::DueGame>& out) override {
+    return s_.read(
         [&](pg::Conn& c) {
-          games.clear();
+          out.clear();
           pg::Params p;
-          p.add(cutoff(now_ms, keep.unstarted_ms))
-              .add(cutoff(now_ms, keep.abandoned_ms))
-              .add(cutoff(now_ms, keep.finished_ms))
-              .add(kLookup)
+          p.add(cutoffs[0])
+              .add(cutoffs[1])
+              .add(cutoffs[2])
+              .add(limit)
               .add(after.created_ms)
               .add(after.room)
               .add(after.game_no);
           pg::Result r = c.exec(kDoomedGames, p);
           for (int i = 0; i < r.rows(); ++i)
-            games.push_back({r.int64(i, 0), r.text(i, 1), r.int32(i, 2)});
+            out.push_back({r.int64(i, 0), r.text(i, 1), r.int32(i, 2)});
           return r.ok();
         },
-        Span::Single);
-    if (!found) break;
-    more = games.size() == static_cast<std::size_t>(kLookup);
-    if (!games.empty()) after = games.back();
-    const bool ok = in_transactions(games, out, [&](const Game& g, Pruned& batch) {
-      pg::Params p;
-      p.add(g.room).add(g.game_no);
-      pg::Params room;
-      room.add(g.room);
-      return run(kDeleteActions, p, &batch.actions) && run(kDeleteGame, p, &batch.games) &&
-             run(kLowerGameNo, room, nullptr);
-    });
-    if (!ok) break;
+        PgStore::Span::Single);
   }
-
-  std::pair<std::int64_t, std::string> room_after{std::numeric_limits<std::int64_t>::min(), ""};
-  for (bool more = true; more && !stopping();) {
-    std::vector<std::string> rooms;
-    const bool found = read(
+  bool empty_rooms(int limit, const detail::EmptyRoom& after,
+                   std::vector<detail::EmptyRoom>& out) override {
+    return s_.read(
         [&](pg::Conn& c) {
-          rooms.clear();
+          out.clear();
           pg::Params p;
-          p.add(kLookup).add(room_after.first).add(room_after.second);
+          p.add(limit).add(after.created_ms).add(after.id);
           pg::Result r = c.exec(kEmptyRooms, p);
-          for (int i = 0; i < r.rows(); ++i) rooms.push_back(r.text(i, 1));
-          if (r.rows() > 0) room_after = {r.int64(r.rows() - 1, 0), rooms.back()};
+          for (int i = 0; i < r.rows(); ++i) out.push_back({r.int64(i, 0), r.text(i, 1)});
           return r.ok();
         },
-        Span::Single);
-    if (!found) break;
-    more = rooms.size() == static_cast<std::size_t>(kLookup);
-    const bool ok = in_transactions(rooms, out, [&](const std::string& id, Pruned& batch) {
-      pg::Params p;
-      p.add(id);
-      return run(kDeleteSeats, p, nullptr) && run(kDeleteRoom, p, &batch.rooms);
+        PgStore::Span::Single);
+  }
+  bool transaction(const std::function<bool()>& body) override {
+    std::lock_guard lock(s_.db_mutex_);
+    if (s_.db_.ensure() && s_.db_.run("BEGIN") && body() && s_.db_.run("COMMIT")) return true;
+    if (!s_.db_.broken()) s_.db_.run("ROLLBACK");
+    return false;
+  }
+  bool delete_game(const detail::DueGame& g, Pruned& deleted) override {
+    pg::Params p;
+    p.add(g.room).add(g.game_no);
+    pg::Params room;
+    room.add(g.room);
+    return run(kDeleteActions, p, &deleted.actions) && run(kDeleteGame, p, &deleted.games) &&
+           run(kLowerGameNo, room, nullptr);
+  }
+  bool delete_room(const std::string& id, Pruned& deleted) override {
+    pg::Params p;
+    p.add(id);
+    return run(kDeleteSeats, p, nullptr) && run(kDeleteRoom, p, &deleted.rooms);
+  }
+  void count_failure() override {
+    s_.writer_.update_stats([](Stats& st) { ++st.prune_failures; });
+  }
+  void count_pruned(const Pruned& p) override {
+    s_.writer_.update_stats([&](Stats& st) {
+      st.pruned.rooms += p.rooms;
+      st.pruned.games += p.games;
+      st.pruned.actions += p.actions;
     });
-    if (!ok) break;
   }
 
+ private:
+  // One statement on the writer's connection; its rows counted into `n`.
+  bool run(const char* sql, pg::Params& p, std::uint64_t* n) {
+    pg::Result r = s_.db_.exec(sql, p);
+    if (n != nullptr) *n += r.changed();
+    return r.ok();
+  }
+  PgStore& s_;
+};
+
+Pruned PgStore::prune(const Retention& keep, std::int64_t now_ms,
+                      const std::function<void(const Pruned&)>& deleted) {
+  PgPruneRows rows(*this);
+  const Pruned out = detail::prune_rows(rows, keep, now_ms, deleted);
   const bool any = out.rooms + out.games + out.actions > 0;
-  writer_.update_stats([&](Stats& st) {
-    st.pruned.rooms += out.rooms;
-    st.pruned.games += out.games;
-    st.pruned.actions += out.actions;
-  });
-  if (any && deleted) deleted(out);
   // The dead rows' space becomes reusable, and empty pages at the tables' ends go back to the
   // file system. Not on the writer's connection: a VACUUM of large tables takes a while, and it
   // takes no lock that holds up the writer's inserts.

@@ -72,9 +72,7 @@ class PgStore final : public Store {
   bool write_with_savepoints(const detail::GroupCommit::Batch& batch, std::vector<char>& entry_ok,
                              std::size_t& writes);
   bool stopping() const { return maintenance_stopping() || writer_.stopping(); }
-  // Deletes `items` by `each` in transactions of a few on the writer's connection.
-  template <class T, class Each>
-  bool in_transactions(const std::vector<T>& items, Pruned& out, Each each);
+  friend class PgPruneRows;  // the prune's statements (pg_retention.cpp)
 
   std::string url_;
   std::string shown_;    // the URL without its password

@@ -4,22 +4,15 @@
 #include <filesystem>
 #include <limits>
 
-#include "retention_cutoff.hpp"
+#include "sql_prune.hpp"
 #include "sqlite_store.hpp"
 
 namespace bc::store {
 namespace {
 
-using detail::cutoff;
-
-// Rows looked up per query, and games or rooms deleted per transaction.
-constexpr int kLookup = 512;
-constexpr std::size_t kPerTransaction = 32;
-
-// Games of retired rooms that the policy no longer keeps. A game nobody moved in counts from its
-// room's last sign of life; an unfinished one from its last move; a finished one from its end.
-// In (created_ms, room, game) order after a cursor (?5, ?6, ?7): kept games are passed once a
-// prune, not once per lookup.
+// Games of retired rooms that the policy no longer keeps (sql_prune.hpp). A game nobody moved in
+// counts from its room's last sign of life; an unfinished one from its last move; a finished one
+// from its end. In (created_ms, room, game) order after a cursor (?5, ?6, ?7).
 constexpr const char* kDoomedGames = R"sql(
 SELECT r.created_ms, g.room, g.game_no FROM rooms r JOIN games g ON g.room = r.id
 WHERE r.retired = 1 AND (r.created_ms, r.id, g.game_no) > (?5, ?6, ?7) AND CASE
@@ -63,100 +56,78 @@ std::int64_t pragma_int(sqlite3* db, const char* sql) {
   return s.step() == SQLITE_ROW ? s.int64(0) : 0;
 }
 
-// Runs `each` for every item of `items` in transactions of kPerTransaction on the writer's
-// connection (taking its mutex per transaction, so commits go on in between), adding what each
-// transaction deleted to `out` once it is committed. False if one fails (counted; the rows stay
-// for the next prune) or the store is stopping.
-template <class T, class Each>
-bool in_transactions(SqliteStore& impl, const std::vector<T>& items, Pruned& out, Each each) {
-  for (std::size_t at = 0; at < items.size(); at += kPerTransaction) {
-    if (impl.stopping()) return false;
-    Pruned batch;
-    std::lock_guard lock(impl.db_mutex);
-    bool ok = exec(impl.db, "BEGIN IMMEDIATE");
-    for (std::size_t i = at; ok && i < std::min(items.size(), at + kPerTransaction); ++i)
-      ok = each(items[i], batch);
-    if (!ok || !exec(impl.db, "COMMIT")) {
-      exec(impl.db, "ROLLBACK");
-      impl.writer.update_stats([](Stats& st) { ++st.prune_failures; });
-      return false;
-    }
-    out.rooms += batch.rooms;
-    out.games += batch.games;
-    out.actions += batch.actions;
+// The statements of the shared prune (sql_prune.hpp) on SQLite's connections.
+class SqlitePruneRows final : public detail::PruneRows {
+ public:
+  explicit SqlitePruneRows(SqliteStore& store) : s_(store) {}
+  bool stopping() const override { return s_.stopping(); }
+  bool due_games(const std::int64_t (&cutoffs)[3], int limit, const detail::DueGame& after,
+                 std::vector<detail::DueGame>& out) override {
+    Read read(s_, Read::Single);
+    Stmt q(read.db(), kDoomedGames);
+    q.bind(1, cutoffs[0])
+        .bind(2, cutoffs[1])
+        .bind(3, cutoffs[2])
+        .bind(4, limit)
+        .bind(5, after.created_ms)
+        .bind(6, after.room)
+        .bind(7, after.game_no);
+    int rc = SQLITE_ROW;
+    while ((rc = q.step()) == SQLITE_ROW) out.push_back({q.int64(0), q.text(1), q.int32(2)});
+    return rc == SQLITE_DONE;
   }
-  return true;
-}
+  bool empty_rooms(int limit, const detail::EmptyRoom& after,
+                   std::vector<detail::EmptyRoom>& out) override {
+    Read read(s_, Read::Single);
+    Stmt q(read.db(), kEmptyRooms);
+    q.bind(1, limit).bind(2, after.created_ms).bind(3, after.id);
+    int rc = SQLITE_ROW;
+    while ((rc = q.step()) == SQLITE_ROW) out.push_back({q.int64(0), q.text(1)});
+    return rc == SQLITE_DONE;
+  }
+  bool transaction(const std::function<bool()>& body) override {
+    std::lock_guard lock(s_.db_mutex);
+    if (exec(s_.db, "BEGIN IMMEDIATE") && body() && exec(s_.db, "COMMIT")) return true;
+    exec(s_.db, "ROLLBACK");
+    return false;
+  }
+  bool delete_game(const detail::DueGame& g, Pruned& deleted) override {
+    if (!Stmt(s_.db, kDeleteActions).bind(1, g.room).bind(2, g.game_no).run()) return false;
+    deleted.actions += changes();
+    if (!Stmt(s_.db, kDeleteGame).bind(1, g.room).bind(2, g.game_no).run()) return false;
+    deleted.games += changes();
+    return Stmt(s_.db, kLowerGameNo).bind(1, g.room).run();
+  }
+  bool delete_room(const std::string& id, Pruned& deleted) override {
+    if (!Stmt(s_.db, kDeleteSeats).bind(1, id).run()) return false;
+    if (!Stmt(s_.db, kDeleteRoom).bind(1, id).run()) return false;
+    deleted.rooms += changes();
+    return true;
+  }
+  void count_failure() override {
+    s_.writer.update_stats([](Stats& st) { ++st.prune_failures; });
+  }
+  void count_pruned(const Pruned& p) override {
+    s_.writer.update_stats([&](Stats& st) {
+      st.pruned.rooms += p.rooms;
+      st.pruned.games += p.games;
+      st.pruned.actions += p.actions;
+    });
+  }
+
+ private:
+  std::uint64_t changes() const { return static_cast<std::uint64_t>(sqlite3_changes(s_.db)); }
+  SqliteStore& s_;
+};
 
 }  // namespace
 
 Pruned SqliteStore::prune(const Retention& keep, std::int64_t now_ms,
                           const std::function<void(const Pruned&)>& deleted) {
   SqliteStore& impl = *this;
-  Pruned out;
-  auto changes = [&] { return static_cast<std::uint64_t>(sqlite3_changes(impl.db)); };
-
-  struct Game {
-    std::int64_t created_ms;
-    std::string room;
-    int game_no;
-  };
-  Game after{std::numeric_limits<std::int64_t>::min(), "", 0};
-  for (bool more = true; more && !impl.stopping();) {
-    std::vector<Game> games;
-    {
-      Read read(impl, Read::Single);
-      Stmt s(read.db(), kDoomedGames);
-      s.bind(1, cutoff(now_ms, keep.unstarted_ms))
-          .bind(2, cutoff(now_ms, keep.abandoned_ms))
-          .bind(3, cutoff(now_ms, keep.finished_ms))
-          .bind(4, kLookup)
-          .bind(5, after.created_ms)
-          .bind(6, after.room)
-          .bind(7, after.game_no);
-      while (s.step() == SQLITE_ROW) games.push_back({s.int64(0), s.text(1), s.int32(2)});
-    }
-    more = games.size() == static_cast<std::size_t>(kLookup);
-    if (!games.empty()) after = games.back();
-    const bool ok = in_transactions(impl, games, out, [&](const Game& g, Pruned& batch) {
-      if (!Stmt(impl.db, kDeleteActions).bind(1, g.room).bind(2, g.game_no).run()) return false;
-      batch.actions += changes();
-      if (!Stmt(impl.db, kDeleteGame).bind(1, g.room).bind(2, g.game_no).run()) return false;
-      batch.games += changes();
-      return Stmt(impl.db, kLowerGameNo).bind(1, g.room).run();
-    });
-    if (!ok) break;
-  }
-
-  std::pair<std::int64_t, std::string> room_after{std::numeric_limits<std::int64_t>::min(), ""};
-  for (bool more = true; more && !impl.stopping();) {
-    std::vector<std::string> rooms;
-    {
-      Read read(impl, Read::Single);
-      Stmt s(read.db(), kEmptyRooms);
-      s.bind(1, kLookup).bind(2, room_after.first).bind(3, room_after.second);
-      while (s.step() == SQLITE_ROW) {
-        room_after = {s.int64(0), s.text(1)};
-        rooms.push_back(room_after.second);
-      }
-    }
-    more = rooms.size() == static_cast<std::size_t>(kLookup);
-    const bool ok = in_transactions(impl, rooms, out, [&](const std::string& id, Pruned& batch) {
-      if (!Stmt(impl.db, kDeleteSeats).bind(1, id).run()) return false;
-      if (!Stmt(impl.db, kDeleteRoom).bind(1, id).run()) return false;
-      batch.rooms += changes();
-      return true;
-    });
-    if (!ok) break;
-  }
-
+  SqlitePruneRows rows(impl);
+  const Pruned out = detail::prune_rows(rows, keep, now_ms, deleted);
   const bool any = out.rooms + out.games + out.actions > 0;
-  impl.writer.update_stats([&](Stats& st) {
-    st.pruned.rooms += out.rooms;
-    st.pruned.games += out.games;
-    st.pruned.actions += out.actions;
-  });
-  if (any && deleted) deleted(out);
   // Freed pages go back to the file system 4 MiB at a time, each step a commit of its own under
   // the writer's mutex, so moves are committed in between. (With WAL the file itself shrinks at
   // the next checkpoint.)
