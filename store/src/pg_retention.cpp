@@ -55,7 +55,7 @@ constexpr const char* kTables = "meta, rooms, seats, games, actions";
 // pooled one, deletions on the writer's.
 class PgPruneRows final : public detail::PruneRows {
  public:
-  explicit PgPruneRows(PgStore& store) : s_(store) {}
+  explicit PgPruneRows(PgStore& store) : PruneRows(store.writer_), s_(store) {}
   bool stopping() const override { return s_.stopping(); }
   bool due_games(const std::int64_t (&cutoffs)[3], int limit, const detail::DueGame& after,
                  std::vector<detail::DueGame>& out) override {
@@ -108,16 +108,6 @@ class PgPruneRows final : public detail::PruneRows {
     pg::Params p;
     p.add(id);
     return run(kDeleteSeats, p, nullptr) && run(kDeleteRoom, p, &deleted.rooms);
-  }
-  void count_failure() override {
-    s_.writer_.update_stats([](Stats& st) { ++st.prune_failures; });
-  }
-  void count_pruned(const Pruned& p) override {
-    s_.writer_.update_stats([&](Stats& st) {
-      st.pruned.rooms += p.rooms;
-      st.pruned.games += p.games;
-      st.pruned.actions += p.actions;
-    });
   }
 
  private:

@@ -38,6 +38,18 @@ bool in_transactions(PruneRows& rows, const std::vector<T>& items, Pruned& out, 
 
 }  // namespace
 
+void PruneRows::count_failure() {
+  writer_.update_stats([](Stats& st) { ++st.prune_failures; });
+}
+
+void PruneRows::count_pruned(const Pruned& p) {
+  writer_.update_stats([&](Stats& st) {
+    st.pruned.rooms += p.rooms;
+    st.pruned.games += p.games;
+    st.pruned.actions += p.actions;
+  });
+}
+
 Pruned prune_rows(PruneRows& rows, const Retention& keep, std::int64_t now_ms,
                   const std::function<void(const Pruned&)>& deleted) {
   Pruned out;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bc/store.hpp"
+#include "group_commit.hpp"
 
 namespace bc::store::detail {
 
@@ -28,6 +29,8 @@ struct EmptyRoom {
 // never deleted while in play.
 class PruneRows {
  public:
+  // `writer`: whose stats count the prune's deletions and failed transactions.
+  explicit PruneRows(GroupCommit& writer) : writer_(writer) {}
   virtual ~PruneRows() = default;
   // The maintenance is stopping, or the store is closing: a prune stops between transactions.
   virtual bool stopping() const = 0;
@@ -46,8 +49,11 @@ class PruneRows {
   virtual bool delete_room(const std::string& id, Pruned& deleted) = 0;
   // Counted in the store's stats: a transaction that failed (its rows stay for the next prune),
   // and what a prune deleted.
-  virtual void count_failure() = 0;
-  virtual void count_pruned(const Pruned& p) = 0;
+  void count_failure();
+  void count_pruned(const Pruned& p);
+
+ private:
+  GroupCommit& writer_;
 };
 
 // Deletes what `keep` no longer keeps as of `now_ms`; calls `deleted` with the counts if any.

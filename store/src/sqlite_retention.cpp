@@ -59,7 +59,7 @@ std::int64_t pragma_int(sqlite3* db, const char* sql) {
 // The statements of the shared prune (sql_prune.hpp) on SQLite's connections.
 class SqlitePruneRows final : public detail::PruneRows {
  public:
-  explicit SqlitePruneRows(SqliteStore& store) : s_(store) {}
+  explicit SqlitePruneRows(SqliteStore& store) : PruneRows(store.writer), s_(store) {}
   bool stopping() const override { return s_.stopping(); }
   bool due_games(const std::int64_t (&cutoffs)[3], int limit, const detail::DueGame& after,
                  std::vector<detail::DueGame>& out) override {
@@ -103,16 +103,6 @@ class SqlitePruneRows final : public detail::PruneRows {
     if (!Stmt(s_.db, kDeleteRoom).bind(1, id).run()) return false;
     deleted.rooms += changes();
     return true;
-  }
-  void count_failure() override {
-    s_.writer.update_stats([](Stats& st) { ++st.prune_failures; });
-  }
-  void count_pruned(const Pruned& p) override {
-    s_.writer.update_stats([&](Stats& st) {
-      st.pruned.rooms += p.rooms;
-      st.pruned.games += p.games;
-      st.pruned.actions += p.actions;
-    });
   }
 
  private:
