@@ -7,8 +7,6 @@
 
 #include <algorithm>
 
-#include "server/wire_delta.hpp"
-
 namespace bc::server {
 
 namespace {

@@ -31,8 +31,9 @@ struct Outgoing {
   bool detach = false;                      // after sending, `to` is no longer a member
   // A state broadcast (instead of `text`): its full text is written only if somebody needs it.
   std::shared_ptr<const StateMessage> state = nullptr;
-  // A state broadcast's compact forms (wire_delta.hpp), each for the members listed (sorted): those
-  // who asked for it and hold the state it is a delta from. Everyone else gets the full state.
+  // A state broadcast's compact forms (state_snapshot.hpp), each for the members listed (sorted):
+  // those who asked for it and hold the state it is a delta from. Everyone else gets the full
+  // state.
   struct Delta {
     std::shared_ptr<const std::string> text;
     std::shared_ptr<const std::vector<MemberId>> to;

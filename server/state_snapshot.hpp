@@ -12,9 +12,12 @@
 #include <vector>
 
 #include "server/protocol.hpp"
-#include "server/wire_delta.hpp"
 
 namespace bc::server {
+
+// How a delta writes the actions of `legal` and `last.actions`: as the state does, or each as a
+// short string such as "1,5-0,4" (docs/PROTOCOL.md, "Short actions"; create's `"compact":2`).
+enum class ActionForm : std::uint8_t { Object, Short };
 
 // The values a StateView points at, owned, with the game's pieces and legal turns worked out once.
 struct StateSnapshot {
@@ -43,8 +46,9 @@ struct StateSnapshot {
   friend bool operator==(const StateSnapshot&, const StateSnapshot&) = default;
 };
 
-// The delta that turns state `prev` into `next` (the same text state_delta_json makes from their
-// texts), or nullopt when their fields differ in names or order (then the full state is sent).
+// The delta that turns state `prev` into `next` (the same text a client's reading of the two
+// texts makes, tests/support/state_delta.hpp), or nullopt when their fields differ in names or
+// order (then the full state is sent).
 std::optional<std::string> state_delta_json(const StateSnapshot& prev, const StateSnapshot& next,
                                             ActionForm form = ActionForm::Object);
 

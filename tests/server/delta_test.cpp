@@ -1,6 +1,6 @@
-// The compact form of `state` (wire_delta.hpp, docs/PROTOCOL.md "Compact states"): a delta applied
-// to the state it follows gives the next state byte for byte, over thousands of random games of
-// every variant played through a Room with players and spectators coming and going.
+// The compact form of `state` (server/state_snapshot.hpp, docs/PROTOCOL.md "Compact states"): a
+// delta applied to the state it follows gives the next state byte for byte, over thousands of
+// random games of every variant played through a Room with players and spectators coming and going.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -11,10 +11,10 @@
 #include <tuple>
 
 #include "../support/sanitizers.hpp"
+#include "../support/short_action.hpp"
+#include "../support/state_delta.hpp"
 #include "server/room.hpp"
-#include "server/short_action.hpp"
 #include "server/state_snapshot.hpp"
-#include "server/wire_delta.hpp"
 
 namespace bc::server {
 namespace {

@@ -9,11 +9,11 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "../support/short_action.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/rate_limit.hpp"
 #include "server/registry.hpp"
-#include "server/short_action.hpp"
 #include "server/static_files.hpp"
 #include "server/wire_json.hpp"
 

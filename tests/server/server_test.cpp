@@ -15,10 +15,10 @@
 #include <set>
 #include <thread>
 
+#include "../support/state_delta.hpp"
 #include "bc/core.hpp"
 #include "running_server.hpp"
 #include "server/metrics.hpp"
-#include "server/wire_delta.hpp"
 #include "test_client.hpp"
 
 namespace bc::test {

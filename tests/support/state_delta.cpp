@@ -1,4 +1,4 @@
-#include "server/wire_delta.hpp"
+#include "state_delta.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "server/sequence_edit.hpp"
-#include "server/short_action.hpp"
+#include "short_action.hpp"
 
 namespace bc::server {
 

@@ -1,4 +1,4 @@
-#include "server/short_action.hpp"
+#include "short_action.hpp"
 
 #include <algorithm>
 

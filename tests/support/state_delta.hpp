@@ -1,9 +1,9 @@
 // The compact form of `state` (docs/PROTOCOL.md, "Compact states"): a member that asked for it
 // gets, after its first full state, each change as a `delta` from the state it had before: the
 // top-level fields that changed, and the board's pieces as removals and insertions by index.
-// Here both sides work on the texts state_json writes, so the state a delta rebuilds is the same
-// text, byte for byte. A room makes its deltas from values instead (state_snapshot.hpp), the same
-// texts as these; this reading of texts is the client's side, and the tests' measure of it.
+// Here both sides work on the texts state_json writes, as a client does, so the state a delta
+// rebuilds is the same text, byte for byte. The server makes its deltas from values instead
+// (server/state_snapshot.hpp); the tests hold its deltas against these.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "server/state_snapshot.hpp"  // ActionForm
 
 namespace bc::server {
 
@@ -36,10 +38,6 @@ class SplitState {
   std::vector<std::string_view> pieces_;
   bool ok_ = false;
 };
-
-// How a delta writes the actions of `legal` and `last.actions`: as the state does, or each as a
-// short string such as "1,5-0,4" (docs/PROTOCOL.md, "Short actions"; create's `"compact":2`).
-enum class ActionForm : std::uint8_t { Object, Short };
 
 // The same as state_delta_json on the two texts.
 std::optional<std::string> state_delta_json(const SplitState& prev, const SplitState& next,
