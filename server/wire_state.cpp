@@ -91,11 +91,16 @@ constexpr Named kFields[] = {
 };
 // clang-format on
 
+// The turns a state lists: the game's legal ones while it is played, none in a replayed position.
+std::vector<Action> listed_legal(const StateView& v) {
+  return v.status == RoomStatus::Playing && v.with_legal ? v.game->legal() : std::vector<Action>{};
+}
+
 // A state being written: its view, with the game's pieces and legal turns at hand.
 struct Source {
   explicit Source(const StateView& view) : s(view), g(*view.game), v(g.variant()) {
     if (!s.pieces) own_pieces = g.pieces();
-    if (!s.legal && s.status == RoomStatus::Playing && s.with_legal) own_legal = g.legal();
+    if (!s.legal) own_legal = listed_legal(s);
   }
   const std::vector<Piece>& pieces() const { return s.pieces ? *s.pieces : own_pieces; }
   const std::vector<Action>& legal() const { return s.legal ? *s.legal : own_legal; }
@@ -116,16 +121,6 @@ void write_optional_side(Writer& w, VariantId v, const std::optional<Side>& side
   } else {
     w.raw("null");
   }
-}
-
-void write_pieces(Writer& w, const Source& src) {
-  const auto& pieces = src.pieces();
-  w.raw("[");
-  for (std::size_t i = 0; i < pieces.size(); ++i) {
-    if (i) w.raw(",");
-    w.piece(src.v, pieces[i]);
-  }
-  w.raw("]");
 }
 
 void write_clock(Writer& w, VariantId v, const ClockView& c) {
@@ -163,7 +158,7 @@ void write_value(Field f, Writer& w, const Source& src, bool short_actions) {
       w.raw(",\"height\":");
       w.num(g.height());
       w.raw(",\"pieces\":");
-      write_pieces(w, src);
+      w.pieces(v, src.pieces());
       return w.raw("}");
     case Field::Legal:
       return short_actions ? w.short_actions(src.legal()) : w.actions(src.legal());
@@ -373,9 +368,7 @@ StateSnapshot StateSnapshot::of(const StateView& v) {
       .hints = v.hints ? *v.hints : std::vector<std::int64_t>{},
       .one_screen = v.one_screen,
       .pieces = v.pieces ? *v.pieces : g.pieces(),
-      .legal = v.legal                                           ? *v.legal
-               : v.status == RoomStatus::Playing && v.with_legal ? g.legal()
-                                                                 : std::vector<Action>{},
+      .legal = v.legal ? *v.legal : listed_legal(v),
   };
 }
 
