@@ -195,28 +195,32 @@ struct Scan {
   long long base_game = -1, base_version = -1;  // the state a delta applies to
 };
 
-Scan scan_top(std::string_view s) {
-  Scan r;
+// A position in a JSON text and the few steps the scans take: skip blanks, read a string's raw
+// contents, skip a whole value. Nothing is copied or unescaped.
+struct Cursor {
+  std::string_view s;
   std::size_t i = 0;
-  const std::size_t n = s.size();
-  auto skip_ws = [&] {
-    while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) ++i;
-  };
-  auto read_string = [&](std::string_view& out) -> bool {  // at '"'
+
+  bool at_end() const { return i >= s.size(); }
+  char peek() const { return s[i]; }
+  void skip_ws() {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) ++i;
+  }
+  bool read_string(std::string_view& out) {  // at '"'
     const std::size_t start = ++i;
-    while (i < n && s[i] != '"') i += s[i] == '\\' ? 2 : 1;
-    if (i >= n) return false;
+    while (i < s.size() && s[i] != '"') i += s[i] == '\\' ? 2 : 1;
+    if (i >= s.size()) return false;
     out = s.substr(start, i - start);
     ++i;
     return true;
-  };
-  auto skip_value = [&]() -> bool {
-    if (i >= n) return false;
+  }
+  bool skip_value() {
+    if (i >= s.size()) return false;
     std::string_view dummy;
     if (s[i] == '"') return read_string(dummy);
     if (s[i] == '{' || s[i] == '[') {
       int depth = 0;
-      while (i < n) {
+      while (i < s.size()) {
         const char c = s[i];
         if (c == '"') {
           if (!read_string(dummy)) return false;
@@ -231,52 +235,79 @@ Scan scan_top(std::string_view s) {
       }
       return false;
     }
-    while (i < n && s[i] != ',' && s[i] != '}') ++i;  // number, true, false, null
+    while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']') ++i;  // number, literal
     return true;
-  };
-  skip_ws();
-  if (i >= n || s[i] != '{') return r;
-  ++i;
+  }
+};
+
+Scan scan_top(std::string_view text) {
+  Scan r;
+  Cursor c{text};
+  const std::string_view s = text;
+  const std::size_t n = s.size();
+  c.skip_ws();
+  if (c.at_end() || c.peek() != '{') return r;
+  ++c.i;
   while (true) {
-    skip_ws();
-    if (i >= n) return r;
-    if (s[i] == '}') {
+    c.skip_ws();
+    if (c.at_end()) return r;
+    if (c.peek() == '}') {
       r.ok = true;
       return r;
     }
-    if (s[i] == ',') {
-      ++i;
+    if (c.peek() == ',') {
+      ++c.i;
       continue;
     }
-    if (s[i] != '"') return r;
+    if (c.peek() != '"') return r;
     std::string_view key;
-    if (!read_string(key)) return r;
-    skip_ws();
-    if (i >= n || s[i] != ':') return r;
-    ++i;
-    skip_ws();
-    if (i >= n) return r;
-    if ((key == "version" || key == "game") && s[i] != 'n') {
+    if (!c.read_string(key)) return r;
+    c.skip_ws();
+    if (c.at_end() || c.peek() != ':') return r;
+    ++c.i;
+    c.skip_ws();
+    if (c.at_end()) return r;
+    if ((key == "version" || key == "game") && c.peek() != 'n') {
       long long v = 0;
-      auto [p, ec] = std::from_chars(s.data() + i, s.data() + n, v);
+      auto [p, ec] = std::from_chars(s.data() + c.i, s.data() + n, v);
       if (ec != std::errc()) return r;
-      i = static_cast<std::size_t>(p - s.data());
+      c.i = static_cast<std::size_t>(p - s.data());
       (key == "version" ? r.version : r.game) = v;
-    } else if ((key == "type" || key == "status" || key == "turn") && s[i] == '"') {
-      if (!read_string(key == "type" ? r.type : key == "status" ? r.status : r.turn)) return r;
+    } else if ((key == "type" || key == "status" || key == "turn") && c.peek() == '"') {
+      if (!c.read_string(key == "type" ? r.type : key == "status" ? r.status : r.turn)) return r;
     } else if (key == "legal" || key == "set") {
-      const std::size_t start = i;
-      if (!skip_value()) return r;
-      (key == "legal" ? r.legal : r.set) = s.substr(start, i - start);
-    } else if (key == "base" && s[i] == '[') {
-      auto [p1, e1] = std::from_chars(s.data() + i + 1, s.data() + n, r.base_game);
+      const std::size_t start = c.i;
+      if (!c.skip_value()) return r;
+      (key == "legal" ? r.legal : r.set) = s.substr(start, c.i - start);
+    } else if (key == "base" && c.peek() == '[') {
+      auto [p1, e1] = std::from_chars(s.data() + c.i + 1, s.data() + n, r.base_game);
       if (e1 != std::errc() || p1 >= s.data() + n || *p1 != ',') return r;
       auto [p2, e2] = std::from_chars(p1 + 1, s.data() + n, r.base_version);
       if (e2 != std::errc() || p2 >= s.data() + n || *p2 != ']') return r;
-      i = static_cast<std::size_t>(p2 + 1 - s.data());
-    } else if (!skip_value()) {
+      c.i = static_cast<std::size_t>(p2 + 1 - s.data());
+    } else if (!c.skip_value()) {
       return r;
     }
+  }
+}
+
+// The raw texts of a JSON array's items (appended to `out`); false if `text` is not an array.
+bool array_items(std::string_view text, std::vector<std::string_view>& out) {
+  Cursor c{text};
+  c.skip_ws();
+  if (c.at_end() || c.peek() != '[') return false;
+  ++c.i;
+  while (true) {
+    c.skip_ws();
+    if (c.at_end()) return false;
+    if (c.peek() == ']') return true;
+    if (c.peek() == ',') {
+      ++c.i;
+      continue;
+    }
+    const std::size_t start = c.i;
+    if (!c.skip_value()) return false;
+    out.push_back(text.substr(start, c.i - start));
   }
 }
 
@@ -360,7 +391,6 @@ class Conn : public std::enable_shared_from_this<Conn> {
   Game& game() { return game_; }
   bool open() const { return open_; }
   std::string side;
-  std::string scratch;  // the message being handled
   // The state this connection holds (compact mode): what deltas apply to.
   struct Held {
     std::string status, turn, legal;
@@ -603,6 +633,7 @@ class Shard {
   net::executor_work_guard<net::io_context::executor_type> guard_;
   std::vector<std::unique_ptr<Game>> games_;
   Stats stats_;
+  std::vector<std::string_view> items_;  // act_now's scratch: the legal actions' texts
   std::vector<Conn*> to_connect_;
   std::size_t next_connect_ = 0;
   int connecting_ = 0;
@@ -673,9 +704,10 @@ void Conn::on_read(beast::error_code ec, std::size_t) {
     shard_.on_conn_finished();
     return;
   }
-  scratch.assign(static_cast<const char*>(buffer_.cdata().data()), buffer_.size());
+  // Handled in place: nothing below reads into this connection's buffer before it is consumed.
+  shard_.on_message(*this, std::string_view(static_cast<const char*>(buffer_.cdata().data()),
+                                            buffer_.size()));
   buffer_.consume(buffer_.size());
-  shard_.on_message(*this, scratch);
   do_read();
 }
 
@@ -932,25 +964,34 @@ void Shard::maybe_act(Game& g) {
   });
 }
 
-// The action a short form stands for (docs/PROTOCOL.md, "Short actions"), or null. Written here
-// from the protocol, not taken from the server, as any other client would.
-json long_action(const std::string& s) {
+// The action a short form stands for (docs/PROTOCOL.md, "Short actions") as JSON text, or "" if
+// it is none. Written here from the protocol, not taken from the server, as any other client would.
+std::string long_action(const std::string& s) {
   int a = 0, b = 0, c = 0, d = 0, n = 0;
   char sep = 0;
-  if (s == "end") return {{"kind", "end_turn"}};
+  char out[96];
+  if (s == "end") return R"({"kind":"end_turn"})";
   if (std::sscanf(s.c_str(), "d%d%n", &a, &n) == 1 && (s.substr(n) == "" || s.substr(n) == "b")) {
-    return {{"kind", "drop"}, {"column", a}, {"piece", s.ends_with('b') ? "bomb" : "normal"}};
+    std::snprintf(out, sizeof out, R"({"kind":"drop","column":%d,"piece":"%s"})", a,
+                  s.ends_with('b') ? "bomb" : "normal");
+    return out;
   }
   if (std::sscanf(s.c_str(), "*%d,%d%n", &a, &b, &n) == 2 && n == static_cast<int>(s.size())) {
-    return {{"kind", "detonate"}, {"at", {a, b}}};
+    std::snprintf(out, sizeof out, R"({"kind":"detonate","at":[%d,%d]})", a, b);
+    return out;
   }
   if (std::sscanf(s.c_str(), "%d,%d%c%d,%d%n", &a, &b, &sep, &c, &d, &n) == 5 &&
       n == static_cast<int>(s.size()) && (sep == '-' || sep == 'x')) {
-    return {{"kind", sep == '-' ? "step" : "jump"}, {"from", {a, b}}, {"to", {c, d}}};
+    std::snprintf(out, sizeof out, R"({"kind":"%s","from":[%d,%d],"to":[%d,%d]})",
+                  sep == '-' ? "step" : "jump", a, b, c, d);
+    return out;
   }
-  return nullptr;
+  return "";
 }
 
+// Picks one of the state's legal actions and sends it. The actions are cut out of the state's
+// text and sent as they are (short ones written long): no JSON tree, so the tool stays cheap
+// next to the server it measures. --check-scan compares the cut with a full parse.
 void Shard::act_now(Game& g) {
   if (!measuring() || g.mover < 0) return;
   if (g.ready_game == g.acted_game && g.ready_version == g.acted_version) return;
@@ -958,16 +999,31 @@ void Shard::act_now(Game& g) {
     ctl_.stop_requested = true;
     return;
   }
-  json legal = json::parse(g.legal, nullptr, false);
-  if (!legal.is_array() || legal.empty()) return stats_.error("no_legal_actions");
-  std::uniform_int_distribution<std::size_t> pick(0, legal.size() - 1);
-  json action = std::move(legal[pick(g.rng)]);
-  if (action.is_string()) action = long_action(action.get<std::string>());
-  if (action.is_null()) return stats_.error("bad_short_action");
-  json act = {{"type", "act"}, {"action", std::move(action)}, {"version", g.ready_version}};
+  items_.clear();
+  if (!array_items(g.legal, items_) || items_.empty()) return stats_.error("no_legal_actions");
+  if (opt_.check_scan) {
+    const json legal = json::parse(g.legal, nullptr, false);
+    bool same = legal.is_array() && legal.size() == items_.size();
+    for (std::size_t k = 0; same && k < items_.size(); ++k)
+      same = json::parse(items_[k], nullptr, false) == legal[k];
+    if (!same) stats_.error("scan_mismatch");
+  }
+  std::uniform_int_distribution<std::size_t> pick(0, items_.size() - 1);
+  const std::string_view item = items_[pick(g.rng)];
+  std::string text = R"({"type":"act","action":)";
+  if (item.starts_with('"')) {
+    const std::string action = long_action(std::string(item.substr(1, item.size() - 2)));
+    if (action.empty()) return stats_.error("bad_short_action");
+    text += action;
+  } else {
+    text += item;
+  }
+  text += R"(,"version":)";
+  text += std::to_string(g.ready_version);
+  text += '}';
   g.acted_game = g.ready_game;
   g.acted_version = g.ready_version;
-  g.members[static_cast<std::size_t>(g.mover)]->send({act.dump(), g.ready_game, g.ready_version});
+  g.members[static_cast<std::size_t>(g.mover)]->send({std::move(text), g.ready_game, g.ready_version});
 }
 
 void Shard::schedule_arrival(Game& g) {
