@@ -705,8 +705,8 @@ void Conn::on_read(beast::error_code ec, std::size_t) {
     return;
   }
   // Handled in place: nothing below reads into this connection's buffer before it is consumed.
-  shard_.on_message(*this, std::string_view(static_cast<const char*>(buffer_.cdata().data()),
-                                            buffer_.size()));
+  shard_.on_message(
+      *this, std::string_view(static_cast<const char*>(buffer_.cdata().data()), buffer_.size()));
   buffer_.consume(buffer_.size());
   do_read();
 }
@@ -1023,7 +1023,8 @@ void Shard::act_now(Game& g) {
   text += '}';
   g.acted_game = g.ready_game;
   g.acted_version = g.ready_version;
-  g.members[static_cast<std::size_t>(g.mover)]->send({std::move(text), g.ready_game, g.ready_version});
+  g.members[static_cast<std::size_t>(g.mover)]->send(
+      {std::move(text), g.ready_game, g.ready_version});
 }
 
 void Shard::schedule_arrival(Game& g) {
