@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -58,17 +59,23 @@ class StateMessage {
  public:
   explicit StateMessage(StateSnapshot s) : snapshot_(std::move(s)) {}
   const StateSnapshot& snapshot() const { return snapshot_; }
-  // Safe from any thread.
+  // Safe from any thread. Not std::call_once: glibc's pthread_once makes a futex syscall each
+  // time it runs an initializer, which was one syscall per broadcast.
   const std::shared_ptr<const std::string>& text() const {
-    std::call_once(once_, [this] {
-      text_ = std::make_shared<const std::string>(state_json(snapshot_.view()));
-    });
+    if (!written_.load(std::memory_order_acquire)) {
+      std::lock_guard lock(mutex_);
+      if (!written_.load(std::memory_order_relaxed)) {
+        text_ = std::make_shared<const std::string>(state_json(snapshot_.view()));
+        written_.store(true, std::memory_order_release);
+      }
+    }
     return text_;
   }
 
  private:
   StateSnapshot snapshot_;
-  mutable std::once_flag once_;
+  mutable std::mutex mutex_;
+  mutable std::atomic<bool> written_{false};
   mutable std::shared_ptr<const std::string> text_;
 };
 
