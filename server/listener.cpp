@@ -6,6 +6,7 @@
 #include <boost/asio/ssl/error.hpp>
 
 #include "server/http_session.hpp"
+#include "server/serial.hpp"
 
 namespace bc::server {
 
@@ -95,8 +96,8 @@ void Listener::stop() {
 }
 
 void Listener::do_accept() {
-  // Each connection gets its own strand, so its handlers never run concurrently.
-  acceptor_.async_accept(net::make_strand(ioc_),
+  // Each connection's handlers never run concurrently (its own strand, or the one I/O thread).
+  acceptor_.async_accept(serial_executor(ioc_, state_->config.threads <= 1),
                          beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
 }
 

@@ -11,6 +11,7 @@
 #include "bc/ai.hpp"
 #include "server/notation.hpp"
 #include "server/persist.hpp"
+#include "server/serial.hpp"
 
 namespace bc::server {
 
@@ -37,8 +38,9 @@ std::optional<std::string> normalize_room_id(std::string_view id) {
 
 // ---------------------------------------------------------------------------------------------
 
-Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics)
+Registry::Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics, bool one_thread)
     : ioc_(ioc),
+      one_thread_(one_thread),
       limits_(limits),
       metrics_(metrics),
       rng_(std::random_device{}()),
@@ -78,8 +80,8 @@ std::shared_ptr<RoomHost> Registry::create(GameSetup setup, const std::string& a
     if (refused) *refused = ErrorCode::ServerFull;
     return nullptr;
   }
-  auto host = std::make_shared<RoomHost>(ioc_, id, std::move(setup), limits_, metrics_, store_,
-                                         &computers_, address);
+  auto host = std::make_shared<RoomHost>(serial_executor(ioc_, one_thread_), id, std::move(setup),
+                                         limits_, metrics_, store_, &computers_, address);
   host->set_analyst(&analyst_);
   rooms_.emplace(id, host);
   if (!address.empty()) {
@@ -155,8 +157,8 @@ std::shared_ptr<RoomHost> Registry::rebuild(const store::LoadedRoom& stored, std
             "rematches (docs/RULES.md, Revisions)",
             id, rules);
       }
-      auto host = std::make_shared<RoomHost>(ioc_, std::move(*r.room), limits_, metrics_, store_,
-                                             &computers_);
+      auto host = std::make_shared<RoomHost>(serial_executor(ioc_, one_thread_), std::move(*r.room),
+                                             limits_, metrics_, store_, &computers_);
       host->set_analyst(&analyst_);
       host->resume_clock();
       return host;

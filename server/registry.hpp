@@ -34,7 +34,8 @@ std::optional<std::string> normalize_room_id(std::string_view id);
 
 class Registry {
  public:
-  Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics);
+  // one_thread: only one thread runs `ioc`, so rooms need no strands (serial_executor()).
+  Registry(net::io_context& ioc, const Limits& limits, Metrics& metrics, bool one_thread = false);
 
   // From now on rooms write to `store`. Call before any room is made.
   void set_store(store::Store* store) { store_ = store; }
@@ -81,6 +82,7 @@ class Registry {
 
  private:
   net::io_context& ioc_;
+  bool one_thread_;
   const Limits& limits_;
   Metrics& metrics_;
   mutable std::mutex mu_;

@@ -13,19 +13,26 @@
 #include "server/persist.hpp"
 
 namespace bc::server {
+namespace {
 
-RoomHost::RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
-                   Metrics& metrics, store::Store* store, ComputerPool* computers,
-                   std::string address)
-    : RoomHost(ioc, Room(std::move(id), std::move(setup), limits), limits, metrics, store,
-               computers) {
+// The room whose store_->submit this thread is inside: an answer given before submit returns is
+// then on the room's executor. Thread-local, as a writer thread may answer meanwhile.
+thread_local const RoomHost* submitting_here = nullptr;
+
+}  // namespace
+
+RoomHost::RoomHost(net::any_io_executor serial, std::string id, GameSetup setup,
+                   const Limits& limits, Metrics& metrics, store::Store* store,
+                   ComputerPool* computers, std::string address)
+    : RoomHost(std::move(serial), Room(std::move(id), std::move(setup), limits), limits, metrics,
+               store, computers) {
   address_ = std::move(address);
 }
 
-RoomHost::RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
+RoomHost::RoomHost(net::any_io_executor serial, Room room, const Limits& limits, Metrics& metrics,
                    store::Store* store, ComputerPool* computers)
     : id_(room.id()),
-      strand_(net::make_strand(ioc)),
+      strand_(std::move(serial)),
       room_(std::move(room)),
       limits_(limits),
       metrics_(metrics),
@@ -203,17 +210,17 @@ void RoomHost::pump() {
     if (!batch.empty()) {
       // Everything this room has waiting goes in one submission: it commits whole or not at all.
       committing_ = true;
-      submitting_ = true;
+      submitting_here = this;
       store_->submit(std::move(batch), [self = shared_from_this()](bool ok) {
         // A store that answers before submit returns (--memory) is on this strand: no hand-off
         // back to it (one per move); a writer thread's answer is posted.
-        if (self->strand_.running_in_this_thread() && self->submitting_) {
+        if (submitting_here == self.get()) {
           self->answered_inline_ = ok;
         } else {
           net::post(self->strand_, [self, ok] { self->committed(ok); });
         }
       });
-      submitting_ = false;
+      submitting_here = nullptr;
       if (auto ok = std::exchange(answered_inline_, std::nullopt)) return committed(*ok);
     }
   }

@@ -86,11 +86,11 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   // messages go out (docs/PERSISTENCE.md); without one (tests), messages go out at once.
   // `computers` runs the searches of computer seats; without one (tests) nobody searches.
   // `address`: the creator's, whose rooms share the pool's turns ("": not known).
-  RoomHost(net::io_context& ioc, std::string id, GameSetup setup, const Limits& limits,
+  RoomHost(net::any_io_executor serial, std::string id, GameSetup setup, const Limits& limits,
            Metrics& metrics, store::Store* store = nullptr, ComputerPool* computers = nullptr,
            std::string address = {});
   // A room rebuilt from the store.
-  RoomHost(net::io_context& ioc, Room room, const Limits& limits, Metrics& metrics,
+  RoomHost(net::any_io_executor serial, Room room, const Limits& limits, Metrics& metrics,
            store::Store* store, ComputerPool* computers = nullptr);
 
   const std::string& id() const { return id_; }
@@ -173,7 +173,7 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
 
   std::string id_;
   std::string address_;
-  net::strand<net::io_context::executor_type> strand_;
+  net::any_io_executor strand_;  // serial_executor(): a strand, or the io_context with one thread
   Room room_;
   const Limits& limits_;
   Metrics& metrics_;
@@ -190,7 +190,6 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   std::tuple<int, std::int64_t, bool> live_shown_{0, -1, false};  // game, version, live
   std::deque<Entry> outbox_;
   bool committing_ = false;  // one submission of this room at a time: the log never has holes
-  bool submitting_ = false;  // inside store_->submit: an answer now is inline
   std::optional<bool> answered_inline_;
   bool broken_ = false;  // the store failed and the room could not be rebuilt from it
 

@@ -33,7 +33,7 @@ namespace bc::server {
 SharedState::SharedState(net::io_context& ioc, ServerConfig cfg)
     : config(std::move(cfg)),
       limits(config.limits),
-      registry(ioc, limits, metrics),
+      registry(ioc, limits, metrics, config.threads <= 1),
       records(limits),
       address_limits(limits),
       welcome(std::make_shared<const std::string>(welcome_json(limits))) {

@@ -2,6 +2,7 @@
 // socket tests' fixtures; stopped (its thread joined) by stop() or when it goes.
 #pragma once
 
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -12,13 +13,23 @@
 
 namespace bc::test {
 
-// 127.0.0.1, a free port, two threads, games in memory, the temporary directory as web root.
+// The I/O threads of a test's server: two, or BC_TEST_IO_THREADS (1 to 8). With one, rooms and
+// connections have no strands (server/serial.hpp): tests/server/CMakeLists.txt runs the ServerTest
+// suite a second time so, as "OneThread.ServerTest.*".
+inline int test_io_threads() {
+  const char* v = std::getenv("BC_TEST_IO_THREADS");
+  const int n = v != nullptr ? std::atoi(v) : 0;
+  return n >= 1 && n <= 8 ? n : 2;
+}
+
+// 127.0.0.1, a free port, test_io_threads() threads, games in memory, the temporary directory as
+// web root.
 inline server::ServerConfig loopback_config() {
   server::ServerConfig cfg;
   cfg.host = "127.0.0.1";
   cfg.port = 0;
   cfg.web_root = std::filesystem::temp_directory_path();
-  cfg.threads = 2;
+  cfg.threads = test_io_threads();
   cfg.memory = true;
   return cfg;
 }

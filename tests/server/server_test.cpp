@@ -75,10 +75,10 @@ class ServerTest : public ::testing::Test {
   void SetUp() override { start(Limits{}); }
   void TearDown() override { stop(); }
 
-  void start(Limits limits, int threads = 2) {
+  void start(Limits limits, int threads = 0) {  // 0: loopback_config()'s
     ServerConfig cfg = loopback_config();
     cfg.web_root = make_web_root();
-    cfg.threads = threads;
+    if (threads > 0) cfg.threads = threads;
     cfg.limits = limits;
     cfg.retention = retention_;
     auto err = running_.start(std::move(cfg));
