@@ -1,5 +1,6 @@
 #include "server/wire_json.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace bc::server {
@@ -170,6 +171,13 @@ void Writer::result(VariantId v, const std::optional<Result>& r) {
   out += '}';
 }
 
+void Writer::text(std::string_view t) {
+  const bool plain = std::all_of(
+      t.begin(), t.end(), [](char c) { return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\'; });
+  if (plain) return str(t);
+  raw(dump(ojson(t)));
+}
+
 void Writer::players(VariantId v, const std::array<std::optional<PlayerView>, 2>& ps) {
   out += '{';
   for (Side s : {Side::First, Side::Second}) {
@@ -182,7 +190,7 @@ void Writer::players(VariantId v, const std::array<std::optional<PlayerView>, 2>
       continue;
     }
     raw("{\"name\":");
-    raw(dump(ojson(p->name)));
+    text(p->name);
     raw(",\"connected\":");
     boolean(p->connected);
     if (p->ai) {

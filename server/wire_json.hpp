@@ -86,6 +86,10 @@ struct Writer {
     std::memcpy(p, t.data(), t.size());
     p[t.size()] = '"';
   }
+  // A string from anyone (a player's name): written as it is when nothing in it needs escaping
+  // (printable ASCII without '"' or '\\', what names nearly always are), else as dump() writes it
+  // (escapes, invalid UTF-8 replaced). Byte for byte what dump() writes either way.
+  void text(std::string_view t);
   void num(std::int64_t v) {
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);

@@ -165,7 +165,7 @@ std::string record_json(const RecordView& r) {
   std::string text;
   Writer w{text};
   w.raw("{\"room\":");
-  w.raw(dump(ojson(r.room)));
+  w.text(r.room);
   w.raw(",\"variant\":");
   w.str(variant_key(v));
   w.raw(",\"options\":");

@@ -1,5 +1,6 @@
 // Game: the variant-independent face of the rules. Dispatches to the checkers or Kaboom engine.
 #include <algorithm>
+#include <bit>
 #include <tuple>
 
 #include "internal.hpp"
@@ -88,6 +89,7 @@ Side Game::turn() const {
 std::vector<Piece> Game::pieces() const {
   std::vector<Piece> out;
   if (const auto* c = std::get_if<CheckersState>(&state_)) {
+    out.reserve(static_cast<std::size_t>(std::popcount(c->occ[0] | c->occ[1])));  // one allocation
     for (int i = 0; i < 32; ++i) {
       const detail::Bits b = detail::bit(i);
       if (((c->occ[0] | c->occ[1]) & b) == 0) continue;
@@ -105,6 +107,8 @@ std::vector<Piece> Game::pieces() const {
     return out;
   }
   const auto& k = std::get<KaboomState>(state_);
+  out.reserve(static_cast<std::size_t>(
+      std::count_if(k.cells.begin(), k.cells.end(), [](std::uint8_t c) { return c != 0; })));
   for (int y = 0; y < height(); ++y) {
     for (int x = 0; x < width(); ++x) {
       const std::uint8_t cell = k.cells[static_cast<std::size_t>(y * width() + x)];
