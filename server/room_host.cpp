@@ -401,7 +401,9 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
     return batches.emplace_back(Batch{p, {}, false});
   };
   auto flush = [](Batch& b) {
-    if (b.peer && (!b.texts.empty() || b.handled)) b.peer->deliver(std::move(b.texts), b.handled);
+    if (b.peer && (!b.texts.empty() || b.handled)) {
+      b.peer->deliver_from_room(std::move(b.texts), b.handled);
+    }
     b.texts.clear();
     b.handled = false;
   };

@@ -62,6 +62,12 @@ class Peer {
   // sent to the room was answered or refused (it may send the next).
   virtual void deliver(Texts texts, bool request_handled) = 0;
   void deliver(Text text) { deliver(Texts{std::move(text)}, false); }
+  // The same from a room's broadcast (RoomHost::dispatch), which always runs as a handler of its
+  // own, never inside one of the peer's: a peer on the room's one I/O thread may then act at once
+  // instead of posting to itself.
+  virtual void deliver_from_room(Texts texts, bool request_handled) {
+    deliver(std::move(texts), request_handled);
+  }
   void handled() { deliver(Texts{}, true); }
   // A create or join was answered: `room` is the room the peer is now in, or null if refused.
   virtual void join_answered(std::shared_ptr<RoomHost> room) = 0;

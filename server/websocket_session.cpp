@@ -325,12 +325,25 @@ template <class Stream>
 void WebSocketSession<Stream>::deliver(Texts texts, bool request_handled) {
   net::post(ws_.get_executor(),
             [self = shared_from_this(), texts = std::move(texts), request_handled]() mutable {
-              for (auto& t : texts) self->send(std::move(t));
-              if (request_handled) {
-                if (self->inflight_ > 0) --self->inflight_;
-                self->maybe_read();
-              }
+              self->take(std::move(texts), request_handled);
             });
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::deliver_from_room(Texts texts, bool request_handled) {
+  // One I/O thread: the room's handler runs on it, outside any of this session's handlers, so
+  // what the post would run later runs now (a hand-off less per member and broadcast).
+  if (state_->config.threads > 1) return deliver(std::move(texts), request_handled);
+  take(std::move(texts), request_handled);
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::take(Texts texts, bool request_handled) {
+  for (auto& t : texts) send(std::move(t));
+  if (request_handled) {
+    if (inflight_ > 0) --inflight_;
+    maybe_read();
+  }
 }
 
 template <class Stream>

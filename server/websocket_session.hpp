@@ -45,6 +45,7 @@ class WebSocketSession final : public WebSocketPeer,
     return slot_ ? slot_->address() : std::string_view();
   }
   void deliver(Texts texts, bool request_handled) override;
+  void deliver_from_room(Texts texts, bool request_handled) override;
   void join_answered(std::shared_ptr<RoomHost> room) override;
   void detached(const RoomHost* room) override;
   void moved() override;
@@ -58,6 +59,7 @@ class WebSocketSession final : public WebSocketPeer,
   void on_accept(beast::error_code ec);
   void do_read();
   void maybe_read();  // reads the next message unless closing, paused or too much is in flight
+  void take(Peer::Texts texts, bool request_handled);  // what deliver() hands to this session
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_message(std::string_view text);
   // A request for a room (the lobby's), once its room is known to run here or nowhere.
