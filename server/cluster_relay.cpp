@@ -261,16 +261,36 @@ void Cluster::handle_bye(const RelayBye& b) {
   peer->gone();
 }
 
+namespace {
+
+// A relayed text's kind: the relay carries texts (the owner's own messages, in the protocol), so
+// it is read from the text's first bytes, as a client would read it.
+MessageKind relayed_kind(const std::string& text) {
+  if (text.starts_with(R"({"type":"state")")) return MessageKind::State;
+  if (text.starts_with(R"({"type":"delta")")) return MessageKind::Delta;
+  if (text.starts_with(R"({"type":"chat")")) return MessageKind::Chat;
+  return MessageKind::Other;
+}
+
+}  // namespace
+
 // The connection's node: what the owner's room said, into the connections' own queues.
 void Cluster::handle_out(const RelayOut& o) {
   std::vector<Peer::Text> texts;
+  std::vector<MessageKind> kinds;
   texts.reserve(o.texts.size());
-  for (const auto& t : o.texts) texts.push_back(std::make_shared<const std::string>(t));
+  kinds.reserve(o.texts.size());
+  for (const auto& t : o.texts) {
+    texts.push_back(std::make_shared<const std::string>(t));
+    kinds.push_back(relayed_kind(t));
+  }
   for (const auto& item : o.items) {
     auto s = state_.session(item.conn);
     if (!s) continue;
     Peer::Texts batch;
-    for (const auto& [t, f] : item.texts) batch.emplace_back(texts[t], f < 0 ? nullptr : texts[f]);
+    for (const auto& [t, f] : item.texts) {
+      batch.emplace_back(texts[t], kinds[t], f < 0 ? nullptr : texts[f]);
+    }
     if (!batch.empty() || item.handled) s->deliver(std::move(batch), item.handled);
     switch (item.event) {
       case RelayEvent::None:

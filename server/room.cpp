@@ -111,7 +111,7 @@ void Room::add_membership_state(Outcome& o) {
     const auto& text = last_state_->text();
     for (auto& [m, member] : members_) {
       if (member.current) continue;
-      o.messages.push_back(Outgoing{m, text, false});
+      o.messages.push_back(Outgoing{m, text, false, MessageKind::State});
       member.current = true;
     }
     o.state_coalesced = true;
@@ -135,6 +135,7 @@ void Room::add_state(Outcome& o) {
 
 void Room::add_state(Outcome& o, StateSnapshot state) {
   Outgoing out;
+  out.kind = MessageKind::State;
   out.state = std::make_shared<const StateMessage>(std::move(state));
   if (last_state_ && !compact_.empty()) {
     std::vector<MemberId> current[2];  // by action form, sorted as compact_ is
@@ -304,6 +305,7 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view addr
             const bool current = last_state_ && state == last_state_->snapshot();
             o.messages.push_back(current ? Outgoing{m, last_state_->text(), false}
                                          : to(m, state_json(state.view())));
+            o.messages.back().kind = MessageKind::State;
             members_[m].current = current;
             return o;
           },

@@ -25,10 +25,15 @@ namespace bc::server {
 
 using MemberId = std::uint64_t;  // one per connection, unique in the server
 
+// What a message is to a congested connection, which may be sent fewer broadcasts: a state
+// replaces the states and deltas queued before it, chat may be dropped, anything else is sent.
+enum class MessageKind : std::uint8_t { Other, State, Delta, Chat };
+
 struct Outgoing {
   std::optional<MemberId> to;               // nullopt: every member of the room
   std::shared_ptr<const std::string> text;  // serialized once, shared by every recipient
   bool detach = false;                      // after sending, `to` is no longer a member
+  MessageKind kind = MessageKind::Other;    // a delta's members get MessageKind::Delta
   // A state broadcast (instead of `text`): its full text is written only if somebody needs it.
   std::shared_ptr<const StateMessage> state = nullptr;
   // A state broadcast's compact forms (state_snapshot.hpp), each for the members listed (sorted):

@@ -417,9 +417,11 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
       for (auto it = peers_.begin(); it != peers_.end();) {
         if (auto p = it->second.lock()) {
           const auto& text = out.text_for(it->first);
-          auto& message = batch_of(p).texts.emplace_back(text);
-          if (text == out.delta.text || text == out.short_delta.text)
+          auto& message = batch_of(p).texts.emplace_back(text, out.kind);
+          if (text == out.delta.text || text == out.short_delta.text) {
             message.full_state = out.state;
+            message.kind = MessageKind::Delta;
+          }
           ++it;
         } else {
           it = peers_.erase(it);
@@ -428,7 +430,7 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
       continue;
     }
     auto p = find(*out.to);
-    if (p && (out.text || out.state)) batch_of(p).texts.push_back(out.full());
+    if (p && (out.text || out.state)) batch_of(p).texts.emplace_back(out.full(), out.kind);
     if (out.detach) {
       peers_.erase(*out.to);
       if (p) {

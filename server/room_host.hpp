@@ -41,13 +41,15 @@ class RoomHost;
 class Peer {
  public:
   using Text = std::shared_ptr<const std::string>;
-  // One message. When `text` is a delta, full() is the state it stands for, which a congested
-  // connection sends instead after dropping the state or delta this one applies to: a relayed
-  // text, or a room's state whose text is written only then.
+  // One message, and its kind. When `text` is a delta, full() is the state it stands for, which a
+  // congested connection sends instead after dropping the state or delta this one applies to: a
+  // relayed text, or a room's state whose text is written only then.
   struct Message {
-    Message(Text t, Text f = nullptr) : text(std::move(t)), full_text(std::move(f)) {}  // NOLINT
+    Message(Text t, MessageKind k = MessageKind::Other, Text f = nullptr)  // NOLINT
+        : text(std::move(t)), full_text(std::move(f)), kind(k) {}
     Text text;
     Text full_text;
+    MessageKind kind;
     std::shared_ptr<const StateMessage> full_state;
     Text full() const { return full_state ? full_state->text() : full_text; }
   };

@@ -432,6 +432,7 @@ Outcome Room::handle_chat(MemberId m, const RequestId& id, const ChatMsg& c) {
   Outcome o;
   add_ok(o, m, id, "chat");
   o.messages.push_back(everyone(chat_json(who.name, seat_label(who.side), text)));
+  o.messages.back().kind = MessageKind::Chat;
   return o;
 }
 

@@ -385,14 +385,6 @@ void WebSocketSession<Stream>::shutdown() {
 // Writing: a bounded queue, one write in flight.
 
 template <class Stream>
-typename WebSocketSession<Stream>::Kind WebSocketSession<Stream>::kind_of(const std::string& text) {
-  if (starts_with(text, R"({"type":"state")")) return Kind::State;
-  if (starts_with(text, R"({"type":"delta")")) return Kind::Delta;
-  if (starts_with(text, R"({"type":"chat")")) return Kind::Chat;
-  return Kind::Other;
-}
-
-template <class Stream>
 bool WebSocketSession<Stream>::congested() const {
   const auto& l = state_->limits;
   return queue_.size() > l.send_queue_coalesce || queued_bytes_ > l.send_queue_coalesce_bytes;
@@ -403,7 +395,7 @@ std::size_t WebSocketSession<Stream>::drop_queued_states() {
   std::size_t dropped = 0;
   // The front is being written: it stays.
   for (auto it = queue_.begin() + (queue_.empty() ? 0 : 1); it != queue_.end();) {
-    if (it->kind == Kind::State || it->kind == Kind::Delta) {
+    if (it->kind == MessageKind::State || it->kind == MessageKind::Delta) {
       queued_bytes_ -= it->text->size();
       it = queue_.erase(it);
       ++dropped;
@@ -420,22 +412,22 @@ void WebSocketSession<Stream>::send(Peer::Message message) {
   auto& text = message.text;
   const auto now = Clock::now();
   const auto& l = state_->limits;
-  Kind kind = kind_of(*text);
-  if (kind != Kind::Other && congested()) {
+  MessageKind kind = message.kind;
+  if (kind != MessageKind::Other && congested()) {
     // A client slower than its room's broadcasts (a slow link, a flood of spectators) is sent
     // fewer of them instead of being cut off: chat is dropped, and the newest state replaces the
     // queued ones (it holds all they said). A delta applies only to the state before it, so once
     // one is dropped the next goes out in full.
-    if (kind == Kind::Chat) {
+    if (kind == MessageKind::Chat) {
       state_->metrics.shed(Shed::Chat);
       return;
     }
-    if (kind == Kind::State || message.full_text || message.full_state) {
+    if (kind == MessageKind::State || message.full_text || message.full_state) {
       if (const std::size_t dropped = drop_queued_states(); dropped > 0) {
         state_->metrics.shed(Shed::State, dropped);
-        if (kind == Kind::Delta) {
+        if (kind == MessageKind::Delta) {
           text = message.full();
-          kind = Kind::State;
+          kind = MessageKind::State;
         }
       }
     }

@@ -91,13 +91,10 @@ class WebSocketSession final : public WebSocketPeer,
   std::shared_ptr<SharedState> state_;
   AddressTicket slot_;  // the connection's place in its address's count; its address makes rooms
   const MemberId id_;
-  // Broadcasts a congested connection may be sent fewer of; anything else is always sent.
-  enum class Kind : std::uint8_t { Other, State, Delta, Chat };
-  static Kind kind_of(const std::string& text);
   struct Queued {
     std::shared_ptr<const std::string> text;
     Clock::time_point since;
-    Kind kind = Kind::Other;
+    MessageKind kind = MessageKind::Other;
   };
   std::deque<Queued> queue_;
   std::size_t queued_bytes_ = 0;

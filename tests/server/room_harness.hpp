@@ -81,6 +81,12 @@ class RoomTest : public ::testing::Test {
     if (o.sender == Membership::Left) members_.erase(sender);
     for (const auto& out : o.messages) {
       json j = json::parse(*out.full());
+      // Each message says what it is: a connection's congestion rules go by that, not its text.
+      const std::string type = j.value("type", "");
+      const MessageKind kind = type == "state"  ? MessageKind::State
+                               : type == "chat" ? MessageKind::Chat
+                                                : MessageKind::Other;
+      EXPECT_EQ(static_cast<int>(out.kind), static_cast<int>(kind)) << *out.full();
       if (out.to) {
         inbox_[*out.to].push_back(j);
         if (out.detach) members_.erase(*out.to);
