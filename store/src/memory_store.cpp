@@ -71,27 +71,36 @@ void MemoryStore::apply(Write& w) {
       it->second.game_no = std::max(it->second.game_no, g->row.game_no);
     games_[g->row.room].insert_or_assign(g->row.game_no, std::move(g->row));
   } else if (auto* a = std::get_if<AppendAction>(&w)) {
-    auto& list = actions_[a->row.room][a->row.game_no];
-    // Actions come in version order: the search is for the rare one that does not.
-    if (list.empty() || list.back().version < a->row.version) {
-      list.push_back(std::move(a->row));
-    } else {
-      list.insert(std::lower_bound(list.begin(), list.end(), a->row.version, before),
-                  std::move(a->row));
-    }
+    append(a->row);  // acceptable() found no action of its version
   } else {
     const auto& retire = std::get<RetireRoom>(w);
     if (auto it = rooms_.find(retire.room); it != rooms_.end()) it->second.retired = true;
   }
 }
 
+bool MemoryStore::append(ActionRow& row) {
+  auto& list = actions_[row.room][row.game_no];
+  // Actions come in version order: the search is for the rare one that does not.
+  if (list.empty() || list.back().version < row.version) {
+    list.push_back(std::move(row));
+    return true;
+  }
+  const auto at = std::lower_bound(list.begin(), list.end(), row.version, before);
+  if (at != list.end() && at->version == row.version) return false;  // so the room and game exist
+  list.insert(at, std::move(row));
+  return true;
+}
+
 void MemoryStore::submit(std::vector<Write> writes, Done done) {
   bool ok = false;
   {
     std::lock_guard lock(mutex_);
-    ok = acceptable(writes);
-    if (ok) {
+    if (auto* a = writes.size() == 1 ? std::get_if<AppendAction>(&writes[0]) : nullptr) {
+      ok = append(a->row);
+    } else if ((ok = acceptable(writes))) {
       for (Write& w : writes) apply(w);
+    }
+    if (ok) {
       stats_.writes += writes.size();
     } else {
       ++stats_.failures;

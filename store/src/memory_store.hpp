@@ -47,6 +47,8 @@ class MemoryStore final : public Store {
   // True if `writes` can all be applied: no action's (room, game, version) is already there.
   bool acceptable(const std::vector<Write>& writes) const;
   void apply(Write& w);
+  // A submission of one action (a move's): checked and applied with one lookup of its game.
+  bool append(ActionRow& row);
   LoadedRoom load(const RoomRow& room, int game_no) const;
   std::vector<ActionRow> actions_of(const std::string& room, int game_no) const;
 
