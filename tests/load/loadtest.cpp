@@ -238,6 +238,29 @@ struct Cursor {
     while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']') ++i;  // number, literal
     return true;
   }
+  // Past a container's opening `open` (after blanks); false if the text does not start with it.
+  bool enter(char open) {
+    skip_ws();
+    if (at_end() || s[i] != open) return false;
+    ++i;
+    return true;
+  }
+  // To a container's next member or item, past blanks and commas: More, one follows; Closed, its
+  // `close` was reached and passed; Broken, the text ended first.
+  enum class Next { More, Closed, Broken };
+  Next next(char close) {
+    while (true) {
+      skip_ws();
+      if (at_end()) return Next::Broken;
+      if (s[i] == ',') {
+        ++i;
+        continue;
+      }
+      if (s[i] != close) return Next::More;
+      ++i;
+      return Next::Closed;
+    }
+  }
 };
 
 Scan scan_top(std::string_view text) {
@@ -245,19 +268,11 @@ Scan scan_top(std::string_view text) {
   Cursor c{text};
   const std::string_view s = text;
   const std::size_t n = s.size();
-  c.skip_ws();
-  if (c.at_end() || c.peek() != '{') return r;
-  ++c.i;
+  if (!c.enter('{')) return r;
   while (true) {
-    c.skip_ws();
-    if (c.at_end()) return r;
-    if (c.peek() == '}') {
-      r.ok = true;
+    if (const auto next = c.next('}'); next != Cursor::Next::More) {
+      r.ok = next == Cursor::Next::Closed;
       return r;
-    }
-    if (c.peek() == ',') {
-      ++c.i;
-      continue;
     }
     if (c.peek() != '"') return r;
     std::string_view key;
@@ -294,17 +309,10 @@ Scan scan_top(std::string_view text) {
 // The raw texts of a JSON array's items (appended to `out`); false if `text` is not an array.
 bool array_items(std::string_view text, std::vector<std::string_view>& out) {
   Cursor c{text};
-  c.skip_ws();
-  if (c.at_end() || c.peek() != '[') return false;
-  ++c.i;
+  if (!c.enter('[')) return false;
   while (true) {
-    c.skip_ws();
-    if (c.at_end()) return false;
-    if (c.peek() == ']') return true;
-    if (c.peek() == ',') {
-      ++c.i;
-      continue;
-    }
+    if (const auto next = c.next(']'); next != Cursor::Next::More)
+      return next == Cursor::Next::Closed;
     const std::size_t start = c.i;
     if (!c.skip_value()) return false;
     out.push_back(text.substr(start, c.i - start));
