@@ -118,7 +118,9 @@ test('kaboom: a running animation with a bomb ready schedules one frame at a tim
   // Our bomb can go off (it pulses) while o's piece falls.
   let m = await measure();
   assert.equal(m.dropped, 0, `runaway redraw loop: ${JSON.stringify(m)}`);
-  assert.ok(m.frames > 10, `frames ran: ${JSON.stringify(m)}`);
+  // Running at all is what counts here: a busy CI machine gave headless Chromium 5 frames that
+  // second (an idle one 60), so the bound is a few frames, not a frame rate.
+  assert.ok(m.frames >= 3, `frames ran: ${JSON.stringify(m)}`);
   assert.ok(m.calls < 2 * m.frames, `about one requestAnimationFrame per frame: ${JSON.stringify(m)}`);
 
   // A click on a full column flashes it red, with the bomb still ready.
