@@ -11,9 +11,9 @@
 #include "commands.hpp"
 #include "flags.hpp"
 #include "retention_flags.hpp"
-#include "server/data_dir.hpp"
-#include "server/match.hpp"
-#include "server/server.hpp"
+#include "server/net/data_dir.hpp"
+#include "server/room/match.hpp"
+#include "server/net/server.hpp"
 
 namespace bc::app {
 namespace {

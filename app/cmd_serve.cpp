@@ -17,11 +17,11 @@
 #include "commands.hpp"
 #include "flags.hpp"
 #include "retention_flags.hpp"
-#include "server/lan.hpp"
-#include "server/log_format.hpp"
-#include "server/origin.hpp"
-#include "server/redis.hpp"
-#include "server/server.hpp"
+#include "server/net/lan.hpp"
+#include "server/net/log_format.hpp"
+#include "server/net/origin.hpp"
+#include "server/cluster/redis.hpp"
+#include "server/net/server.hpp"
 
 namespace bc::app {
 namespace {

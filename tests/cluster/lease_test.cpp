@@ -1,13 +1,13 @@
-// The lease manager (server/lease.hpp) on a private Redis, and the relay's codec
-// (server/relay_codec.hpp).
-#include "server/lease.hpp"
+// The lease manager (server/cluster/lease.hpp) on a private Redis, and the relay's codec
+// (server/cluster/relay_codec.hpp).
+#include "server/cluster/lease.hpp"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
 #include "../support/redis.hpp"
-#include "server/relay_codec.hpp"
+#include "server/cluster/relay_codec.hpp"
 
 namespace bc::server {
 namespace {

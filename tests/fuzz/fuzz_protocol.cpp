@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "server/protocol.hpp"
-#include "server/room.hpp"
+#include "server/wire/protocol.hpp"
+#include "server/room/room.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "server/registry.hpp"
+#include "server/host/registry.hpp"
 
 namespace bc::server::testing {
 

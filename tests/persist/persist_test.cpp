@@ -1,7 +1,7 @@
 // Persistence without sockets: replay determinism over thousands of random games, the rows of the
 // store read back, PDN round trips, a failing log that does not stop other rooms, and a commit
 // failure that puts a room back to its last durable state.
-#include "server/persist.hpp"
+#include "server/room/persist.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -16,8 +16,8 @@
 #include "../support/sanitizers.hpp"
 #include "bc/store.hpp"
 #include "fake_peer.hpp"
-#include "server/notation.hpp"
-#include "server/registry.hpp"
+#include "server/room/notation.hpp"
+#include "server/host/registry.hpp"
 
 namespace bc::server {
 namespace {

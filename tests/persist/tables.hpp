@@ -9,8 +9,8 @@
 #include <random>
 
 #include "../support/process.hpp"
-#include "server/persist.hpp"
-#include "server/protocol.hpp"
+#include "server/room/persist.hpp"
+#include "server/wire/protocol.hpp"
 #include "tests/server/test_client.hpp"
 
 namespace bc::test {

@@ -2,7 +2,7 @@
 // here waits. The lag vectors are scalachess's (ClockLagCompTest), in milliseconds.
 #include <gtest/gtest.h>
 
-#include "server/game_clock.hpp"
+#include "server/game/clock.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The computer's scheduler without rooms or sockets: the order searches run in (addresses in turn,
 // quick before slow), searches of unwatched rooms dropped, the queue's bound, and shutdown.
-#include "server/computer_pool.hpp"
+#include "server/host/computer_pool.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The compact form of `state` (server/state_snapshot.hpp, docs/PROTOCOL.md "Compact states"): a
+// The compact form of `state` (server/wire/state_snapshot.hpp, docs/PROTOCOL.md "Compact states"): a
 // delta applied to the state it follows gives the next state byte for byte, over thousands of
 // random games of every variant played through a Room with players and spectators coming and going.
 #include <gtest/gtest.h>
@@ -13,8 +13,8 @@
 #include "../support/sanitizers.hpp"
 #include "../support/short_action.hpp"
 #include "../support/state_delta.hpp"
-#include "server/room.hpp"
-#include "server/state_snapshot.hpp"
+#include "server/room/room.hpp"
+#include "server/wire/state_snapshot.hpp"
 
 namespace bc::server {
 namespace {

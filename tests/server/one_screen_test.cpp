@@ -8,10 +8,10 @@
 #include <string>
 
 #include "room_harness.hpp"
-#include "server/notation.hpp"
-#include "server/persist.hpp"
-#include "server/protocol.hpp"
-#include "server/room.hpp"
+#include "server/room/notation.hpp"
+#include "server/room/persist.hpp"
+#include "server/wire/protocol.hpp"
+#include "server/room/room.hpp"
 
 namespace bc::server {
 namespace {

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "running_server.hpp"
-#include "server/server.hpp"
+#include "server/net/server.hpp"
 #include "test_client.hpp"
 
 namespace bc::test {

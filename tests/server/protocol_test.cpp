@@ -1,6 +1,6 @@
 // The protocol layer: parsing client text (never throwing), resolving create requests in the
 // documented order, serializing core values; plus the small pieces (room ids, static paths, rate).
-#include "server/protocol.hpp"
+#include "server/wire/protocol.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,12 +10,12 @@
 #include <random>
 
 #include "../support/short_action.hpp"
-#include "server/limits.hpp"
-#include "server/metrics.hpp"
-#include "server/rate_limit.hpp"
-#include "server/registry.hpp"
-#include "server/static_files.hpp"
-#include "server/wire_json.hpp"
+#include "server/wire/limits.hpp"
+#include "server/host/metrics.hpp"
+#include "server/room/rate_limit.hpp"
+#include "server/host/registry.hpp"
+#include "server/net/static_files.hpp"
+#include "server/wire/json.hpp"
 
 namespace bc::server {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "../support/process.hpp"
 #include "running_server.hpp"
-#include "server/server.hpp"
+#include "server/net/server.hpp"
 #include "test_client.hpp"
 
 namespace bc::test {

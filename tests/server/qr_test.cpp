@@ -1,6 +1,6 @@
-// QR codes (server/qr.cpp): the symbol from libqrencode as this server asks for it (byte mode,
+// QR codes (server/net/qr.cpp): the symbol from libqrencode as this server asks for it (byte mode,
 // level M or L, versions 1..10), and the two renderers read back module by module.
-#include "server/qr.hpp"
+#include "server/net/qr.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/lan.hpp"
+#include "server/net/lan.hpp"
 
 namespace bc::qr {
 namespace {

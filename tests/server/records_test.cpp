@@ -1,6 +1,6 @@
 // Issue 13.1: the record threads' admission (in all and per address), their cache, and the
 // per-address request buckets, without sockets.
-#include "server/records.hpp"
+#include "server/host/records.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <chrono>
 #include <thread>
 
-#include "server/address_limits.hpp"
+#include "server/host/address_limits.hpp"
 
 using namespace bc::server;
 

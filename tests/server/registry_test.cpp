@@ -1,6 +1,6 @@
 // The registry and RoomHost without sockets: a fake Peer records what a connection would be told;
 // the io_context is polled by hand, and time is passed to sweep() explicitly.
-#include "server/registry.hpp"
+#include "server/host/registry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "server/lobby.hpp"
+#include "server/host/lobby.hpp"
 
 namespace bc::server {
 namespace {

@@ -11,8 +11,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "server/protocol.hpp"
-#include "server/room.hpp"
+#include "server/wire/protocol.hpp"
+#include "server/room/room.hpp"
 
 namespace bc::server::room_harness {
 

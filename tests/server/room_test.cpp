@@ -1,6 +1,6 @@
 // Room logic without a network: client messages in, messages out (the harness is
 // room_harness.hpp).
-#include "server/room.hpp"
+#include "server/room/room.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <set>
 
 #include "room_harness.hpp"
-#include "server/notation.hpp"
-#include "server/persist.hpp"
-#include "server/protocol.hpp"
+#include "server/room/notation.hpp"
+#include "server/room/persist.hpp"
+#include "server/wire/protocol.hpp"
 
 namespace bc::server {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/lan.hpp"
-#include "server/log_format.hpp"
-#include "server/origin.hpp"
+#include "server/net/lan.hpp"
+#include "server/net/log_format.hpp"
+#include "server/net/origin.hpp"
 
 namespace bc::server {
 namespace {

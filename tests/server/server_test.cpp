@@ -1,6 +1,6 @@
 // The real server on 127.0.0.1 (a free port), spoken to with real WebSockets and HTTP. Every read
 // has a timeout (test_client.hpp), so a server bug fails a test rather than hanging it.
-#include "server/server.hpp"
+#include "server/net/server.hpp"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 #include "../support/state_delta.hpp"
 #include "bc/core.hpp"
 #include "running_server.hpp"
-#include "server/metrics.hpp"
+#include "server/host/metrics.hpp"
 #include "test_client.hpp"
 
 namespace bc::test {

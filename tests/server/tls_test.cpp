@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "running_server.hpp"
-#include "server/lan.hpp"
-#include "server/server.hpp"
+#include "server/net/lan.hpp"
+#include "server/net/server.hpp"
 #include "tls_client.hpp"
 
 namespace bc::test {

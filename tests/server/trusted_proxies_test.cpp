@@ -1,6 +1,6 @@
 // serve --trusted-proxy without sockets: the list's syntax, CIDR matching, and the client that
 // X-Forwarded-For names (rightmost untrusted entry).
-#include "server/trusted_proxies.hpp"
+#include "server/host/trusted_proxies.hpp"
 
 #include <gtest/gtest.h>
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "ports.hpp"
-#include "server/redis.hpp"
+#include "server/cluster/redis.hpp"
 
 namespace bc::test {
 

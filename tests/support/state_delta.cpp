@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "server/sequence_edit.hpp"
+#include "server/wire/sequence_edit.hpp"
 #include "short_action.hpp"
 
 namespace bc::server {

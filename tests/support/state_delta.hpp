@@ -3,7 +3,7 @@
 // top-level fields that changed, and the board's pieces as removals and insertions by index.
 // Here both sides work on the texts state_json writes, as a client does, so the state a delta
 // rebuilds is the same text, byte for byte. The server makes its deltas from values instead
-// (server/state_snapshot.hpp); the tests hold its deltas against these.
+// (server/wire/state_snapshot.hpp); the tests hold its deltas against these.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/state_snapshot.hpp"  // ActionForm
+#include "server/wire/state_snapshot.hpp"  // ActionForm
 
 namespace bc::server {
 

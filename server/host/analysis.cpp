@@ -1,0 +1,195 @@
+#include "server/host/analysis.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace bc::server {
+
+namespace {
+
+using Steady = std::chrono::steady_clock;
+
+std::int64_t ms_since(Steady::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - t).count();
+}
+
+// A position as the analysis board can set it up: the pieces, bombs in hand and the side to move
+// (not the no-progress count, which a free position cannot give).
+std::uint64_t live_key(const Game& g) {
+  if (const auto* c = std::get_if<CheckersState>(&g.state())) {
+    std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(g.variant());
+    for (std::uint64_t x : {std::uint64_t{c->occ[0]} | (std::uint64_t{c->occ[1]} << 32),
+                            std::uint64_t{c->kings} | (std::uint64_t{c->triples} << 32),
+                            std::uint64_t{c->shields} | (std::uint64_t{c->bombs} << 32),
+                            static_cast<std::uint64_t>(c->turn)}) {
+      h = (h ^ x) * 0x100000001B3ull;
+      h ^= h >> 29;
+    }
+    return h;
+  }
+  return g.hash();
+}
+
+// Every position one complete turn (and one action) from `g`: what its player is choosing between.
+std::vector<std::uint64_t> reachable_keys(const Game& g) {
+  std::vector<std::uint64_t> keys{live_key(g)};
+  if (g.over()) return keys;
+  for (const Action& a : g.legal()) {
+    if (auto next = g.apply(a)) keys.push_back(live_key(next->next));
+  }
+  for (const Turn& t : g.turns()) {
+    Game at = g;
+    for (const Action& a : t.actions) {
+      auto next = at.apply(a);
+      if (!next) break;
+      at = std::move(next->next);
+    }
+    keys.push_back(live_key(at));
+  }
+  return keys;
+}
+
+}  // namespace
+
+Analyst::Analyst(ComputerPool* pool) : pool_(pool) {}
+
+std::optional<std::string> Analyst::cached(const AnalysisJob& job) {
+  if (job.history || job.positions.size() != 1) return std::nullopt;
+  const auto& [version, game] = job.positions.front();
+  std::lock_guard lock(cache_mu_);
+  auto [from, to] = by_hash_.equal_range(game.hash());
+  for (auto it = from; it != to; ++it) {
+    const Cached& c = *it->second;
+    // An answer with the turns also answers a request without them.
+    if (c.game == game && (c.moves || !job.moves)) {
+      lru_.splice(lru_.begin(), lru_, it->second);
+      ai::Analysis a = c.analysis;
+      if (!job.moves) a.turns.clear();
+      return analysis_json(job.id, game, job.version, a, 0, true);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string Analyst::run(const AnalysisJob& job, const GamePositions& positions) {
+  const auto start = Steady::now();
+  ai::AnalysisLimits limits;
+  limits.time = job.history ? kHistoryTime : kAnalysisTime;
+  limits.turns = job.moves;
+  if (job.history) {
+    std::vector<Game> games;
+    games.reserve(positions.size());
+    for (const auto& p : positions) games.push_back(p.second);
+    const auto values = ai::analyse_positions(games, limits);
+    return analysis_history_json(job.id, job.game_number, positions, values, ms_since(start));
+  }
+  const auto& [version, game] = positions.front();
+  ai::Analysis a = ai::analyse_position(game, limits);
+  std::string text = analysis_json(job.id, game, job.version, a, ms_since(start), false);
+  std::lock_guard lock(cache_mu_);
+  lru_.push_front(Cached{game, job.moves, std::move(a)});
+  by_hash_.emplace(game.hash(), lru_.begin());
+  if (lru_.size() > kAnalysisCacheEntries) {
+    auto last = std::prev(lru_.end());
+    auto [from, to] = by_hash_.equal_range(last->game.hash());
+    for (auto it = from; it != to; ++it) {
+      if (it->second == last) {
+        by_hash_.erase(it);
+        break;
+      }
+    }
+    lru_.pop_back();
+  }
+  return text;
+}
+
+std::string Analyst::answer_now(const AnalysisJob& job) {
+  if (auto hit = cached(job)) return *hit;
+  return run(job, job.positions);
+}
+
+void Analyst::submit(AnalysisJob job) {
+  if (auto hit = cached(job)) return job.reply(std::move(*hit));
+  auto shared = std::make_shared<AnalysisJob>(std::move(job));
+  ComputerJob cj;
+  cj.address = shared->address;
+  cj.room = shared->room.empty() ? "analysis" : shared->room;
+  cj.watched = [shared] { return !shared->wanted || shared->wanted(); };
+  cj.run = [this, shared] {
+    GamePositions loaded;
+    const GamePositions* positions = &shared->positions;
+    if (shared->load) {
+      auto r = shared->load();
+      if (auto* e = std::get_if<std::string>(&r)) {
+        return shared->reply(error_json(shared->id, Error{ErrorCode::BadMessage, *e}, "analyse"));
+      }
+      loaded = std::move(std::get<GamePositions>(r));
+      positions = &loaded;
+      if (!shared->history) {
+        // The room form of an earlier game: the one version asked for.
+        const std::int64_t want = shared->version.value_or(loaded.back().first);
+        auto at = std::find_if(loaded.begin(), loaded.end(),
+                               [&](const auto& p) { return p.first == want; });
+        if (at == loaded.end()) {
+          return shared->reply(error_json(
+              shared->id,
+              Error{ErrorCode::BadMessage, "game " + std::to_string(shared->game_number) +
+                                               " has no version " + std::to_string(want)},
+              "analyse"));
+        }
+        shared->positions = {*at};
+        shared->version = want;
+        if (auto hit = cached(*shared)) return shared->reply(std::move(*hit));
+        positions = &shared->positions;
+      }
+    }
+    shared->reply(run(*shared, *positions));
+  };
+  cj.dropped = [shared](ComputerDrop why) {
+    if (why != ComputerDrop::QueueFull) return;
+    shared->reply(error_json(
+        shared->id,
+        Error{ErrorCode::RateLimited,
+              "the server is busy with other searches; try the analysis again in a moment"},
+        "analyse"));
+  };
+  if (pool_ == nullptr || pool_->closing()) {
+    return shared->reply(error_json(
+        shared->id, Error{ErrorCode::RateLimited, "the server is not analysing now"}, "analyse"));
+  }
+  pool_->submit(std::move(cj));
+}
+
+void Analyst::set_live(const void* owner, const Game* game) {
+  std::lock_guard lock(live_mu_);
+  auto it = live_of_.find(owner);
+  if (it != live_of_.end() && it->second.counted) {
+    for (std::uint64_t k : it->second.keys) live_.erase(live_.find(k));
+  }
+  if (game == nullptr) {
+    if (it != live_of_.end()) live_of_.erase(it);
+    return;
+  }
+  if (it == live_of_.end()) {
+    live_of_.emplace(owner, Live{*game, {}, false});
+  } else {
+    it->second.game = *game;
+    it->second.keys.clear();
+    it->second.counted = false;
+  }
+}
+
+bool Analyst::is_live(const Game& game) const {
+  std::lock_guard lock(live_mu_);
+  for (auto& [owner, live] : live_of_) {
+    if (live.counted) continue;
+    live.keys = reachable_keys(live.game);
+    for (std::uint64_t k : live.keys) live_.insert(k);
+    live.counted = true;
+  }
+  return live_.count(live_key(game)) != 0;
+}
+
+}  // namespace bc::server

@@ -1,0 +1,114 @@
+// The answers to `analyse` (docs/PROTOCOL.md, "Analysis").
+#include "server/host/analysis.hpp"
+#include "server/wire/json.hpp"
+
+namespace bc::server {
+
+namespace {
+
+std::string_view outcome_name(ai::Outcome o) {
+  switch (o) {
+    case ai::Outcome::Win:
+      return "win";
+    case ai::Outcome::Loss:
+      return "lose";
+    case ai::Outcome::Draw:
+      return "tie";
+  }
+  return "tie";
+}
+
+void value(Writer& w, const ai::Value& v) {
+  w.raw(R"({"kind":)");
+  w.str(v.exact ? "solved" : "estimate");
+  if (v.outcome) {
+    w.raw(R"(,"outcome":)");
+    w.str(outcome_name(*v.outcome));
+    w.raw(R"(,"remoteness":)");
+    w.num(v.remoteness);
+  }
+  if (!v.exact) {
+    w.raw(R"(,"score":)");
+    // A proved end's score is the search's win bound: the outcome says it better.
+    w.num(v.outcome ? (*v.outcome == ai::Outcome::Win ? 10000 : -10000) : v.score);
+    w.raw(R"(,"depth":)");
+    w.num(v.depth);
+  }
+  w.raw("}");
+}
+
+void id_field(std::string& out, const RequestId& id) {
+  ojson j = ojson::object();
+  put_id(j, id);
+  if (auto it = j.find("id"); it != j.end()) {
+    out += R"(,"id":)";
+    out += dump(*it);
+  }
+}
+
+}  // namespace
+
+std::string analysis_json(const RequestId& id, const Game& game,
+                          std::optional<std::int64_t> version, const ai::Analysis& a,
+                          std::int64_t ms, bool cached) {
+  std::string out = R"({"type":"analysis")";
+  id_field(out, id);
+  Writer w{out};
+  const VariantId v = game.variant();
+  w.raw(R"(,"variant":)");
+  w.str(variant_key(v));
+  w.raw(R"(,"options":)");
+  w.raw(dump(options_json(v, game.options())));
+  w.raw(R"(,"version":)");
+  if (version) {
+    w.num(*version);
+  } else {
+    w.raw("null");
+  }
+  w.raw(R"(,"turn":)");
+  w.str(side_name(v, game.turn()));
+  w.raw(R"(,"value":)");
+  value(w, a.value);
+  w.raw(R"(,"moves":)");
+  w.list(a.turns, [&](const ai::TurnValue& t) {
+    w.raw(R"({"actions":)");
+    w.actions(t.turn.actions);
+    w.raw(R"(,"value":)");
+    value(w, t.value);
+    w.raw("}");
+  });
+  w.raw(R"(,"ms":)");
+  w.num(ms);
+  w.raw(R"(,"cached":)");
+  w.boolean(cached);
+  w.raw("}");
+  return out;
+}
+
+std::string analysis_history_json(const RequestId& id, int game_number,
+                                  const GamePositions& positions,
+                                  const std::vector<ai::Value>& values, std::int64_t ms) {
+  std::string out = R"({"type":"analysis_history")";
+  id_field(out, id);
+  Writer w{out};
+  w.raw(R"(,"game":)");
+  w.num(game_number);
+  w.raw(R"(,"values":[)");
+  for (std::size_t i = 0; i < positions.size() && i < values.size(); ++i) {
+    if (i > 0) w.raw(",");
+    const auto& [version, game] = positions[i];
+    w.raw(R"({"version":)");
+    w.num(version);
+    w.raw(R"(,"turn":)");
+    w.str(side_name(game.variant(), game.turn()));
+    w.raw(R"(,"value":)");
+    value(w, values[i]);
+    w.raw("}");
+  }
+  w.raw(R"(],"ms":)");
+  w.num(ms);
+  w.raw("}");
+  return out;
+}
+
+}  // namespace bc::server
