@@ -12,8 +12,8 @@
 #include "flags.hpp"
 #include "retention_flags.hpp"
 #include "server/net/data_dir.hpp"
-#include "server/room/match.hpp"
 #include "server/net/server.hpp"
+#include "server/room/match.hpp"
 
 namespace bc::app {
 namespace {

@@ -13,10 +13,10 @@
 #include "bc/store.hpp"
 #include "commands.hpp"
 #include "flags.hpp"
+#include "server/host/registry.hpp"
 #include "server/room/notation.hpp"
 #include "server/room/persist.hpp"
-#include "server/wire/protocol.hpp"
-#include "server/host/registry.hpp"
+#include "server/wire/stored.hpp"
 
 namespace bc::app {
 namespace {

@@ -17,10 +17,10 @@
 #include "commands.hpp"
 #include "flags.hpp"
 #include "retention_flags.hpp"
+#include "server/cluster/redis.hpp"
 #include "server/net/lan.hpp"
 #include "server/net/log_format.hpp"
 #include "server/net/origin.hpp"
-#include "server/cluster/redis.hpp"
 #include "server/net/server.hpp"
 
 namespace bc::app {

@@ -8,8 +8,8 @@
 
 #include "server/cluster/cluster_impl.hpp"
 #include "server/game/clock.hpp"
-#include "server/room/persist.hpp"
 #include "server/host/shared_state.hpp"
+#include "server/room/persist.hpp"
 
 namespace bc::server {
 

@@ -1,8 +1,9 @@
 // A node of a cluster (serve --cluster redis://...; docs/CLUSTER.md): rooms are owned by leases
-// in Redis (server/cluster/lease.hpp), one node runs each room, and a client connected to another node
-// reaches it through a relay over Redis pub/sub (server/cluster/relay_codec.hpp). Redis is used on two
-// threads of this class's own, never on an I/O thread or a room's strand: one sends commands
-// (leases, heartbeats, publishes, the room list) and one reads this node's channel. Without
+// in Redis (server/cluster/lease.hpp), one node runs each room, and a client connected to another
+// node reaches it through a relay over Redis pub/sub (server/cluster/relay_codec.hpp). Redis is
+// used on two threads of this class's own, never on an I/O thread or a room's strand: one sends
+// commands (leases, heartbeats, publishes, the room list) and one reads this node's channel.
+// Without
 // --cluster none of this exists (SharedState::cluster is null).
 #pragma once
 
@@ -17,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "server/wire/protocol.hpp"
 #include "server/cluster/relay_codec.hpp"
 #include "server/host/room_host.hpp"
 

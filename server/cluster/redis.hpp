@@ -1,6 +1,6 @@
 // One synchronous hiredis connection (Debian's libhiredis), used by one thread at a time: the
-// cluster's command thread or its subscriber thread (server/cluster/cluster.cpp), never an I/O thread.
-// Commands go out pipelined; a broken connection is reopened at the next call.
+// cluster's command thread or its subscriber thread (server/cluster/cluster.cpp), never an I/O
+// thread. Commands go out pipelined; a broken connection is reopened at the next call.
 #pragma once
 
 #include <chrono>

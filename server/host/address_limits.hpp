@@ -10,8 +10,8 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "server/wire/limits.hpp"
 #include "server/room/rate_limit.hpp"
+#include "server/wire/limits.hpp"
 
 namespace bc::server {
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "server/wire/views.hpp"
+
 namespace bc::server {
 
 namespace {

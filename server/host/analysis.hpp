@@ -19,7 +19,7 @@
 #include "bc/ai_analysis.hpp"
 #include "bc/core.hpp"
 #include "server/host/computer_pool.hpp"
-#include "server/wire/protocol.hpp"
+#include "server/wire/errors.hpp"
 
 namespace bc::server {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <variant>
 
-#include "server/wire/protocol.hpp"
 #include "server/host/registry.hpp"
+#include "server/wire/client.hpp"
 
 namespace bc::server {
 

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "bc/store.hpp"
+#include "server/wire/errors.hpp"
 #include "server/wire/limits.hpp"
-#include "server/wire/protocol.hpp"
 
 namespace bc::server {
 

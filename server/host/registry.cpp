@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "bc/ai.hpp"
+#include "server/host/serial.hpp"
 #include "server/room/notation.hpp"
 #include "server/room/persist.hpp"
-#include "server/host/serial.hpp"
 
 namespace bc::server {
 

@@ -17,11 +17,11 @@
 
 #include "bc/store.hpp"
 #include "server/host/analysis.hpp"
-#include "server/wire/limits.hpp"
 #include "server/host/metrics.hpp"
-#include "server/wire/protocol.hpp"
-#include "server/room/room.hpp"
 #include "server/host/room_host.hpp"
+#include "server/room/room.hpp"
+#include "server/wire/limits.hpp"
+#include "server/wire/views.hpp"
 
 namespace bc::server {
 
@@ -51,8 +51,8 @@ class Registry {
   std::shared_ptr<RoomHost> create(GameSetup setup, const std::string& address = {},
                                    ErrorCode* refused = nullptr, std::string id = {});
   std::shared_ptr<RoomHost> find(std::string_view id) const;
-  // Cluster (server/cluster/cluster.hpp): a room whose lease this node just took, rebuilt from its rows
-  // as restore_all() does (false: its log does not replay); one already here stays.
+  // Cluster (server/cluster/cluster.hpp): a room whose lease this node just took, rebuilt from its
+  // rows as restore_all() does (false: its log does not replay); one already here stays.
   bool adopt(const store::LoadedRoom& stored);
   // Cluster: the room stops running here without being retired in the store (its lease is lost,
   // or the node stops cleanly); its members are told to reconnect (Peer::moved).

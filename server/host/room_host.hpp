@@ -22,10 +22,10 @@
 
 #include "bc/store.hpp"
 #include "server/host/computer_pool.hpp"
-#include "server/wire/limits.hpp"
 #include "server/host/metrics.hpp"
-#include "server/wire/protocol.hpp"
 #include "server/room/room.hpp"
+#include "server/wire/limits.hpp"
+#include "server/wire/views.hpp"
 
 namespace bc::server {
 

@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "server/host/analysis.hpp"
-#include "server/room/persist.hpp"
 #include "server/host/room_host.hpp"
+#include "server/room/persist.hpp"
 
 namespace bc::server {
 

@@ -1,7 +1,7 @@
 // The server-wide state every connection shares: live sessions and connections per address.
 #include "server/host/shared_state.hpp"
 
-#include "server/wire/protocol.hpp"
+#include "server/wire/views.hpp"
 
 namespace bc::server {
 

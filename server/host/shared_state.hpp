@@ -11,10 +11,10 @@
 
 #include "bc/store.hpp"
 #include "server/host/address_limits.hpp"
+#include "server/host/config.hpp"
 #include "server/host/metrics.hpp"
 #include "server/host/records.hpp"
 #include "server/host/registry.hpp"
-#include "server/host/config.hpp"
 
 namespace bc::server {
 
@@ -23,8 +23,8 @@ class WebSocketPeer : public Peer {
  public:
   // Server shutdown: a `server_restarting` notice, then close with 1001 (going away). Any thread.
   virtual void shutdown() = 0;
-  // Cluster relay (server/cluster/cluster.hpp), any thread: the owner answered the join this connection
-  // relayed (`joined`: it is a member there), or took it out of the room.
+  // Cluster relay (server/cluster/cluster.hpp), any thread: the owner answered the join this
+  // connection relayed (`joined`: it is a member there), or took it out of the room.
   virtual void relay_answered(bool joined) = 0;
   virtual void relay_detached() = 0;
 };

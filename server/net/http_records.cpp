@@ -1,12 +1,13 @@
 // The game records of GET /api/games/{room}[.pdn|/positions][?game=N]: the current game from a
-// room in memory, or a stored one, prepared on the record threads (server/host/records.hpp) and cached.
+// room in memory, or a stored one, prepared on the record threads (server/host/records.hpp) and
+// cached.
 #include <spdlog/spdlog.h>
 
+#include "server/host/records.hpp"
 #include "server/net/http_responses.hpp"
 #include "server/net/http_session.hpp"
 #include "server/room/notation.hpp"
 #include "server/room/persist.hpp"
-#include "server/host/records.hpp"
 
 namespace bc::server {
 

@@ -6,9 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "server/net/beast.hpp"
-#include "server/wire/protocol.hpp"
 #include "server/host/records.hpp"
+#include "server/net/beast.hpp"
+#include "server/wire/errors.hpp"
+#include "server/wire/http.hpp"
 
 namespace bc::server {
 

@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "server/cluster/cluster.hpp"
+#include "server/host/records.hpp"
+#include "server/host/trusted_proxies.hpp"
 #include "server/net/http_responses.hpp"
 #include "server/net/lan.hpp"
-#include "server/room/notation.hpp"
 #include "server/net/origin.hpp"
-#include "server/room/persist.hpp"
-#include "server/host/records.hpp"
 #include "server/net/static_files.hpp"
-#include "server/host/trusted_proxies.hpp"
 #include "server/net/websocket_session.hpp"
+#include "server/room/notation.hpp"
+#include "server/room/persist.hpp"
 
 namespace bc::server {
 

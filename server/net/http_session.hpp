@@ -10,9 +10,9 @@
 #include <memory>
 #include <optional>
 
+#include "server/host/shared_state.hpp"
 #include "server/net/beast.hpp"
 #include "server/room/persist.hpp"
-#include "server/host/shared_state.hpp"
 
 namespace boost::asio::ssl {
 class context;

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/wire/protocol.hpp"
 #include "server/net/qr.hpp"
 #include "server/net/server.hpp"
+#include "server/wire/errors.hpp"
 
 namespace bc::server {
 

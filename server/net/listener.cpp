@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <boost/asio/ssl/error.hpp>
 
-#include "server/net/http_session.hpp"
 #include "server/host/serial.hpp"
+#include "server/net/http_session.hpp"
 
 namespace bc::server {
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "server/net/beast.hpp"
 #include "server/host/shared_state.hpp"
+#include "server/net/beast.hpp"
 
 namespace boost::asio::ssl {
 class context;

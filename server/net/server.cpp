@@ -18,15 +18,15 @@
 #include <ctime>
 #include <thread>
 
-#include "server/net/beast.hpp"
 #include "server/cluster/cluster.hpp"
+#include "server/host/shared_state.hpp"
+#include "server/net/beast.hpp"
 #include "server/net/data_dir.hpp"
 #include "server/net/descriptors.hpp"
 #include "server/net/lan.hpp"
 #include "server/net/listener.hpp"
-#include "server/room/match.hpp"
-#include "server/host/shared_state.hpp"
 #include "server/net/websocket_session.hpp"
+#include "server/room/match.hpp"
 
 namespace bc::server {
 

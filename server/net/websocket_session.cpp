@@ -4,8 +4,8 @@
 
 #include <boost/beast/ssl.hpp>
 
-#include "server/net/lan.hpp"
 #include "server/host/lobby.hpp"
+#include "server/net/lan.hpp"
 
 namespace bc::server {
 

@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "server/net/beast.hpp"
 #include "server/cluster/cluster.hpp"
-#include "server/room/rate_limit.hpp"
 #include "server/host/shared_state.hpp"
+#include "server/net/beast.hpp"
+#include "server/room/rate_limit.hpp"
 
 namespace bc::server {
 

@@ -1,6 +1,6 @@
 // Room: which `analyse` requests a room allows, and the hints they leave in a game against the
-// computer (docs/PROTOCOL.md, "Analysis"). Part of Room (server/room/room.hpp); the searches run on the
-// computer threads (server/host/analysis.hpp).
+// computer (docs/PROTOCOL.md, "Analysis"). Part of Room (server/room/room.hpp); the searches run on
+// the computer threads (server/host/analysis.hpp).
 #include <algorithm>
 
 #include "server/room/room.hpp"

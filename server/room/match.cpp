@@ -4,6 +4,8 @@
 #include <chrono>
 #include <limits>
 
+#include "server/wire/stored.hpp"
+
 namespace bc::server {
 
 std::int64_t unix_ms() {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "server/wire/protocol.hpp"
+#include "server/wire/views.hpp"
 
 namespace bc::server {
 

@@ -15,11 +15,11 @@
 #include <tuple>
 #include <vector>
 
-#include "server/wire/limits.hpp"
 #include "server/room/match.hpp"
-#include "server/wire/protocol.hpp"
 #include "server/room/rate_limit.hpp"
+#include "server/wire/limits.hpp"
 #include "server/wire/state_snapshot.hpp"
+#include "server/wire/stored.hpp"
 
 namespace bc::server {
 

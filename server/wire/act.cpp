@@ -7,8 +7,9 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 
-#include "server/wire/protocol.hpp"
+#include "server/wire/client.hpp"
 
 namespace bc::server {
 

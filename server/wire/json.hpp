@@ -12,7 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include "server/wire/protocol.hpp"
+#include "server/wire/http.hpp"
+#include "server/wire/stored.hpp"
 
 namespace bc::server {
 

@@ -3,8 +3,8 @@
 // the rest are small trees.
 #include <algorithm>
 
-#include "server/wire/limits.hpp"
 #include "server/wire/json.hpp"
+#include "server/wire/limits.hpp"
 
 namespace bc::server {
 

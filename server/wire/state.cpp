@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "server/wire/json.hpp"
 #include "server/wire/sequence_edit.hpp"
 #include "server/wire/state_snapshot.hpp"
-#include "server/wire/json.hpp"
 
 namespace bc::server {
 

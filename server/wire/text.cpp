@@ -1,5 +1,5 @@
 // Text from clients (names, chat): control characters out, lengths in code points.
-#include "server/wire/protocol.hpp"
+#include "server/wire/setup.hpp"
 
 namespace bc::server {
 

@@ -1,7 +1,7 @@
 // The first message of every connection (docs/PROTOCOL.md, `welcome`): the variants with their
 // options, the time controls and the limits a client paces itself by.
-#include "server/wire/limits.hpp"
 #include "server/wire/json.hpp"
+#include "server/wire/limits.hpp"
 
 namespace bc::server {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "server/wire/protocol.hpp"
 #include "server/room/room.hpp"
+#include "server/wire/setup.hpp"
 
 namespace {
 

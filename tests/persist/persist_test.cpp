@@ -16,8 +16,8 @@
 #include "../support/sanitizers.hpp"
 #include "bc/store.hpp"
 #include "fake_peer.hpp"
-#include "server/room/notation.hpp"
 #include "server/host/registry.hpp"
+#include "server/room/notation.hpp"
 
 namespace bc::server {
 namespace {

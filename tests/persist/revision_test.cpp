@@ -10,8 +10,8 @@
 #include "../support/build_paths.hpp"
 #include "bc/store.hpp"
 #include "fake_peer.hpp"
-#include "server/room/persist.hpp"
 #include "server/host/registry.hpp"
+#include "server/room/persist.hpp"
 
 namespace bc::server {
 namespace {

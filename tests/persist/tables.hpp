@@ -10,7 +10,7 @@
 
 #include "../support/process.hpp"
 #include "server/room/persist.hpp"
-#include "server/wire/protocol.hpp"
+#include "server/wire/stored.hpp"
 #include "tests/server/test_client.hpp"
 
 namespace bc::test {

@@ -1,8 +1,8 @@
 // GameClock and LagTracker on a fake clock: every time is a number the test chooses, so nothing
 // here waits. The lag vectors are scalachess's (ClockLagCompTest), in milliseconds.
-#include <gtest/gtest.h>
-
 #include "server/game/clock.hpp"
+
+#include <gtest/gtest.h>
 
 namespace {
 

@@ -1,5 +1,5 @@
-// The compact form of `state` (server/wire/state_snapshot.hpp, docs/PROTOCOL.md "Compact states"): a
-// delta applied to the state it follows gives the next state byte for byte, over thousands of
+// The compact form of `state` (server/wire/state_snapshot.hpp, docs/PROTOCOL.md "Compact states"):
+// a delta applied to the state it follows gives the next state byte for byte, over thousands of
 // random games of every variant played through a Room with players and spectators coming and going.
 #include <gtest/gtest.h>
 

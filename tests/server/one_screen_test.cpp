@@ -10,8 +10,8 @@
 #include "room_harness.hpp"
 #include "server/room/notation.hpp"
 #include "server/room/persist.hpp"
-#include "server/wire/protocol.hpp"
 #include "server/room/room.hpp"
+#include "server/wire/stored.hpp"
 
 namespace bc::server {
 namespace {

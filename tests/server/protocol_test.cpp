@@ -1,7 +1,5 @@
 // The protocol layer: parsing client text (never throwing), resolving create requests in the
 // documented order, serializing core values; plus the small pieces (room ids, static paths, rate).
-#include "server/wire/protocol.hpp"
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,12 +8,13 @@
 #include <random>
 
 #include "../support/short_action.hpp"
-#include "server/wire/limits.hpp"
 #include "server/host/metrics.hpp"
-#include "server/room/rate_limit.hpp"
 #include "server/host/registry.hpp"
 #include "server/net/static_files.hpp"
+#include "server/room/rate_limit.hpp"
 #include "server/wire/json.hpp"
+#include "server/wire/limits.hpp"
+#include "server/wire/stored.hpp"
 
 namespace bc::server {
 namespace {

@@ -11,8 +11,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "server/wire/protocol.hpp"
 #include "server/room/room.hpp"
+#include "server/wire/views.hpp"
 
 namespace bc::server::room_harness {
 

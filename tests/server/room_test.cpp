@@ -11,7 +11,7 @@
 #include "room_harness.hpp"
 #include "server/room/notation.hpp"
 #include "server/room/persist.hpp"
-#include "server/wire/protocol.hpp"
+#include "server/wire/stored.hpp"
 
 namespace bc::server {
 namespace {

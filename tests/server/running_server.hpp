@@ -14,8 +14,8 @@
 namespace bc::test {
 
 // The I/O threads of a test's server: two, or BC_TEST_IO_THREADS (1 to 8). With one, rooms and
-// connections have no strands (server/host/serial.hpp): tests/server/CMakeLists.txt runs the ServerTest
-// suite a second time so, as "OneThread.ServerTest.*".
+// connections have no strands (server/host/serial.hpp): tests/server/CMakeLists.txt runs the
+// ServerTest suite a second time so, as "OneThread.ServerTest.*".
 inline int test_io_threads() {
   const char* v = std::getenv("BC_TEST_IO_THREADS");
   const int n = v != nullptr ? std::atoi(v) : 0;
