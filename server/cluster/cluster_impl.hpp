@@ -1,5 +1,5 @@
 // The inside of a cluster node (server/cluster/cluster.hpp), shared by cluster.cpp (threads,
-// leases, the room list) and cluster_relay.cpp (the relay's two ends).
+// leases, the room list) and relay.cpp (the relay's two ends).
 #pragma once
 
 #include <condition_variable>

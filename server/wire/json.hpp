@@ -1,6 +1,6 @@
-// JSON on the wire, shared by the server's parsers and writers (wire_in, wire_out, stored): reading
-// JSON values into core types without exceptions, and the one encoder of actions, pieces and
-// squares. Only the server's wire sources include it; nothing else in the server names JSON.
+// JSON on the wire, shared by the server's parsers and writers (in.cpp, out.cpp, stored.cpp):
+// reading JSON values into core types without exceptions, and the one encoder of actions, pieces
+// and squares. Only the server's wire sources include it; nothing else in the server names JSON.
 #pragma once
 
 #include <charconv>

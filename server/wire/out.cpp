@@ -1,5 +1,5 @@
 // Server messages (docs/PROTOCOL.md, "Server to client") and the HTTP API's bodies. The record is
-// written straight into its text by the one Writer (wire_json.hpp), the state too (wire_state.cpp);
+// written straight into its text by the one Writer (json.hpp), the state too (state.cpp);
 // the rest are small trees.
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // The `state` message (docs/PROTOCOL.md, "state"), the one sent after every change, and its
 // `delta` (docs/PROTOCOL.md, "Compact states"): both written straight into their texts by the one
-// Writer (wire_json.hpp), field by field, the delta from comparing two snapshots' values.
+// Writer (json.hpp), field by field, the delta from comparing two snapshots' values.
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
