@@ -7,11 +7,6 @@
 
 namespace bc::server {
 
-bool Room::has_computer() const {
-  return std::any_of(seats_.begin(), seats_.end(),
-                     [](const std::optional<Seat>& s) { return s && s->ai; });
-}
-
 Outcome Room::handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& a) {
   constexpr std::string_view kType = "analyse";
   if (a.free) {

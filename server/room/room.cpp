@@ -32,25 +32,16 @@ Room::Room(std::string id, GameSetup setup, Limits limits, TokenSource tokens, s
       rng_(seed),
       time_(time),
       match_(std::move(setup)),
-      created_ms_(match_.started_ms()) {
-  reset_clock();
+      clock_(limits_, time),
+      created_ms_(match_.started_ms()),
+      seats_(time) {
+  clock_.reset(match_.setup().clock, game().turn());
 }
 
 RoomStatus Room::status() const {
   if (game().over()) return RoomStatus::Finished;
-  if (!seated(Side::First) || !seated(Side::Second)) return RoomStatus::Waiting;
+  if (!seats_.seated(Side::First) || !seats_.seated(Side::Second)) return RoomStatus::Waiting;
   return RoomStatus::Playing;
-}
-
-std::size_t Room::connected_players() const {
-  std::size_t n = 0;
-  for (const auto& s : seats_) n += (s && s->conn) ? 1 : 0;
-  return n;
-}
-
-std::optional<Side> Room::seat_of(MemberId m) const {
-  auto it = members_.find(m);
-  return it == members_.end() ? std::nullopt : it->second.side;
 }
 
 std::optional<Side> Room::acting_side(MemberId m) const {
@@ -61,10 +52,6 @@ std::optional<Side> Room::acting_side(MemberId m) const {
 
 std::string Room::seat_label(std::optional<Side> s) const {
   return s ? std::string(side_name(match_.variant(), *s)) : std::string("spectator");
-}
-
-PlayerView Room::player_view(const Seat& seat) {
-  return PlayerView{seat.name, seat.conn.has_value() || seat.ai.has_value(), seat.ai};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,26 +85,19 @@ const std::shared_ptr<const std::string>& Outgoing::text_for(MemberId m) const {
   return full();
 }
 
-int Room::spectator_count() const {
-  return static_cast<int>(std::count_if(members_.begin(), members_.end(),
-                                        [](const auto& kv) { return !kv.second.side; }));
-}
-
 void Room::add_membership_state(Outcome& o) {
   StateSnapshot state = snapshot();  // with the count of the last state
   if (last_state_ && state == last_state_->snapshot()) {
     // Nothing but the spectator count changed: those who hold the last state keep it, so a flood
     // of spectators joining and leaving sends the players nothing (the count follows later).
     const auto& text = last_state_->text();
-    for (auto& [m, member] : members_) {
-      if (member.current) continue;
+    for (MemberId m : seats_.catch_up()) {
       o.messages.push_back(Outgoing{m, text, false, MessageKind::State});
-      member.current = true;
     }
     o.state_coalesced = true;
     return;
   }
-  spectators_shown_ = spectator_count();  // a state goes to everyone anyway: with the count
+  spectators_shown_ = seats_.spectator_count();  // a state goes to everyone anyway: with the count
   state.spectators = spectators_shown_;
   add_state(o, std::move(state));
 }
@@ -129,7 +109,7 @@ Outcome Room::refresh_spectators() {
 }
 
 void Room::add_state(Outcome& o) {
-  spectators_shown_ = spectator_count();
+  spectators_shown_ = seats_.spectator_count();
   add_state(o, snapshot());
 }
 
@@ -137,13 +117,8 @@ void Room::add_state(Outcome& o, StateSnapshot state) {
   Outgoing out;
   out.kind = MessageKind::State;
   out.state = std::make_shared<const StateMessage>(std::move(state));
-  if (last_state_ && !compact_.empty()) {
-    std::vector<MemberId> current[2];  // by action form, sorted as compact_ is
-    for (MemberId m : compact_) {
-      if (auto it = members_.find(m); it != members_.end() && it->second.current) {
-        current[short_.count(m)].push_back(m);
-      }
-    }
+  if (last_state_ && seats_.any_compact()) {
+    auto current = seats_.current_compact();
     for (const ActionForm form : {ActionForm::Object, ActionForm::Short}) {
       auto& to = current[form == ActionForm::Short];
       if (to.empty()) continue;
@@ -154,19 +129,13 @@ void Room::add_state(Outcome& o, StateSnapshot state) {
       }
     }
   }
-  for (auto& [m, member] : members_) member.current = true;
+  seats_.mark_all_current();
   last_state_ = out.state;
   o.messages.push_back(std::move(out));
 }
 
 void Room::set_compact(MemberId m, StateForm form) {
-  if (form == StateForm::Full) return;
-  compact_.insert(m);
-  if (form == StateForm::ShortDelta) {
-    short_.insert(m);
-  } else {
-    short_.erase(m);
-  }
+  seats_.set_form(m, form);
 }
 
 StateSnapshot Room::snapshot() const {
@@ -176,16 +145,14 @@ StateSnapshot Room::snapshot() const {
   v.version = version();
   v.status = status();
   v.last = &match_.last();
-  for (Side s : {Side::First, Side::Second}) {
-    if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
-  }
+  v.players = seats_.views();
   v.spectators = spectators_shown_;  // coalesced: refresh_spectators() brings it up to date
   v.moves = match_.moves();
   v.game_number = game_number();
   v.draw_offer = match_.draw_offer();
   v.rematch = match_.rematch();
-  v.clock = clock_view();
-  v.away = away_view();
+  v.clock = clock_.view({game_number(), version(), v.status});
+  v.away = clock_.away(seats_, v.status == RoomStatus::Playing);
   v.takeback_offer = match_.takeback_offer();
   v.hints = &match_.hints();
   v.one_screen = one_screen();
@@ -200,9 +167,7 @@ std::string Room::record_text() const {
   r.status = status();
   r.version = version();
   r.game_number = game_number();
-  for (Side s : {Side::First, Side::Second}) {
-    if (const auto& seat = seats_[at(s)]) r.players[at(s)] = player_view(*seat);
-  }
+  r.players = seats_.views();
   r.actions = &log();
   r.takebacks = &match_.takebacks();
   r.hints = &match_.hints();
@@ -215,9 +180,7 @@ std::string Room::record_text() const {
 std::string Room::positions_text() const {
   StateView v;
   v.room = id_;
-  for (Side s : {Side::First, Side::Second}) {
-    if (const auto& seat = seats_[at(s)]) v.players[at(s)] = player_view(*seat);
-  }
+  v.players = seats_.views();
   v.status = status();
   v.one_screen = one_screen();
   std::vector<std::string> states;
@@ -231,38 +194,14 @@ RoomSummary Room::summary() const {
   s.id = id_;
   s.variant = match_.variant();
   s.status = status();
-  for (Side side : {Side::First, Side::Second}) {
-    if (const auto& seat = seats_[at(side)]) {
-      s.seats[at(side)] = player_view(*seat);
-    }
-  }
-  s.spectators = spectator_count();
+  s.seats = seats_.views();
+  s.spectators = seats_.spectator_count();
   s.version = version();
   s.game_number = game_number();
   s.clock = setup().clock;
   s.options = setup().options;
   s.one_screen = one_screen();
   return s;
-}
-
-std::optional<StoredSeat> Room::stored_seat(Side s) const {
-  const auto& seat = seats_[at(s)];
-  if (!seat) return std::nullopt;
-  return StoredSeat{seat->name, seat->token_hash};
-}
-
-SeatNames Room::seat_names() const {
-  SeatNames out;
-  for (Side s : {Side::First, Side::Second}) {
-    if (const auto& seat = seats_[at(s)]) out[at(s)] = seat->name;
-  }
-  return out;
-}
-
-std::vector<MemberId> Room::member_ids() const {
-  std::vector<MemberId> out;
-  for (const auto& kv : members_) out.push_back(kv.first);
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,7 +245,7 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view addr
             o.messages.push_back(current ? Outgoing{m, last_state_->text(), false}
                                          : to(m, state_json(state.view())));
             o.messages.back().kind = MessageKind::State;
-            members_[m].current = current;
+            seats_.mark_current(m, current);
             return o;
           },
           // Answered above (create, join) or by the connection itself (ping). No catch-all arm:
@@ -452,7 +391,7 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   if (match_.rematch()[at(*side)]) return o;
   std::array<bool, 2> computers{};  // the computer always agrees, and so does one screen
   for (Side s : {Side::First, Side::Second})
-    computers[at(s)] = one_screen() || (seats_[at(s)] && seats_[at(s)]->ai);
+    computers[at(s)] = one_screen() || (seats_[s] && seats_[s]->ai);
   if (!match_.ask_rematch(*side, computers)) {
     o.messages.push_back(everyone(rematch_offer_json(match_.variant(), *side)));
     add_state(o);
@@ -460,21 +399,16 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   }
   // Both asked: a new game from the same start, the players changing sides with their tokens.
   match_.next_game();
-  reset_clock();
+  clock_.reset(setup().clock, game().turn());
   takeback_asks_ = {};
   takeback_declined_at_ = {-1, -1};
-  std::swap(seats_[0], seats_[1]);
-  for (auto& [member, info] : members_) {
-    // A one-screen connection stays on the first side, as its joined says.
-    if (info.side && !one_screen()) info.side = other(*info.side);
-  }
+  seats_.swap_sides(one_screen());
   o.durable.game = true;
   o.durable.seats = {true, true};
   for (Side s : {Side::First, Side::Second}) {
-    const auto& seat = seats_[at(s)];
+    const auto& seat = seats_[s];
     if (!seat || !seat->conn) continue;
-    const auto member = members_.find(*seat->conn);
-    if (member != members_.end() && member->second.side == s) {  // one joined per connection
+    if (seats_.seat_of(*seat->conn) == s) {  // one joined per connection
       RequestId reply_id = *seat->conn == m ? id : RequestId{};
       o.messages.push_back(to(
           *seat->conn,

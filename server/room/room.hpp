@@ -6,24 +6,21 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <random>
-#include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "server/room/match.hpp"
 #include "server/room/rate_limit.hpp"
+#include "server/room/room_clock.hpp"
+#include "server/room/seats.hpp"
 #include "server/wire/limits.hpp"
 #include "server/wire/state_snapshot.hpp"
 #include "server/wire/stored.hpp"
 
 namespace bc::server {
-
-using MemberId = std::uint64_t;  // one per connection, unique in the server
 
 // What a message is to a congested connection, which may be sent fewer broadcasts: a state
 // replaces the states and deltas queued before it, chat may be dropped, anything else is sent.
@@ -94,9 +91,6 @@ struct Outcome {
   std::optional<AnalysisWork> analysis;  // an allowed `analyse`, for RoomHost
 };
 
-// 128 random bits as 32 hex digits, from the operating system's CSPRNG.
-std::string random_token();
-
 class Room {
  public:
   using TokenSource = std::function<std::string()>;
@@ -134,7 +128,7 @@ class Room {
   bool clock_running() const;
   // A player's client reported its lag (ping's `lag`): `presence` to everyone when it changed.
   Outcome report_lag(MemberId m, std::int64_t lag);
-  const std::optional<GameClock>& clock() const { return clock_; }
+  const std::optional<GameClock>& clock() const { return clock_.game_clock(); }
   // Member m (now or once it joins) takes states in the compact form (create's or join's
   // `compact`): a `delta` whenever it holds the state before. Full changes nothing.
   void set_compact(MemberId m, StateForm form);
@@ -142,7 +136,7 @@ class Room {
   void add_state(Outcome& o);
   // The `spectators` of the last state differs from the room's: a spectator joined or left since
   // (their states were coalesced). refresh_spectators() sends everyone the state with the count.
-  bool spectators_stale() const { return spectators_shown_ != spectator_count(); }
+  bool spectators_stale() const { return spectators_shown_ != seats_.spectator_count(); }
   Outcome refresh_spectators();
   // The connection is gone: a player's seat stays theirs, shown as disconnected.
   Outcome disconnect(MemberId m);
@@ -164,13 +158,13 @@ class Room {
   std::int64_t version() const { return match_.version(); }
   int game_number() const { return match_.game_number(); }
   const std::vector<LoggedAction>& log() const { return match_.log(); }
-  std::size_t members() const { return members_.size(); }
-  std::size_t connected_players() const;
-  bool is_member(MemberId m) const { return members_.count(m) != 0; }
-  std::optional<Side> seat_of(MemberId m) const;
+  std::size_t members() const { return seats_.members().size(); }
+  std::size_t connected_players() const { return seats_.connected_players(); }
+  bool is_member(MemberId m) const { return seats_.is_member(m); }
+  std::optional<Side> seat_of(MemberId m) const { return seats_.seat_of(m); }
   // A room whose two seats are one browser's (docs/PROTOCOL.md, "One screen").
   bool one_screen() const { return match_.setup().one_screen; }
-  bool has_computer() const;  // a seat is the computer's
+  bool has_computer() const { return seats_.has_computer(); }  // a seat is the computer's
 
   // The state as of now, with the spectator count last shown (spectators_shown_).
   StateSnapshot snapshot() const;
@@ -183,44 +177,14 @@ class Room {
 
   // The durable parts, for the store's rows.
   const GameSetup& setup() const { return match_.setup(); }
-  std::optional<StoredSeat> stored_seat(Side s) const;
-  SeatNames seat_names() const;
+  std::optional<StoredSeat> stored_seat(Side s) const { return seats_.stored(s); }
+  SeatNames seat_names() const { return seats_.names(); }
   std::int64_t created_ms() const { return created_ms_; }
   std::int64_t started_ms() const { return match_.started_ms(); }
   std::int64_t ended_ms() const { return match_.ended_ms(); }
-  std::vector<MemberId> member_ids() const;
+  std::vector<MemberId> member_ids() const { return seats_.ids(); }
 
  private:
-  struct Seat {
-    std::string name;
-    std::string token_hash;  // sha256_hex of the token: what is stored and compared
-    std::string token;       // the token itself, while this process knows it ("" after a restart
-                             // until its holder presents it again); never stored or logged
-    std::optional<MemberId> conn;  // the live connection holding the seat, if any
-    std::optional<int> ai;         // a computer seat's level (stored as the token hash "ai:L")
-    std::optional<TokenBucket> chat = std::nullopt;  // the seat's chat budget (made at its first
-                                                     // chat): a player keeps it across reconnects
-    std::optional<std::int64_t> away_since = std::nullopt;  // steady ms: its connections went
-    std::int64_t away_unix = 0;                             // the same, Unix ms (for the state)
-    std::optional<std::int64_t> lag = std::nullopt;         // as its client last reported, ms
-  };
-  void mark_away(Seat& seat) const;
-  std::int64_t claim_grace_ms() const;
-  std::optional<AwayView> away_view() const;
-  Outcome handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c);
-  Outcome handle_takeback(MemberId m, const RequestId& id);
-  Outcome handle_answer_takeback(MemberId m, const RequestId& id, const AnswerTakebackMsg& a);
-  // Undoes `side`'s last turn (both sides' when its opponent has answered it), `side` to move.
-  void take_back(Side side, Outcome& o);
-  static PlayerView player_view(const Seat& seat);
-  struct Member {
-    std::string name;
-    std::optional<Side> side;  // nullopt: a spectator
-    bool current = false;      // it was sent the room's last state (last_state_)
-    std::string address;       // the client's ("": not known)
-    std::optional<TokenBucket> chat = std::nullopt;  // a spectator's, made at its first chat
-  };
-
   Outcome handle_join(MemberId m, const RequestId& id, const JoinMsg& j, std::string_view address);
   Outcome rejoin(MemberId m, const RequestId& id, const std::string& token,
                  std::string_view address);
@@ -232,6 +196,11 @@ class Room {
   Outcome handle_chat(MemberId m, const RequestId& id, const ChatMsg& c);
   Outcome handle_leave(MemberId m, const RequestId& id);
   Outcome handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& a);
+  Outcome handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c);
+  Outcome handle_takeback(MemberId m, const RequestId& id);
+  Outcome handle_answer_takeback(MemberId m, const RequestId& id, const AnswerTakebackMsg& a);
+  // Undoes `side`'s last turn (both sides' when its opponent has answered it), `side` to move.
+  void take_back(Side side, Outcome& o);
 
   // Seats member m on side s (a fresh token) or as a spectator; replies joined + state.
   Outcome take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id,
@@ -246,15 +215,11 @@ class Room {
   void add_membership_state(Outcome& o);
   // `state`: snapshot() as of now.
   void add_state(Outcome& o, StateSnapshot state);
-  // The chat budgets of member m: its own (a player's seat's), then the spectators' shared one.
-  std::optional<Limited> chat_limited(MemberId m);
-  int spectator_count() const;
-  // Drops m's membership; a seat keeps its token (free_seat: clears it too).
+  // Drops m's membership; a seat keeps its token (free_seat: clears it too, noted in `durable`).
   void remove_member(MemberId m, bool free_seat, Durable* durable = nullptr);
   // A check that only players pass, and that the game is on: not_a_player / game_over /
   // not_started, in that order.
   std::optional<Error> check_player_in_game(MemberId m) const;
-  bool seated(Side s) const { return seats_[static_cast<std::size_t>(index(s))].has_value(); }
   std::string seat_label(std::optional<Side> s) const;
 
   Outgoing to(MemberId m, std::string text) const;
@@ -265,12 +230,8 @@ class Room {
   // An action core accepted, into the match, and what it brings: the end, the state broadcast.
   Outcome played(Side side, const Action& action, Applied applied, std::optional<MemberId> m,
                  const RequestId& id, std::int64_t received, std::int64_t lag);
-  void reset_clock();  // a new game's clocks
   // `loser`'s time ran out: a loss, or a draw when the opponent could not win (S1, S2).
   Outcome time_out(Side loser);
-  // The clocks as the next state shows them; made once per position so that every copy of a
-  // state (a sync, a spectator's join) is the same text.
-  const ClockView* clock_view() const;
   // The game ended with this request: its row (result, end time) is written.
   static void mark_ended(Outcome& o) {
     o.finished = true;
@@ -283,25 +244,14 @@ class Room {
   std::mt19937_64 rng_;
   const TimeSource* time_;
   Match match_;
-  std::optional<GameClock> clock_;
-  struct ClockShown {
-    std::tuple<int, std::int64_t, RoomStatus> at;  // game number, version, status
-    ClockView view;
-  };
-  mutable std::optional<ClockShown> clock_shown_;
+  RoomClock clock_;
   std::int64_t created_ms_ = 0;
 
-  std::array<std::optional<Seat>, 2> seats_;
-  std::map<MemberId, Member> members_;
-  std::set<MemberId> compact_;                              // members that take deltas
-  std::set<MemberId> short_;                                // those of them that take short actions
-  std::shared_ptr<const StateMessage> last_state_;          // the last state sent to every member
-  int spectators_shown_ = 0;                                // `spectators` in the room's states
-  std::array<std::optional<std::int64_t>, 2> lag_shown_{};  // in the last `presence`
-  std::int64_t presence_at_ = 0;                            // when it was sent (steady ms)
-  std::array<int, 2> takeback_asks_{};                      // proposals this game, by side
+  Seats seats_;
+  std::shared_ptr<const StateMessage> last_state_;            // the last state sent to every member
+  int spectators_shown_ = 0;                                  // `spectators` in the room's states
+  std::array<int, 2> takeback_asks_{};                        // proposals this game, by side
   std::array<std::int64_t, 2> takeback_declined_at_{-1, -1};  // version of the last decline
-  std::optional<TokenBucket> spectator_chat_;                 // all spectators' chat together
 };
 
 }  // namespace bc::server

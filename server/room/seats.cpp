@@ -1,14 +1,15 @@
-// A room's people: seats and their tokens, members (players and spectators), joining and leaving,
-// computer seats, and rebuilding the seats from the store. The checks of requests are in room.cpp.
+// A room's seats and members (server/room/seats.hpp): tokens kept as hashes and compared in
+// constant time, computer seats stored as "ai:L", and the chat budgets.
+#include "server/room/seats.hpp"
+
 #include <sys/random.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <random>
 
 #include "bc/store.hpp"  // sha256_hex: tokens are kept and compared as hashes
-#include "server/room/room.hpp"
 
 namespace bc::server {
 
@@ -22,16 +23,6 @@ bool same_secret(std::string_view a, std::string_view b) {
     diff |= static_cast<unsigned char>(a[i] ^ b[i]);
   }
   return diff == 0;
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::size_t at(Side s) {
-  return static_cast<std::size_t>(index(s));
 }
 
 // A computer seat is stored with the token hash "ai:L"; a SHA-256 hex digest never has a colon.
@@ -72,37 +63,96 @@ std::string random_token() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Restoring from the store
+// Seats
 
-std::optional<ReplayError> Room::restore(const GameRecord& image) {
-  if (image.created_ms > 0) created_ms_ = image.created_ms;
-  for (Side s : {Side::First, Side::Second}) {
-    const auto& stored = image.seats[at(s)];
-    if (stored) {
-      seats_[at(s)] = Seat{
-          stored->name, stored->token_hash, {}, std::nullopt, computer_level(stored->token_hash)};
-      mark_away(*seats_[at(s)]);  // after a restart everyone has the grace to come back
-    } else {
-      seats_[at(s)].reset();
-    }
-  }
-  auto error =
-      match_.restore(Match::Stored{image.game_number, image.games, image.started_ms, image.ended_ms,
-                                   &image.actions, image.result, &image.takebacks, &image.hints});
-  if (!error && clock_) {
-    // The time since the last committed action is charged to no one (docs/PERSISTENCE.md).
-    const std::int64_t base = clock_->control().base_ms;
-    auto left = image.clock_left.value_or(std::array<std::int64_t, 2>{base, base});
-    std::optional<Side> to_move;
-    if (!game().over()) to_move = game().turn();
-    // A flag is stored as the result; the flagged side (the one to move) had no time left.
-    if (game().over() && game().result()->reason == Reason::Timeout) left[at(game().turn())] = 0;
-    clock_->resume(left, match_.moves(), to_move);
-  }
-  return error;
+bool Seats::has_computer() const {
+  return std::any_of(seats_.begin(), seats_.end(),
+                     [](const std::optional<Seat>& s) { return s && s->ai; });
 }
 
-void Room::adopt_members(const Room& old) {
+std::size_t Seats::connected_players() const {
+  std::size_t n = 0;
+  for (const auto& s : seats_) n += (s && s->conn) ? 1 : 0;
+  return n;
+}
+
+void Seats::sit(Side s, std::string name, const std::string& token, MemberId m) {
+  seats_[at(s)] = Seat{std::move(name), store::sha256_hex(token), token, m, std::nullopt};
+}
+
+void Seats::sit_computer(Side s, int level) {
+  seats_[at(s)] = Seat{"Computer (level " + std::to_string(level) + ")", computer_marker(level), "",
+                       std::nullopt, level};
+}
+
+std::vector<Side> Seats::held_by(std::string_view token) const {
+  std::vector<Side> held;
+  const std::string presented = store::sha256_hex(token);
+  for (Side s : {Side::First, Side::Second}) {
+    if (seats_[at(s)] && same_secret(seats_[at(s)]->token_hash, presented)) held.push_back(s);
+  }
+  return held;
+}
+
+void Seats::hand_over(const std::vector<Side>& sides, MemberId m, const std::string& token) {
+  for (Side s : sides) {
+    Seat& seat = *seats_[at(s)];
+    seat.conn = m;
+    seat.token = token;
+    seat.away_since.reset();
+  }
+}
+
+void Seats::mark_away(Seat& seat) const {
+  seat.away_since = time_->steady_ms();
+  seat.away_unix = time_->unix_ms();
+}
+
+void Seats::swap_sides(bool one_screen) {
+  std::swap(seats_[0], seats_[1]);
+  for (auto& [m, member] : members_) {
+    if (member.side && !one_screen) member.side = other(*member.side);
+  }
+}
+
+std::array<std::optional<PlayerView>, 2> Seats::views() const {
+  std::array<std::optional<PlayerView>, 2> out;
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (seats_[i]) out[i] = seats_[i]->view();
+  }
+  return out;
+}
+
+std::optional<StoredSeat> Seats::stored(Side s) const {
+  const auto& seat = seats_[at(s)];
+  if (!seat) return std::nullopt;
+  return StoredSeat{seat->name, seat->token_hash};
+}
+
+SeatNames Seats::names() const {
+  SeatNames out;
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (seats_[i]) out[i] = seats_[i]->name;
+  }
+  return out;
+}
+
+void Seats::restore(const std::array<std::optional<StoredSeat>, 2>& stored) {
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (stored[i]) {
+      seats_[i] = Seat{stored[i]->name,
+                       stored[i]->token_hash,
+                       {},
+                       std::nullopt,
+                       computer_level(stored[i]->token_hash)};
+      mark_away(*seats_[i]);
+    } else {
+      seats_[i].reset();
+    }
+  }
+}
+
+void Seats::adopt(const Seats& old) {
   for (const auto& [m, member] : old.members_) {
     std::optional<Side> side;
     // Every seat the connection held (both, at one screen).
@@ -121,332 +171,118 @@ void Room::adopt_members(const Room& old) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Membership
+// Members
 
-Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id,
-                        std::string_view address) {
-  Outcome o;
-  name = clean_name(name, limits_.name_max_chars);
-  std::optional<std::string> token;
-  if (side) {
-    std::string t = tokens_();
-    seats_[at(*side)] = Seat{name, store::sha256_hex(t), t, m, std::nullopt};
-    token = std::move(t);
-    o.durable.seats[at(*side)] = true;
-    o.durable.game = true;  // the game row keeps the players' names
-  }
-  members_[m] = Member{std::move(name), side, false, std::string(address), std::nullopt};
-  o.sender = Membership::Joined;
-  o.messages.push_back(to(m, joined_json(id, id_, seat_label(side), token)));
-  add_membership_state(o);
-  return o;
-}
-
-Outcome Room::take_both_seats(MemberId m, const std::string& name, const SeatChoice& choice,
-                              const RequestId& id, std::string_view address) {
-  const VariantId v = match_.variant();
-  Outcome o;
-  const std::string token = tokens_();
-  const std::string hash = store::sha256_hex(token);
-  for (Side s : {Side::First, Side::Second}) {
-    std::string_view seat_name = name;
-    for (const auto& [side, given] : choice.names) {
-      if (side == side_name(v, s)) seat_name = given;
-    }
-    seats_[at(s)] =
-        Seat{clean_name(seat_name, limits_.name_max_chars), hash, token, m, std::nullopt};
-    o.durable.seats[at(s)] = true;
-  }
-  o.durable.game = true;
-  members_[m] = Member{clean_name(name, limits_.name_max_chars), Side::First, false,
-                       std::string(address), std::nullopt};
-  o.sender = Membership::Joined;
-  o.messages.push_back(to(m, joined_json(id, id_, side_name(v, Side::First), token, true)));
-  add_membership_state(o);
-  return o;
-}
-
-void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
+std::optional<Side> Seats::seat_of(MemberId m) const {
   auto it = members_.find(m);
-  if (it == members_.end()) return;
-  if (it->second.side) {
+  return it == members_.end() ? std::nullopt : it->second.side;
+}
+
+std::vector<MemberId> Seats::ids() const {
+  std::vector<MemberId> out;
+  out.reserve(members_.size());
+  for (const auto& kv : members_) out.push_back(kv.first);
+  return out;
+}
+
+std::optional<Side> Seats::remove(MemberId m, bool free_seat, bool one_screen) {
+  auto it = members_.find(m);
+  if (it == members_.end()) return std::nullopt;
+  std::optional<Side> freed;
+  if (const auto side = it->second.side) {
     for (auto& held : seats_) {  // both, at one screen
       if (held && held->conn == m) {
         held->conn.reset();
         mark_away(*held);
       }
     }
-    auto& seat = seats_[at(*it->second.side)];
-    // A one-screen room's seats are never freed: nobody else may sit in them.
-    if (free_seat && seat && !one_screen()) {
+    auto& seat = seats_[at(*side)];
+    if (free_seat && seat && !one_screen) {
       seat.reset();
-      if (durable) {
-        durable->seats[at(*it->second.side)] = true;
-        durable->game = true;
-      }
+      freed = side;
     }
   }
   members_.erase(it);
+  return freed;
 }
 
-Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
-                           const RequestId& id, std::string_view address) {
-  std::optional<Side> side;
-  switch (choice.kind) {
-    case SeatKind::Side:
-      side = choice.side;
-      break;
-    case SeatKind::Random:
-    case SeatKind::Any:
-      side = (rng_() & 1) ? Side::Second : Side::First;
-      break;
-    case SeatKind::Spectator:
-      break;
-    case SeatKind::Both: {
-      Outcome o = take_both_seats(m, std::string(name), choice, id, address);
-      o.durable.room = true;
-      return o;
-    }
-  }
-  Outcome o = take_seat(m, std::string(name), side, id, address);
-  o.durable.room = true;
-  o.durable.game = true;
-  return o;
-}
-
-// A token presented with `join`: the seat it holds is taken back by this connection (a reload, a
-// second tab); the connection that held it is told why and detached.
-Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token,
-                     std::string_view address) {
-  const VariantId v = match_.variant();
-  std::vector<Side> held;  // both seats at one screen, where one token holds them
-  const std::string presented = store::sha256_hex(token);
-  for (Side s : {Side::First, Side::Second}) {
-    if (seats_[at(s)] && same_secret(seats_[at(s)]->token_hash, presented)) held.push_back(s);
-  }
-  const std::optional<Side> found = held.empty() ? std::nullopt : std::optional<Side>(held.front());
-  if (!found) {
-    return refuse(m, id, "join", ErrorCode::BadToken,
-                  "that token holds no seat in room " + id_ +
-                      "; join without it to watch or "
-                      "take a free seat");
-  }
-  Outcome o;
-  for (Side s : held) {
-    Seat& seat = *seats_[at(s)];
-    if (seat.conn && *seat.conn != m && is_member(*seat.conn)) {
-      // A newer connection takes the seat over (a reload, a second tab): the old one is told why.
-      MemberId old = *seat.conn;
-      o.messages.push_back(Outgoing{
-          old,
-          std::make_shared<const std::string>(notice_json(
-              "replaced", "your seat was taken over by another connection with your token")),
-          true});
-      members_.erase(old);
-    }
-  }
-  if (is_member(m) && seat_of(m) != found) remove_member(m, false);
-  for (Side s : held) {
-    Seat& seat = *seats_[at(s)];
-    seat.conn = m;
-    seat.token = token;
-    seat.away_since.reset();
-  }
-  const Seat& seat = *seats_[at(*found)];
-  members_[m] = Member{seat.name, found, false, std::string(address), std::nullopt};
-  o.sender = Membership::Joined;
-  o.messages.push_back(to(m, joined_json(id, id_, side_name(v, *found), seat.token, one_screen())));
-  // Taking a seat over from a live connection changes nothing the others see: no state for them.
-  add_membership_state(o);
-  return o;
-}
-
-Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j,
-                          std::string_view address) {
-  if (upper(j.room) != id_) {
-    return refuse(m, id, "join", ErrorCode::UnknownRoom, "there is no room '" + j.room + "'");
-  }
-  const VariantId v = match_.variant();
-
-  if (j.token) return rejoin(m, id, *j.token, address);
-
-  auto choice = resolve_seat(v, j.seat, false);
-  if (auto* e = std::get_if<Error>(&choice)) return refuse(m, id, "join", e->code, e->message);
-  SeatChoice c = std::get<SeatChoice>(choice);
-  std::optional<Side> side;
-  switch (c.kind) {
-    case SeatKind::Side:
-      if (seated(c.side)) {
-        const Seat& s = *seats_[at(c.side)];
-        if (s.conn == m) {  // asking again for the seat it holds: answer as before
-          Outcome o;
-          o.sender = Membership::Joined;
-          o.messages.push_back(
-              to(m, joined_json(id, id_, side_name(v, c.side), s.token, one_screen())));
-          add_membership_state(o);
-          return o;
-        }
-        return refuse(m, id, "join", ErrorCode::SeatTaken,
-                      "the " + std::string(side_name(v, c.side)) + " seat is taken by " + s.name +
-                          "; join as spectator to watch");
-      }
-      side = c.side;
-      break;
-    case SeatKind::Any:
-    case SeatKind::Random: {
-      std::vector<Side> free;
-      for (Side s : {Side::First, Side::Second}) {
-        if (!seated(s)) free.push_back(s);
-      }
-      if (!free.empty()) side = free[rng_() % free.size()];
-      break;
-    }
-    case SeatKind::Spectator:
-    case SeatKind::Both:  // resolve_seat gives it to create only
-      break;
-  }
-  if (!side && limits_.spectators_per_room_per_address > 0 && !address.empty()) {
-    // Room codes are public: one address must not fill a room with watchers.
-    const auto mine = static_cast<std::size_t>(
-        std::count_if(members_.begin(), members_.end(), [&](const auto& kv) {
-          return kv.first != m && !kv.second.side && kv.second.address == address;
-        }));
-    if (mine >= limits_.spectators_per_room_per_address) {
-      Outcome o = refuse(m, id, "join", ErrorCode::TooManySpectators,
-                         "your address already has " + std::to_string(mine) +
-                             " connections watching room " + id_ + "; close one to watch here");
-      o.limited = Limited::RoomSpectators;
-      return o;
-    }
-  }
-  // Moving within the room: the old seat is given up only if the game has not started.
-  Durable freed;
-  if (is_member(m)) remove_member(m, !match_.started(), &freed);
-  Outcome o = take_seat(m, j.name, side, id, address);
-  for (std::size_t i = 0; i < 2; ++i) o.durable.seats[i] = o.durable.seats[i] || freed.seats[i];
-  o.durable.game = o.durable.game || freed.game;
-  return o;
-}
-
-Outcome Room::handle_leave(MemberId m, const RequestId& id) {
-  Outcome o;
-  add_ok(o, m, id, "leave");
-  auto side = seat_of(m);
-  remove_member(m, side.has_value() && !match_.started() && !game().over(), &o.durable);
-  compact_.erase(m);
-  short_.erase(m);
-  o.sender = Membership::Left;
-  add_membership_state(o);
-  return o;
-}
-
-Outcome Room::disconnect(MemberId m) {
-  Outcome o;
-  compact_.erase(m);
-  short_.erase(m);
-  if (!is_member(m)) return o;
-  remove_member(m, false);
-  o.sender = Membership::Left;
-  add_membership_state(o);
-  return o;
-}
-
-Outcome Room::close(std::string_view why) {
-  Outcome o;
-  auto text = std::make_shared<const std::string>(notice_json("room_closed", why));
-  for (const auto& [m, member] : members_) o.messages.push_back(Outgoing{m, text, true});
+std::vector<MemberId> Seats::clear() {
+  std::vector<MemberId> out = ids();
   members_.clear();
   for (auto& s : seats_) {
     if (s) s->conn.reset();
   }
-  return o;
+  return out;
+}
+
+int Seats::spectator_count() const {
+  return static_cast<int>(std::count_if(members_.begin(), members_.end(),
+                                        [](const auto& kv) { return !kv.second.side; }));
+}
+
+std::size_t Seats::spectators_from(std::string_view address, MemberId except) const {
+  return static_cast<std::size_t>(
+      std::count_if(members_.begin(), members_.end(), [&](const auto& kv) {
+        return kv.first != except && !kv.second.side && kv.second.address == address;
+      }));
 }
 
 // ---------------------------------------------------------------------------------------------
-// Computer seats
+// States
 
-Outcome Room::seat_computers(const Opponent& opponent) {
-  Outcome o;
-  if (opponent.ai == 0) return o;
-  const bool both = !seated(Side::First) && !seated(Side::Second);
-  for (Side s : {Side::First, Side::Second}) {
-    if (seated(s)) continue;
-    const int level = (both && s == Side::Second && opponent.ai2 != 0) ? opponent.ai2 : opponent.ai;
-    seats_[at(s)] = Seat{"Computer (level " + std::to_string(level) + ")", computer_marker(level),
-                         "", std::nullopt, level};
-    o.durable.seats[at(s)] = true;
-    o.durable.game = true;
+void Seats::mark_all_current() {
+  for (auto& [m, member] : members_) member.current = true;
+}
+
+std::vector<MemberId> Seats::catch_up() {
+  std::vector<MemberId> out;
+  for (auto& [m, member] : members_) {
+    if (member.current) continue;
+    out.push_back(m);
+    member.current = true;
   }
-  add_state(o);
-  return o;
+  return out;
 }
 
-std::optional<Room::ComputerTurn> Room::computer_to_move() const {
-  // Nobody to watch: the computer waits, unless its clock is running (it would lose on time).
-  if ((members_.empty() && !clock_running()) || status() != RoomStatus::Playing)
-    return std::nullopt;
-  const Side s = game().turn();
-  const auto& seat = seats_[at(s)];
-  if (!seat || !seat->ai) return std::nullopt;
-  return ComputerTurn{s, *seat->ai, version(), game_number()};
+void Seats::set_form(MemberId m, StateForm form) {
+  if (form == StateForm::Full) return;
+  compact_.insert(m);
+  if (form == StateForm::ShortDelta) {
+    short_.insert(m);
+  } else {
+    short_.erase(m);
+  }
 }
 
-Outcome Room::act_for_computer(Side side, const Action& action) {
-  Outcome refused;
-  refused.refused = ErrorCode::IllegalAction;
-  const auto& seat = seats_[at(side)];
-  if (!seat || !seat->ai || status() != RoomStatus::Playing || game().turn() != side)
-    return refused;
-  std::optional<Applied> applied = game().apply(action);
-  if (!applied) return refused;
-  const std::int64_t now = time_->steady_ms();
-  if (clock_ && clock_->charge(side, now, 0).out_of_time) return time_out(side);
-  return played(side, action, std::move(*applied), std::nullopt, RequestId{}, now, 0);
+void Seats::forget_form(MemberId m) {
+  compact_.erase(m);
+  short_.erase(m);
+}
+
+std::array<std::vector<MemberId>, 2> Seats::current_compact() const {
+  std::array<std::vector<MemberId>, 2> out;  // sorted as compact_ is
+  for (MemberId m : compact_) {
+    if (auto it = members_.find(m); it != members_.end() && it->second.current) {
+      out[short_.count(m)].push_back(m);
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Chat
 
-Outcome Room::handle_chat(MemberId m, const RequestId& id, const ChatMsg& c) {
-  std::string text = clean_text(c.text);
-  if (text.empty()) return refuse(m, id, "chat", ErrorCode::BadMessage, "the chat text is empty");
-  if (utf8_length(text) > limits_.chat_max_chars) {
-    return refuse(
-        m, id, "chat", ErrorCode::TooLarge,
-        "chat messages are limited to " + std::to_string(limits_.chat_max_chars) + " characters");
-  }
-  if (auto limit = chat_limited(m)) {
-    Outcome o =
-        refuse(m, id, "chat", ErrorCode::RateLimited,
-               *limit == Limited::SpectatorChat
-                   ? "the spectators of this room are chatting too fast: together at most " +
-                         std::to_string(static_cast<int>(limits_.spectator_chat_per_second)) +
-                         " messages a second; this one was not sent, try again in a moment"
-                   : "you are chatting too fast: at most " +
-                         std::to_string(static_cast<int>(limits_.chat_per_second)) +
-                         " message a second (a few more in a burst); this one was not sent");
-    o.limited = limit;
-    return o;
-  }
-  const Member& who = members_.at(m);
-  Outcome o;
-  add_ok(o, m, id, "chat");
-  o.messages.push_back(everyone(chat_json(who.name, seat_label(who.side), text)));
-  o.messages.back().kind = MessageKind::Chat;
-  return o;
-}
-
-std::optional<Limited> Room::chat_limited(MemberId m) {
+std::optional<Limited> Seats::take_chat(MemberId m, const Limits& limits) {
   Member& who = members_.at(m);
-  if (limits_.chat_per_second > 0) {
+  if (limits.chat_per_second > 0) {
     auto& own = who.side && seats_[at(*who.side)] ? seats_[at(*who.side)]->chat : who.chat;
-    if (!own) own.emplace(limits_.chat_per_second, limits_.chat_burst);
+    if (!own) own.emplace(limits.chat_per_second, limits.chat_burst);
     if (!own->take()) return Limited::MemberChat;
   }
   // The players' chat never takes from this: spectators together cannot crowd them out.
-  if (!who.side && limits_.spectator_chat_per_second > 0) {
+  if (!who.side && limits.spectator_chat_per_second > 0) {
     if (!spectator_chat_)
-      spectator_chat_.emplace(limits_.spectator_chat_per_second, limits_.spectator_chat_burst);
+      spectator_chat_.emplace(limits.spectator_chat_per_second, limits.spectator_chat_burst);
     if (!spectator_chat_->take()) return Limited::SpectatorChat;
   }
   return std::nullopt;

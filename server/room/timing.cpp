@@ -1,9 +1,6 @@
-// The room's clocks and what hangs on them (docs/PROTOCOL.md, "Clocks" and "Takebacks"): the
-// clock view of a state, the flag and abort deadlines, abandonment claims, presence and
-// takebacks. Part of Room (server/room/room.hpp); split from room.cpp to keep each file readable.
-#include <algorithm>
-#include <cstdlib>
-
+// A room's requests and events on its clocks (docs/PROTOCOL.md, "Clocks" and "Takebacks"): the
+// flag and abort deadlines, abandonment claims, presence, and takebacks. The times themselves and
+// what is shown of them are kept by RoomClock (server/room/room_clock.hpp).
 #include "server/room/room.hpp"
 
 namespace bc::server {
@@ -16,56 +13,17 @@ std::size_t at(Side s) {
 
 }  // namespace
 
-void Room::reset_clock() {
-  if (!match_.setup().clock) return;
-  const TimeControl tc = *match_.setup().clock;
-  clock_.emplace(tc, limits_.abort_after.count());
-  clock_->resume({tc.base_ms, tc.base_ms}, 0, game().turn());  // a custom start may be water's
-}
-
-void Room::mark_away(Seat& seat) const {
-  seat.away_since = time_->steady_ms();
-  seat.away_unix = time_->unix_ms();
-}
-
-std::int64_t Room::claim_grace_ms() const {
-  if (limits_.claim_after.count() > 0) return limits_.claim_after.count();
-  const TimeControl& tc = clock_->control();
-  const std::int64_t estimate_s = (tc.base_ms + 40 * tc.increment_ms) / 1000;
-  if (estimate_s < 8 * 60) return 20'000;
-  if (estimate_s <= 25 * 60) return 60'000;
-  return 120'000;
-}
-
-std::optional<AwayView> Room::away_view() const {
-  // Only where someone can claim: a clocked game on the move (not days per move), a person gone
-  // and a person still here against them.
-  // (Before both first turns the abort handles a player who does not come.)
-  if (!clock_running() || !clock_->timed() ||
-      clock_->control().kind != TimeControl::Kind::Fischer) {
-    return std::nullopt;
-  }
-  for (Side s : {Side::First, Side::Second}) {
-    const auto& gone = seats_[at(s)];
-    const auto& here = seats_[at(other(s))];
-    if (!gone || gone->ai || gone->conn || !gone->away_since) continue;
-    if (!here || here->ai || !here->conn) continue;
-    return AwayView{s, gone->away_unix, gone->away_unix + claim_grace_ms()};
-  }
-  return std::nullopt;
-}
-
 Outcome Room::handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "claim", e->code, e->message);
   const Side side = *seat_of(m);
-  const auto away = away_view();
+  const auto away = clock_.away(seats_, status() == RoomStatus::Playing);
   if (!away || away->side == side) {
     return refuse(m, id, "claim", ErrorCode::CannotClaim,
                   clock_ ? "your opponent is here: a claim is only for an opponent who left"
                          : "claims are only for games on a clock");
   }
   const std::int64_t wait =
-      *seats_[at(other(side))]->away_since + claim_grace_ms() - time_->steady_ms();
+      *seats_[other(side)]->away_since + clock_.claim_grace_ms() - time_->steady_ms();
   if (wait > 0) {
     return refuse(m, id, "claim", ErrorCode::CannotClaim,
                   "your opponent may still come back: you can claim in " +
@@ -98,7 +56,7 @@ Outcome Room::handle_takeback(MemberId m, const RequestId& id) {
     add_ok(o, m, id, "takeback");  // asked again: nothing new to tell
     return o;
   }
-  const auto& opponent = seats_[at(other(side))];
+  const auto& opponent = seats_[other(side)];
   if ((opponent && opponent->ai) || one_screen()) {
     // Casual play: the computer (or the other player at the same screen) grants it at once; the
     // computer's own reply is taken back too.
@@ -154,53 +112,23 @@ void Room::take_back(Side side, Outcome& o) {
 Outcome Room::report_lag(MemberId m, std::int64_t lag) {
   Outcome o;
   bool held = false;
-  for (auto& seat : seats_) {  // both seats at one screen
+  for (Side s : {Side::First, Side::Second}) {  // both seats at one screen
+    auto& seat = seats_[s];
     if (seat && seat->conn == m) {
       seat->lag = lag;
       held = true;
     }
   }
   if (!held) return o;
-  const std::int64_t now = time_->steady_ms();
-  bool changed = false;
-  for (Side s : {Side::First, Side::Second}) {
-    const auto& seat = seats_[at(s)];
-    const auto shown = lag_shown_[at(s)];
-    const auto have = seat ? seat->lag : std::nullopt;
-    if (have.has_value() != shown.has_value() || (have && std::abs(*have - *shown) >= 20))
-      changed = true;
-  }
-  if (!changed || now - presence_at_ < limits_.presence_every.count()) return o;
+  const auto lags = clock_.presence_due(seats_);
+  if (!lags) return o;
   std::array<PlayerView, 2> players;
-  for (Side s : {Side::First, Side::Second}) {
-    const auto& seat = seats_[at(s)];
-    if (seat) players[at(s)] = player_view(*seat);
-    lag_shown_[at(s)] = seat ? seat->lag : std::nullopt;
+  const auto views = seats_.views();
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (views[i]) players[i] = *views[i];
   }
-  presence_at_ = now;
-  o.messages.push_back(everyone(presence_json(match_.variant(), players, lag_shown_)));
+  o.messages.push_back(everyone(presence_json(match_.variant(), players, *lags)));
   return o;
-}
-
-const ClockView* Room::clock_view() const {
-  if (!clock_) return nullptr;
-  const auto key = std::make_tuple(game_number(), version(), status());
-  if (clock_shown_ && clock_shown_->at == key) return &clock_shown_->view;
-  const std::int64_t now = time_->steady_ms();
-  ClockView v;
-  v.control = clock_->control();
-  v.at = time_->unix_ms();
-  for (Side s : {Side::First, Side::Second}) v.left[at(s)] = clock_->left(s, now);
-  if (status() == RoomStatus::Playing) {
-    if (clock_->timed()) {
-      v.running = clock_->running();
-    } else {
-      const auto d = clock_->abort_deadline();
-      v.abort_at = v.at + (d ? std::max<std::int64_t>(0, *d - now) : limits_.abort_after.count());
-    }
-  }
-  clock_shown_ = ClockShown{key, v};
-  return &clock_shown_->view;
 }
 
 bool Room::clock_running() const {
@@ -214,8 +142,7 @@ void Room::start_clock() {
 
 std::optional<std::int64_t> Room::next_deadline() const {
   if (!clock_running()) return std::nullopt;
-  if (auto d = clock_->flag_deadline()) return d;
-  return clock_->abort_deadline();
+  return clock_.next_deadline();
 }
 
 Outcome Room::on_deadline() {
