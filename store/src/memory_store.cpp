@@ -1,5 +1,5 @@
-// The in-memory store: SQLite's write and read semantics (sqlite_store.hpp's apply, the reads of
-// sqlite_store.cpp, the retention of sqlite_retention.cpp) over maps, for `serve --memory`.
+// The in-memory store: the SQL backends' write and read semantics (the statements of sql_core.cpp,
+// the retention of sql_prune.cpp) over maps, for `serve --memory`.
 #include "memory_store.hpp"
 
 #include <algorithm>
@@ -185,7 +185,7 @@ Pruned MemoryStore::prune(const Retention& keep, std::int64_t now_ms,
   const std::int64_t unstarted = cutoff(now_ms, keep.unstarted_ms);
   const std::int64_t abandoned = cutoff(now_ms, keep.abandoned_ms);
   const std::int64_t finished = cutoff(now_ms, keep.finished_ms);
-  // The games the policy no longer keeps (sqlite_retention.cpp's kDoomedGames): a game nobody
+  // The games the policy no longer keeps (sql_core.cpp's DueGames): a game nobody
   // moved in counts from its room's last sign of life, an unfinished one from its last move, a
   // finished one from its end.
   std::vector<std::pair<std::string, int>> doomed;

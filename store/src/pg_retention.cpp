@@ -1,4 +1,4 @@
-// PostgreSQL store: retention by the shared prune (sql_prune.hpp) in PostgreSQL's dialect: due
+// PostgreSQL store: retention by the shared prune and statements (sql_prune.hpp, sql_core.hpp): due
 // games found on a pooled connection, deleted on the writer's in transactions of a few, so commits
 // go on in between; then a plain VACUUM (space reusable, empty tails cut off, no lock that stops
 // writes). Measuring, and compact's VACUUM FULL.
@@ -9,43 +9,6 @@
 
 namespace bc::store {
 namespace {
-
-// As sqlite_retention.cpp's kDoomedGames (GREATEST for SQLite's scalar max).
-constexpr const char* kDoomedGames = R"sql(
-SELECT r.created_ms, g.room, g.game_no FROM rooms r JOIN games g ON g.room = r.id
-WHERE r.retired = 1 AND (r.created_ms, r.id, g.game_no) > ($5::bigint, $6::text, $7::integer)
-AND CASE
-  WHEN NOT EXISTS (SELECT 1 FROM actions a WHERE a.room = g.room AND a.game_no = g.game_no)
-    THEN GREATEST(r.created_ms, g.started_ms, g.ended_ms) < $1::bigint
-  WHEN g.result = ''
-    THEN (SELECT max(a.at_ms) FROM actions a WHERE a.room = g.room AND a.game_no = g.game_no)
-         < $2::bigint
-  ELSE g.ended_ms < $3::bigint END
-ORDER BY r.created_ms, r.id, g.game_no
-LIMIT $4)sql";
-
-constexpr const char* kEmptyRooms =
-    "SELECT created_ms, id FROM rooms r WHERE retired = 1 AND (created_ms, id) > ($2::bigint, "
-    "$3::text) AND NOT EXISTS (SELECT 1 FROM games g WHERE g.room = r.id) ORDER BY created_ms, id "
-    "LIMIT $1";
-
-// Each delete checks again that its room is retired: a room is never deleted while in play.
-constexpr const char* kDeleteActions =
-    "DELETE FROM actions WHERE room = $1 AND game_no = $2 AND "
-    "EXISTS (SELECT 1 FROM rooms WHERE id = $1 AND retired = 1)";
-constexpr const char* kDeleteGame =
-    "DELETE FROM games WHERE room = $1 AND game_no = $2 AND "
-    "EXISTS (SELECT 1 FROM rooms WHERE id = $1 AND retired = 1)";
-constexpr const char* kLowerGameNo =
-    "UPDATE rooms SET game_no = (SELECT max(game_no) FROM games WHERE room = $1) "
-    "WHERE id = $1 AND retired = 1 AND EXISTS (SELECT 1 FROM games WHERE room = $1)";
-constexpr const char* kDeleteSeats =
-    "DELETE FROM seats WHERE room = $1 AND "
-    "EXISTS (SELECT 1 FROM rooms WHERE id = $1 AND retired = 1 AND "
-    "NOT EXISTS (SELECT 1 FROM games WHERE room = $1))";
-constexpr const char* kDeleteRoom =
-    "DELETE FROM rooms WHERE id = $1 AND retired = 1 AND "
-    "NOT EXISTS (SELECT 1 FROM games WHERE room = $1)";
 
 constexpr const char* kTables = "meta, rooms, seats, games, actions";
 
@@ -61,19 +24,8 @@ class PgPruneRows final : public detail::PruneRows {
                  std::vector<detail::DueGame>& out) override {
     return s_.read(
         [&](pg::Conn& c) {
-          out.clear();
-          pg::Params p;
-          p.add(cutoffs[0])
-              .add(cutoffs[1])
-              .add(cutoffs[2])
-              .add(limit)
-              .add(after.created_ms)
-              .add(after.room)
-              .add(after.game_no);
-          pg::Result r = c.exec(kDoomedGames, p);
-          for (int i = 0; i < r.rows(); ++i)
-            out.push_back({r.int64(i, 0), r.text(i, 1), r.int32(i, 2)});
-          return r.ok();
+          pg::Connection sql(c);
+          return sql::due_games(sql, cutoffs, limit, after, out);
         },
         PgStore::Span::Single);
   }
@@ -81,12 +33,8 @@ class PgPruneRows final : public detail::PruneRows {
                    std::vector<detail::EmptyRoom>& out) override {
     return s_.read(
         [&](pg::Conn& c) {
-          out.clear();
-          pg::Params p;
-          p.add(limit).add(after.created_ms).add(after.id);
-          pg::Result r = c.exec(kEmptyRooms, p);
-          for (int i = 0; i < r.rows(); ++i) out.push_back({r.int64(i, 0), r.text(i, 1)});
-          return r.ok();
+          pg::Connection sql(c);
+          return sql::empty_rooms(sql, limit, after, out);
         },
         PgStore::Span::Single);
   }
@@ -96,27 +44,17 @@ class PgPruneRows final : public detail::PruneRows {
     if (!s_.db_.broken()) s_.db_.run("ROLLBACK");
     return false;
   }
+  // On the writer's connection, inside transaction().
   bool delete_game(const detail::DueGame& g, Pruned& deleted) override {
-    pg::Params p;
-    p.add(g.room).add(g.game_no);
-    pg::Params room;
-    room.add(g.room);
-    return run(kDeleteActions, p, &deleted.actions) && run(kDeleteGame, p, &deleted.games) &&
-           run(kLowerGameNo, room, nullptr);
+    pg::Connection sql(s_.db_);
+    return sql::delete_game(sql, g, deleted);
   }
   bool delete_room(const std::string& id, Pruned& deleted) override {
-    pg::Params p;
-    p.add(id);
-    return run(kDeleteSeats, p, nullptr) && run(kDeleteRoom, p, &deleted.rooms);
+    pg::Connection sql(s_.db_);
+    return sql::delete_room(sql, id, deleted);
   }
 
  private:
-  // One statement on the writer's connection; its rows counted into `n`.
-  bool run(const char* sql, pg::Params& p, std::uint64_t* n) {
-    pg::Result r = s_.db_.exec(sql, p);
-    if (n != nullptr) *n += r.changed();
-    return r.ok();
-  }
   PgStore& s_;
 };
 

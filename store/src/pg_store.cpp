@@ -9,127 +9,17 @@
 namespace bc::store {
 namespace {
 
-// The same schema number as the SQLite store's: the same tables and columns.
-constexpr int kSchemaVersion = 2;
+// The same schema as the SQLite store's (sql_core.hpp): the same tables and columns.
+using sql::kSchema;
+using sql::kSchemaVersion;
 
 // Servers starting on one empty database together take turns to create it (the key is arbitrary,
 // the store's own).
 constexpr const char* kSchemaLock = "SELECT pg_advisory_xact_lock(7382515361)";
 
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS rooms(
-  id TEXT PRIMARY KEY,
-  setup TEXT NOT NULL,
-  created_ms BIGINT NOT NULL,
-  game_no INTEGER NOT NULL DEFAULT 1,
-  retired SMALLINT NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS seats(
-  room TEXT NOT NULL,
-  side INTEGER NOT NULL,
-  name TEXT NOT NULL,
-  token_hash TEXT NOT NULL,
-  PRIMARY KEY(room, side));
-CREATE TABLE IF NOT EXISTS games(
-  room TEXT NOT NULL,
-  game_no INTEGER NOT NULL,
-  result TEXT NOT NULL DEFAULT '',
-  started_ms BIGINT NOT NULL,
-  ended_ms BIGINT NOT NULL DEFAULT 0,
-  players TEXT NOT NULL DEFAULT '',
-  PRIMARY KEY(room, game_no));
-CREATE TABLE IF NOT EXISTS actions(
-  room TEXT NOT NULL,
-  game_no INTEGER NOT NULL,
-  version BIGINT NOT NULL,
-  side INTEGER NOT NULL,
-  action TEXT NOT NULL,
-  at_ms BIGINT NOT NULL,
-  left0_ms BIGINT,
-  left1_ms BIGINT,
-  PRIMARY KEY(room, game_no, version));
-CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
-)sql";
-
-// The writer's statements, prepared once per connection. Upserts where SQLite has INSERT OR
-// REPLACE (the rows have no other columns, so replacing and updating are the same).
-struct Prepared {
-  const char* name;
-  const char* sql;
-};
-constexpr Prepared kPutRoom{
-    "bc_put_room",
-    "INSERT INTO rooms(id, setup, created_ms, game_no, retired) VALUES($1,$2,$3,$4,$5) "
-    "ON CONFLICT(id) DO UPDATE SET setup=excluded.setup, game_no=excluded.game_no, "
-    "retired=excluded.retired"};
-constexpr Prepared kPutSeat{
-    "bc_put_seat",
-    "INSERT INTO seats(room, side, name, token_hash) VALUES($1,$2,$3,$4) "
-    "ON CONFLICT(room, side) DO UPDATE SET name=excluded.name, token_hash=excluded.token_hash"};
-constexpr Prepared kFreeSeat{"bc_free_seat", "DELETE FROM seats WHERE room=$1 AND side=$2"};
-constexpr Prepared kPutGame{
-    "bc_put_game",
-    "INSERT INTO games(room, game_no, result, started_ms, ended_ms, players) "
-    "VALUES($1,$2,$3,$4,$5,$6) ON CONFLICT(room, game_no) DO UPDATE SET result=excluded.result, "
-    "started_ms=excluded.started_ms, ended_ms=excluded.ended_ms, players=excluded.players"};
-constexpr Prepared kRaiseGameNo{"bc_raise_game_no",
-                                "UPDATE rooms SET game_no=GREATEST(game_no, $1) WHERE id=$2"};
-constexpr Prepared kAppendAction{
-    "bc_append_action",
-    "INSERT INTO actions(room, game_no, version, side, action, at_ms, left0_ms, left1_ms) "
-    "VALUES($1,$2,$3,$4,$5,$6,$7,$8)"};
-constexpr Prepared kRetire{"bc_retire", "UPDATE rooms SET retired=1 WHERE id=$1"};
-constexpr Prepared kAll[] = {kPutRoom,     kPutSeat,      kFreeSeat, kPutGame,
-                             kRaiseGameNo, kAppendAction, kRetire};
-
 // Statements a pipeline holds before the writer reads their answers: the answers the server
 // buffers stay small, so neither side can block on a full socket.
 constexpr std::size_t kWindow = 512;
-
-struct Statement {
-  const Prepared* stmt;
-  pg::Params params;
-};
-
-// The statements of one write, in order.
-void statements_of(const Write& w, std::vector<Statement>& out) {
-  if (const auto* r = std::get_if<PutRoom>(&w)) {
-    pg::Params p;
-    p.add(r->row.id).add(r->row.setup).add(r->row.created_ms).add(r->row.game_no);
-    p.add(r->row.retired ? 1 : 0);
-    out.push_back({&kPutRoom, std::move(p)});
-  } else if (const auto* s = std::get_if<PutSeat>(&w)) {
-    pg::Params p;
-    p.add(s->row.room).add(s->row.side).add(s->row.name).add(s->row.token_hash);
-    out.push_back({&kPutSeat, std::move(p)});
-  } else if (const auto* f = std::get_if<FreeSeat>(&w)) {
-    pg::Params p;
-    p.add(f->room).add(f->side);
-    out.push_back({&kFreeSeat, std::move(p)});
-  } else if (const auto* g = std::get_if<PutGame>(&w)) {
-    pg::Params p;
-    p.add(g->row.room).add(g->row.game_no).add(g->row.result).add(g->row.started_ms);
-    p.add(g->row.ended_ms).add(g->row.players);
-    out.push_back({&kPutGame, std::move(p)});
-    pg::Params raise;
-    raise.add(g->row.game_no).add(g->row.room);
-    out.push_back({&kRaiseGameNo, std::move(raise)});
-  } else if (const auto* a = std::get_if<AppendAction>(&w)) {
-    pg::Params p;
-    p.add(a->row.room).add(a->row.game_no).add(a->row.version).add(a->row.side);
-    p.add(a->row.action).add(a->row.at_ms);
-    if (a->row.left_ms) {
-      p.add((*a->row.left_ms)[0]).add((*a->row.left_ms)[1]);
-    } else {
-      p.null().null();
-    }
-    out.push_back({&kAppendAction, std::move(p)});
-  } else {
-    pg::Params p;
-    p.add(std::get<RetireRoom>(w).room);
-    out.push_back({&kRetire, std::move(p)});
-  }
-}
 
 // Every connection: commits wait for the disk. A server configured with synchronous_commit=off
 // would answer COMMIT before its WAL is flushed, and an announced action could be lost.
@@ -144,8 +34,10 @@ bool session_setup(pg::Conn& c, std::string& why) {
 
 bool writer_setup(pg::Conn& c, std::string& why) {
   if (!session_setup(c, why)) return false;
-  for (const Prepared& p : kAll) {
-    pg::Result r(PQprepare(c.get(), p.name, p.sql, 0, nullptr));
+  // The writer's statements, prepared once per connection.
+  for (const sql::Q q : sql::kWrites) {
+    pg::Result r(
+        PQprepare(c.get(), sql::name(q), sql::text(q, sql::Dialect::Postgres), 0, nullptr));
     if (!r.ok()) {
       why = c.message(r);
       return false;
@@ -284,12 +176,15 @@ bool PgStore::write_pipelined(const detail::GroupCommit::Batch& batch, std::size
     return PQsendFlushRequest(c) == 1 && PQflush(c) == 0 && answers() && !failed;
   };
   bool ok = send("BEGIN", nullptr);
-  std::vector<Statement> statements;
+  std::vector<sql::Bound> statements;
   for (std::size_t i = 0; ok && i < batch.size(); ++i) {
     for (const Write& w : batch[i].first) {
       statements.clear();
-      statements_of(w, statements);
-      for (Statement& s : statements) ok = ok && send(s.stmt->name, &s.params);
+      sql::statements_of(w, statements);
+      for (const sql::Bound& b : statements) {
+        pg::Params p = pg::params_of(b);
+        ok = ok && send(sql::name(b.q), &p);
+      }
       ++writes;
     }
   }
@@ -311,15 +206,17 @@ bool PgStore::write_pipelined(const detail::GroupCommit::Batch& batch, std::size
 bool PgStore::write_with_savepoints(const detail::GroupCommit::Batch& batch,
                                     std::vector<char>& entry_ok, std::size_t& writes) {
   bool ok = db_.run("BEGIN");
-  std::vector<Statement> statements;
+  std::vector<sql::Bound> statements;
   for (std::size_t i = 0; ok && i < batch.size(); ++i) {
     ok = db_.run("SAVEPOINT w");
     bool entry = ok;
     for (const Write& w : batch[i].first) {
       statements.clear();
-      statements_of(w, statements);
-      for (Statement& s : statements)
-        entry = entry && db_.exec_prepared(s.stmt->name, s.params).ok();
+      sql::statements_of(w, statements);
+      for (const sql::Bound& b : statements) {
+        pg::Params p = pg::params_of(b);
+        entry = entry && db_.exec_prepared(sql::name(b.q), p).ok();
+      }
       ++writes;
     }
     if (!entry) ok = ok && db_.run("ROLLBACK TO SAVEPOINT w");

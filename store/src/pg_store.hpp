@@ -13,8 +13,64 @@
 #include "bc/store.hpp"
 #include "group_commit.hpp"
 #include "pg_conn.hpp"
+#include "sql_core.hpp"
 
 namespace bc::store {
+
+namespace pg {
+
+// A statement's parameters as libpq takes them: text, or null.
+inline Params params_of(const sql::Bound& b) {
+  Params p;
+  for (int i = 0; i < b.size; ++i) {
+    const sql::Value& v = b.values[static_cast<std::size_t>(i)];
+    if (const auto* n = std::get_if<std::int64_t>(&v)) {
+      p.add(*n);
+    } else if (const auto* t = std::get_if<std::string_view>(&v)) {
+      p.add(*t);
+    } else {
+      p.null();
+    }
+  }
+  return p;
+}
+
+// One row of a result, as the shared SQL reads rows.
+class ResultRow final : public sql::Row {
+ public:
+  ResultRow(const Result& r, int row) : r_(r), row_(row) {}
+  std::string text(int col) const override { return r_.text(row_, col); }
+  std::int64_t int64(int col) const override { return r_.int64(row_, col); }
+  bool null(int col) const override { return r_.null(row_, col); }
+
+ private:
+  const Result& r_;
+  int row_;
+};
+
+// The store's SQL (sql_core.hpp) on one connection.
+class Connection final : public sql::Connection {
+ public:
+  explicit Connection(Conn& c) : c_(c) {}
+  bool query(const sql::Bound& b, const std::function<void(const sql::Row&)>& each) override {
+    Params p = params_of(b);
+    Result r = c_.exec(sql::text(b.q, sql::Dialect::Postgres), p);
+    if (!r.ok()) return false;
+    for (int i = 0; i < r.rows(); ++i) each(ResultRow(r, i));
+    return true;
+  }
+  bool run(const sql::Bound& b, std::uint64_t* changed = nullptr) override {
+    Params p = params_of(b);
+    Result r = c_.exec(sql::text(b.q, sql::Dialect::Postgres), p);
+    if (changed != nullptr) *changed += r.changed();
+    return r.ok();
+  }
+
+ private:
+  Conn& c_;
+};
+
+}  // namespace pg
 
 class PgStore final : public Store {
  public:

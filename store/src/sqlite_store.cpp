@@ -4,47 +4,9 @@
 #include "sqlite_store.hpp"
 
 namespace bc::store {
-namespace {
-
-// 2: actions.left0_ms and left1_ms, the clocks after each action (issue 14).
-constexpr int kSchemaVersion = 2;
-
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS rooms(
-  id TEXT PRIMARY KEY,
-  setup TEXT NOT NULL,
-  created_ms INTEGER NOT NULL,
-  game_no INTEGER NOT NULL DEFAULT 1,
-  retired INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS seats(
-  room TEXT NOT NULL,
-  side INTEGER NOT NULL,
-  name TEXT NOT NULL,
-  token_hash TEXT NOT NULL,
-  PRIMARY KEY(room, side));
-CREATE TABLE IF NOT EXISTS games(
-  room TEXT NOT NULL,
-  game_no INTEGER NOT NULL,
-  result TEXT NOT NULL DEFAULT '',
-  started_ms INTEGER NOT NULL,
-  ended_ms INTEGER NOT NULL DEFAULT 0,
-  players TEXT NOT NULL DEFAULT '',
-  PRIMARY KEY(room, game_no));
-CREATE TABLE IF NOT EXISTS actions(
-  room TEXT NOT NULL,
-  game_no INTEGER NOT NULL,
-  version INTEGER NOT NULL,
-  side INTEGER NOT NULL,
-  action TEXT NOT NULL,
-  at_ms INTEGER NOT NULL,
-  left0_ms INTEGER,
-  left1_ms INTEGER,
-  PRIMARY KEY(room, game_no, version));
-CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
-)sql";
-
-}  // namespace
+// Schema 2 (sql_core.hpp): actions.left0_ms and left1_ms, the clocks after each action (issue 14).
+using sql::kSchema;
+using sql::kSchemaVersion;
 
 std::unique_ptr<Store> SqliteStore::open(const std::string& path, std::string& error) {
   auto impl = std::make_unique<SqliteStore>();
@@ -132,47 +94,44 @@ void SqliteStore::submit(std::vector<Write> writes, Done done) {
   }
 }
 
+// The reads: the store's SQL (sql_core.hpp) on a reader's connection, in one read transaction.
+
 std::vector<LoadedRoom> SqliteStore::load_active_rooms() {
   Read read(*this);
-  std::vector<RoomRow> rooms;
-  Stmt s(read.db(),
-         "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE retired=0 "
-         "ORDER BY created_ms");
-  while (s.step() == SQLITE_ROW) rooms.push_back(read_room(s));
+  SqliteConnection c(read.db());
   std::vector<LoadedRoom> out;
-  out.reserve(rooms.size());
-  for (auto& r : rooms) out.push_back(load(read.db(), std::move(r), 0));
+  if (!sql::load_active_rooms(c, out)) out.clear();
   return out;
 }
 
 std::optional<LoadedRoom> SqliteStore::load_room(const std::string& id, int game_no) {
   Read read(*this);
-  Stmt s(read.db(), "SELECT id, setup, created_ms, game_no, retired FROM rooms WHERE id=?");
-  s.bind(1, id);
-  if (s.step() != SQLITE_ROW) return std::nullopt;
-  return load(read.db(), read_room(s), game_no);
+  SqliteConnection c(read.db());
+  std::optional<LoadedRoom> out;
+  if (!sql::load_room(c, id, game_no, out)) out.reset();
+  return out;
 }
 
 bool SqliteStore::has_room(const std::string& id) {
   Read read(*this, Read::Single);
-  Stmt s(read.db(), "SELECT 1 FROM rooms WHERE id=?");
-  s.bind(1, id);
-  return s.step() == SQLITE_ROW;
+  SqliteConnection c(read.db());
+  bool found = false;
+  return sql::has_room(c, id, found) && found;
 }
 
 std::vector<ActionRow> SqliteStore::actions(const std::string& room, int game_no) {
   Read read(*this, Read::Single);
-  return SqliteStore::actions(read.db(), room, game_no);
+  SqliteConnection c(read.db());
+  std::vector<ActionRow> out;
+  if (!sql::actions(c, room, game_no, out)) out.clear();
+  return out;
 }
 
 std::vector<RoomRow> SqliteStore::recent_rooms(int limit) {
   Read read(*this, Read::Single);
+  SqliteConnection c(read.db());
   std::vector<RoomRow> out;
-  Stmt s(read.db(),
-         "SELECT id, setup, created_ms, game_no, retired FROM rooms ORDER BY created_ms DESC "
-         "LIMIT ?");
-  s.bind(1, limit);
-  while (s.step() == SQLITE_ROW) out.push_back(read_room(s));
+  if (!sql::recent_rooms(c, limit, out)) out.clear();
   return out;
 }
 

@@ -14,6 +14,7 @@
 
 #include "bc/store.hpp"
 #include "group_commit.hpp"
+#include "sql_core.hpp"
 
 namespace bc::store::detail {
 
@@ -38,12 +39,13 @@ class StmtCache {
   std::unordered_map<const char*, sqlite3_stmt*> stmts_;
 };
 
-// A prepared statement that finalizes itself, or a cached one that it resets when done.
-class Stmt {
+// A prepared statement that finalizes itself, or a cached one that it resets when done; its
+// current row as the shared SQL reads rows (sql::Row).
+class Stmt final : public sql::Row {
  public:
   Stmt(sqlite3* db, const char* sql) { sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
   Stmt(StmtCache& cache, sqlite3* db, const char* sql) : stmt_(cache.get(db, sql)), cached_(true) {}
-  ~Stmt() {
+  ~Stmt() override {
     if (!cached_) {
       sqlite3_finalize(stmt_);
     } else if (stmt_ != nullptr) {
@@ -65,16 +67,21 @@ class Stmt {
     return *this;
   }
   Stmt& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+  Stmt& bind(int i, const sql::Value& v) {
+    if (const auto* n = std::get_if<std::int64_t>(&v)) return bind(i, *n);
+    if (const auto* t = std::get_if<std::string_view>(&v)) return bind(i, *t);
+    sqlite3_bind_null(stmt_, i);
+    return *this;
+  }
   // SQLITE_ROW, SQLITE_DONE or an error code.
   int step() { return stmt_ == nullptr ? SQLITE_ERROR : sqlite3_step(stmt_); }
   bool run() { return step() == SQLITE_DONE; }
-  std::string text(int col) const {
+  std::string text(int col) const override {
     const auto* p = sqlite3_column_text(stmt_, col);
     return p == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(p));
   }
-  std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
-  int int32(int col) const { return sqlite3_column_int(stmt_, col); }
-  bool null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  std::int64_t int64(int col) const override { return sqlite3_column_int64(stmt_, col); }
+  bool null(int col) const override { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
  private:
   sqlite3_stmt* stmt_ = nullptr;
@@ -89,16 +96,43 @@ inline bool exec(sqlite3* db, const char* sql, std::string* error = nullptr) {
   return rc == SQLITE_OK;
 }
 
-inline RoomRow read_room(const Stmt& s) {
-  return {s.text(0), s.text(1), s.int64(2), s.int32(3), s.int32(4) != 0};
-}
+// The store's SQL (sql_core.hpp) on one SQLite connection: the writer's statements from its
+// cache, a reader's prepared for the one run.
+class SqliteConnection final : public sql::Connection {
+ public:
+  explicit SqliteConnection(sqlite3* db, StmtCache* cache = nullptr) : db_(db), cache_(cache) {}
+  bool query(const sql::Bound& b, const std::function<void(const sql::Row&)>& each) override {
+    return step(b, &each, nullptr);
+  }
+  bool run(const sql::Bound& b, std::uint64_t* changed = nullptr) override {
+    return step(b, nullptr, changed);
+  }
+
+ private:
+  bool step(const sql::Bound& b, const std::function<void(const sql::Row&)>* each,
+            std::uint64_t* changed) {
+    const char* sql = sql::text(b.q, sql::Dialect::Sqlite);
+    Stmt s = cache_ != nullptr ? Stmt(*cache_, db_, sql) : Stmt(db_, sql);
+    for (int i = 0; i < b.size; ++i) s.bind(i + 1, b.values[static_cast<std::size_t>(i)]);
+    int rc = SQLITE_ROW;
+    while ((rc = s.step()) == SQLITE_ROW) {
+      if (each != nullptr) (*each)(s);
+    }
+    if (rc != SQLITE_DONE) return false;
+    if (changed != nullptr) *changed += static_cast<std::uint64_t>(sqlite3_changes(db_));
+    return true;
+  }
+
+  sqlite3* db_;
+  StmtCache* cache_;
+};
 
 }  // namespace bc::store::detail
 
 namespace bc::store {
 
 using detail::exec;
-using detail::read_room;
+using detail::SqliteConnection;
 using detail::Stmt;
 using detail::StmtCache;
 
@@ -186,67 +220,17 @@ class SqliteStore final : public Store {
     sqlite3_close(r);
   }
 
+  // One write's statements (sql::statements_of) on the writer's connection.
   bool apply(const Write& w) {
-    if (const auto* r = std::get_if<PutRoom>(&w)) {
-      return Stmt(cache, db,
-                  "INSERT INTO rooms(id, setup, created_ms, game_no, retired) VALUES(?,?,?,?,?) "
-                  "ON CONFLICT(id) DO UPDATE SET setup=excluded.setup, game_no=excluded.game_no, "
-                  "retired=excluded.retired")
-          .bind(1, r->row.id)
-          .bind(2, r->row.setup)
-          .bind(3, r->row.created_ms)
-          .bind(4, r->row.game_no)
-          .bind(5, r->row.retired ? 1 : 0)
-          .run();
+    bounds.clear();
+    sql::statements_of(w, bounds);
+    SqliteConnection c(db, &cache);
+    for (const sql::Bound& b : bounds) {
+      if (!c.run(b)) return false;
     }
-    if (const auto* s = std::get_if<PutSeat>(&w)) {
-      return Stmt(cache, db,
-                  "INSERT OR REPLACE INTO seats(room, side, name, token_hash) VALUES(?,?,?,?)")
-          .bind(1, s->row.room)
-          .bind(2, s->row.side)
-          .bind(3, s->row.name)
-          .bind(4, s->row.token_hash)
-          .run();
-    }
-    if (const auto* f = std::get_if<FreeSeat>(&w)) {
-      return Stmt(cache, db, "DELETE FROM seats WHERE room=? AND side=?")
-          .bind(1, f->room)
-          .bind(2, f->side)
-          .run();
-    }
-    if (const auto* g = std::get_if<PutGame>(&w)) {
-      return Stmt(cache, db,
-                  "INSERT OR REPLACE INTO games(room, game_no, result, started_ms, ended_ms, "
-                  "players) "
-                  "VALUES(?,?,?,?,?,?)")
-                 .bind(1, g->row.room)
-                 .bind(2, g->row.game_no)
-                 .bind(3, g->row.result)
-                 .bind(4, g->row.started_ms)
-                 .bind(5, g->row.ended_ms)
-                 .bind(6, g->row.players)
-                 .run() &&
-             Stmt(cache, db, "UPDATE rooms SET game_no=max(game_no, ?) WHERE id=?")
-                 .bind(1, g->row.game_no)
-                 .bind(2, g->row.room)
-                 .run();
-    }
-    if (const auto* a = std::get_if<AppendAction>(&w)) {
-      Stmt insert(cache, db,
-                  "INSERT INTO actions(room, game_no, version, side, action, at_ms, left0_ms, "
-                  "left1_ms) VALUES(?,?,?,?,?,?,?,?)");
-      insert.bind(1, a->row.room)
-          .bind(2, a->row.game_no)
-          .bind(3, a->row.version)
-          .bind(4, a->row.side)
-          .bind(5, a->row.action)
-          .bind(6, a->row.at_ms);
-      if (a->row.left_ms) insert.bind(7, (*a->row.left_ms)[0]).bind(8, (*a->row.left_ms)[1]);
-      return insert.run();
-    }
-    const auto& r = std::get<RetireRoom>(w);
-    return Stmt(cache, db, "UPDATE rooms SET retired=1 WHERE id=?").bind(1, r.room).run();
+    return true;
   }
+  std::vector<sql::Bound> bounds;  // apply's, kept for their capacity
 
   // One transaction for `batch`; with `savepoints`, each submission in its own savepoint (its
   // failure recorded in entry_ok), else any failed write fails the whole transaction.
@@ -283,47 +267,6 @@ class SqliteStore final : public Store {
     std::fill(entry_ok.begin(), entry_ok.end(), 1);
     writes = 0;
     return write_batch(batch, entry_ok, true, writes);
-  }
-
-  static std::vector<SeatRow> seats(sqlite3* db, const std::string& room) {
-    std::vector<SeatRow> out;
-    Stmt s(db, "SELECT room, side, name, token_hash FROM seats WHERE room=? ORDER BY side");
-    s.bind(1, room);
-    while (s.step() == SQLITE_ROW) out.push_back({s.text(0), s.int32(1), s.text(2), s.text(3)});
-    return out;
-  }
-  static std::vector<GameRow> games(sqlite3* db, const std::string& room) {
-    std::vector<GameRow> out;
-    Stmt s(db,
-           "SELECT room, game_no, result, started_ms, ended_ms, players FROM games WHERE room=? "
-           "ORDER BY game_no");
-    s.bind(1, room);
-    while (s.step() == SQLITE_ROW) {
-      out.push_back({s.text(0), s.int32(1), s.text(2), s.int64(3), s.int64(4), s.text(5)});
-    }
-    return out;
-  }
-  static std::vector<ActionRow> actions(sqlite3* db, const std::string& room, int game_no) {
-    std::vector<ActionRow> out;
-    Stmt s(db,
-           "SELECT room, game_no, version, side, action, at_ms, left0_ms, left1_ms FROM actions "
-           "WHERE room=? AND game_no=? ORDER BY version");
-    s.bind(1, room).bind(2, game_no);
-    while (s.step() == SQLITE_ROW) {
-      ActionRow row{s.text(0), s.int32(1), s.int64(2), s.int32(3), s.text(4), s.int64(5), {}};
-      if (!s.null(6) && !s.null(7))
-        row.left_ms = std::array<std::int64_t, 2>{s.int64(6), s.int64(7)};
-      out.push_back(std::move(row));
-    }
-    return out;
-  }
-  static LoadedRoom load(sqlite3* db, RoomRow room, int game_no) {
-    LoadedRoom out;
-    out.seats = seats(db, room.id);
-    out.games = games(db, room.id);
-    out.actions = actions(db, room.id, game_no == 0 ? room.game_no : game_no);
-    out.room = std::move(room);
-    return out;
   }
 };
 

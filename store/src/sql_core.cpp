@@ -1,0 +1,331 @@
+// The store's one SQL (sql_core.hpp): the schema, the statements, and rows read back.
+#include "sql_core.hpp"
+
+#include <cctype>
+#include <unordered_map>
+
+namespace bc::store::sql {
+
+const char* const kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms(
+  id TEXT PRIMARY KEY,
+  setup TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  game_no INTEGER NOT NULL DEFAULT 1,
+  retired SMALLINT NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS seats(
+  room TEXT NOT NULL,
+  side INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  PRIMARY KEY(room, side));
+CREATE TABLE IF NOT EXISTS games(
+  room TEXT NOT NULL,
+  game_no INTEGER NOT NULL,
+  result TEXT NOT NULL DEFAULT '',
+  started_ms BIGINT NOT NULL,
+  ended_ms BIGINT NOT NULL DEFAULT 0,
+  players TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY(room, game_no));
+CREATE TABLE IF NOT EXISTS actions(
+  room TEXT NOT NULL,
+  game_no INTEGER NOT NULL,
+  version BIGINT NOT NULL,
+  side INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  at_ms BIGINT NOT NULL,
+  left0_ms BIGINT,
+  left1_ms BIGINT,
+  PRIMARY KEY(room, game_no, version));
+CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
+)sql";
+
+namespace {
+
+struct Statement {
+  Q q;
+  const char* name;
+  const char* text;
+};
+
+#define BC_ROOM_COLUMNS "SELECT id, setup, created_ms, game_no, retired FROM rooms "
+#define BC_ACTION_COLUMNS "room, game_no, version, side, action, at_ms, left0_ms, left1_ms"
+
+// In the order of Q. Each delete of the prune checks again that its room is retired: a room is
+// never deleted while in play.
+constexpr Statement kStatements[] = {
+    {Q::PutRoom, "bc_put_room",
+     "INSERT INTO rooms(id, setup, created_ms, game_no, retired) VALUES(?1,?2,?3,?4,?5) "
+     "ON CONFLICT(id) DO UPDATE SET setup=excluded.setup, game_no=excluded.game_no, "
+     "retired=excluded.retired"},
+    {Q::PutSeat, "bc_put_seat",
+     "INSERT INTO seats(room, side, name, token_hash) VALUES(?1,?2,?3,?4) "
+     "ON CONFLICT(room, side) DO UPDATE SET name=excluded.name, token_hash=excluded.token_hash"},
+    {Q::FreeSeat, "bc_free_seat", "DELETE FROM seats WHERE room=?1 AND side=?2"},
+    {Q::PutGame, "bc_put_game",
+     "INSERT INTO games(room, game_no, result, started_ms, ended_ms, players) "
+     "VALUES(?1,?2,?3,?4,?5,?6) ON CONFLICT(room, game_no) DO UPDATE SET result=excluded.result, "
+     "started_ms=excluded.started_ms, ended_ms=excluded.ended_ms, players=excluded.players"},
+    {Q::RaiseGameNo, "bc_raise_game_no",
+     "UPDATE rooms SET game_no=GREATEST(game_no, ?1) WHERE id=?2"},
+    {Q::AppendAction, "bc_append_action",
+     "INSERT INTO actions(" BC_ACTION_COLUMNS ") VALUES(?1,?2,?3,?4,?5,?6,?7,?8)"},
+    {Q::Retire, "bc_retire", "UPDATE rooms SET retired=1 WHERE id=?1"},
+
+    {Q::ActiveRooms, "bc_active_rooms", BC_ROOM_COLUMNS "WHERE retired=0 ORDER BY created_ms"},
+    {Q::ActiveSeats, "bc_active_seats",
+     "SELECT s.room, s.side, s.name, s.token_hash FROM seats s JOIN rooms r ON r.id=s.room "
+     "WHERE r.retired=0 ORDER BY s.room, s.side"},
+    {Q::ActiveGames, "bc_active_games",
+     "SELECT g.room, g.game_no, g.result, g.started_ms, g.ended_ms, g.players FROM games g "
+     "JOIN rooms r ON r.id=g.room WHERE r.retired=0 ORDER BY g.room, g.game_no"},
+    {Q::ActiveActions, "bc_active_actions",
+     "SELECT a.room, a.game_no, a.version, a.side, a.action, a.at_ms, a.left0_ms, a.left1_ms "
+     "FROM actions a JOIN rooms r ON r.id=a.room AND a.game_no=r.game_no WHERE r.retired=0 "
+     "ORDER BY a.room, a.version"},
+    {Q::Room, "bc_room", BC_ROOM_COLUMNS "WHERE id=?1"},
+    {Q::Seats, "bc_seats",
+     "SELECT room, side, name, token_hash FROM seats WHERE room=?1 ORDER BY side"},
+    {Q::Games, "bc_games",
+     "SELECT room, game_no, result, started_ms, ended_ms, players FROM games WHERE room=?1 "
+     "ORDER BY game_no"},
+    {Q::Actions, "bc_actions",
+     "SELECT " BC_ACTION_COLUMNS " FROM actions WHERE room=?1 AND game_no=?2 ORDER BY version"},
+    {Q::HasRoom, "bc_has_room", "SELECT 1 FROM rooms WHERE id=?1"},
+    {Q::RecentRooms, "bc_recent_rooms", BC_ROOM_COLUMNS "ORDER BY created_ms DESC LIMIT ?1"},
+
+    // Games of retired rooms that the policy no longer keeps. A game nobody moved in counts from
+    // its room's last sign of life; an unfinished one from its last move; a finished one from its
+    // end. In (created_ms, room, game) order after a cursor (?5, ?6, ?7); typed for PostgreSQL,
+    // which cannot infer a parameter's type in a row comparison.
+    {Q::DueGames, "bc_due_games", R"sql(
+SELECT r.created_ms, g.room, g.game_no FROM rooms r JOIN games g ON g.room = r.id
+WHERE r.retired = 1
+AND (r.created_ms, r.id, g.game_no) > (CAST(?5 AS BIGINT), CAST(?6 AS TEXT), CAST(?7 AS INTEGER))
+AND CASE
+  WHEN NOT EXISTS (SELECT 1 FROM actions a WHERE a.room = g.room AND a.game_no = g.game_no)
+    THEN GREATEST(r.created_ms, g.started_ms, g.ended_ms) < CAST(?1 AS BIGINT)
+  WHEN g.result = ''
+    THEN (SELECT max(a.at_ms) FROM actions a WHERE a.room = g.room AND a.game_no = g.game_no)
+         < CAST(?2 AS BIGINT)
+  ELSE g.ended_ms < CAST(?3 AS BIGINT) END
+ORDER BY r.created_ms, r.id, g.game_no
+LIMIT ?4)sql"},
+    // Retired rooms with no game left, after the cursor (?2, ?3).
+    {Q::EmptyRooms, "bc_empty_rooms",
+     "SELECT created_ms, id FROM rooms r WHERE retired = 1 AND (created_ms, id) > "
+     "(CAST(?2 AS BIGINT), CAST(?3 AS TEXT)) AND NOT EXISTS (SELECT 1 FROM games g WHERE "
+     "g.room = r.id) ORDER BY created_ms, id LIMIT ?1"},
+    {Q::DeleteActions, "bc_delete_actions",
+     "DELETE FROM actions WHERE room = ?1 AND game_no = ?2 AND "
+     "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1)"},
+    {Q::DeleteGame, "bc_delete_game",
+     "DELETE FROM games WHERE room = ?1 AND game_no = ?2 AND "
+     "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1)"},
+    // Its room's record then shows the newest game kept.
+    {Q::LowerGameNo, "bc_lower_game_no",
+     "UPDATE rooms SET game_no = (SELECT max(game_no) FROM games WHERE room = ?1) "
+     "WHERE id = ?1 AND retired = 1 AND EXISTS (SELECT 1 FROM games WHERE room = ?1)"},
+    {Q::DeleteSeats, "bc_delete_seats",
+     "DELETE FROM seats WHERE room = ?1 AND "
+     "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1 AND "
+     "NOT EXISTS (SELECT 1 FROM games WHERE room = ?1))"},
+    {Q::DeleteRoom, "bc_delete_room",
+     "DELETE FROM rooms WHERE id = ?1 AND retired = 1 AND "
+     "NOT EXISTS (SELECT 1 FROM games WHERE room = ?1)"},
+};
+static_assert(std::size(kStatements) == static_cast<std::size_t>(Q::Count));
+
+#undef BC_ROOM_COLUMNS
+#undef BC_ACTION_COLUMNS
+
+// The store's SQL in `d`'s: PostgreSQL numbers its parameters $N, SQLite's GREATEST is max.
+std::string translate(std::string_view sql, Dialect d) {
+  std::string out;
+  out.reserve(sql.size());
+  constexpr std::string_view kGreatest = "GREATEST(";
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    if (d == Dialect::Postgres && sql[i] == '?' && i + 1 < sql.size() &&
+        std::isdigit(static_cast<unsigned char>(sql[i + 1]))) {
+      out += '$';
+    } else if (d == Dialect::Sqlite && sql.substr(i, kGreatest.size()) == kGreatest) {
+      out += "max(";
+      i += kGreatest.size() - 1;
+    } else {
+      out += sql[i];
+    }
+  }
+  return out;
+}
+
+struct Texts {
+  std::array<std::string, static_cast<std::size_t>(Q::Count)> by_dialect[2];
+  Texts() {
+    for (const Statement& s : kStatements) {
+      for (Dialect d : {Dialect::Sqlite, Dialect::Postgres}) {
+        by_dialect[static_cast<std::size_t>(d)][static_cast<std::size_t>(s.q)] =
+            translate(s.text, d);
+      }
+    }
+  }
+};
+
+RoomRow room_of(const Row& r) {
+  return {r.text(0), r.text(1), r.int64(2), r.int32(3), r.int32(4) != 0};
+}
+SeatRow seat_of(const Row& r) {
+  return {r.text(0), r.int32(1), r.text(2), r.text(3)};
+}
+GameRow game_of(const Row& r) {
+  return {r.text(0), r.int32(1), r.text(2), r.int64(3), r.int64(4), r.text(5)};
+}
+ActionRow action_of(const Row& r) {
+  ActionRow row{r.text(0), r.int32(1), r.int64(2), r.int32(3), r.text(4), r.int64(5), {}};
+  if (!r.null(6) && !r.null(7)) row.left_ms = std::array<std::int64_t, 2>{r.int64(6), r.int64(7)};
+  return row;
+}
+
+}  // namespace
+
+const char* text(Q q, Dialect d) {
+  static const Texts texts;  // made once, by the first caller (thread-safe)
+  return texts.by_dialect[static_cast<std::size_t>(d)][static_cast<std::size_t>(q)].c_str();
+}
+
+const char* name(Q q) {
+  return kStatements[static_cast<std::size_t>(q)].name;
+}
+
+void statements_of(const Write& w, std::vector<Bound>& out) {
+  if (const auto* r = std::get_if<PutRoom>(&w)) {
+    out.push_back(Bound{Q::PutRoom}
+                      .add(r->row.id)
+                      .add(r->row.setup)
+                      .add(r->row.created_ms)
+                      .add(r->row.game_no)
+                      .add(r->row.retired ? 1 : 0));
+  } else if (const auto* s = std::get_if<PutSeat>(&w)) {
+    out.push_back(Bound{Q::PutSeat}
+                      .add(s->row.room)
+                      .add(s->row.side)
+                      .add(s->row.name)
+                      .add(s->row.token_hash));
+  } else if (const auto* f = std::get_if<FreeSeat>(&w)) {
+    out.push_back(Bound{Q::FreeSeat}.add(f->room).add(f->side));
+  } else if (const auto* g = std::get_if<PutGame>(&w)) {
+    out.push_back(Bound{Q::PutGame}
+                      .add(g->row.room)
+                      .add(g->row.game_no)
+                      .add(g->row.result)
+                      .add(g->row.started_ms)
+                      .add(g->row.ended_ms)
+                      .add(g->row.players));
+    out.push_back(Bound{Q::RaiseGameNo}.add(g->row.game_no).add(g->row.room));
+  } else if (const auto* a = std::get_if<AppendAction>(&w)) {
+    Bound b{Q::AppendAction};
+    b.add(a->row.room).add(a->row.game_no).add(a->row.version).add(a->row.side);
+    b.add(a->row.action).add(a->row.at_ms);
+    if (a->row.left_ms) {
+      b.add((*a->row.left_ms)[0]).add((*a->row.left_ms)[1]);
+    } else {
+      b.null().null();
+    }
+    out.push_back(b);
+  } else {
+    out.push_back(Bound{Q::Retire}.add(std::get<RetireRoom>(w).room));
+  }
+}
+
+bool load_active_rooms(Connection& c, std::vector<LoadedRoom>& out) {
+  // Four queries for every active room together, not three per room: a restart with thousands of
+  // rooms would otherwise wait for thousands of round trips (PostgreSQL) or lookups.
+  out.clear();
+  std::unordered_map<std::string, std::size_t> at;
+  auto of = [&](const Row& r) -> LoadedRoom& { return out[at.at(r.text(0))]; };
+  return c.query(Bound{Q::ActiveRooms},
+                 [&](const Row& r) {
+                   LoadedRoom room;
+                   room.room = room_of(r);
+                   at.emplace(room.room.id, out.size());
+                   out.push_back(std::move(room));
+                 }) &&
+         c.query(Bound{Q::ActiveSeats}, [&](const Row& r) { of(r).seats.push_back(seat_of(r)); }) &&
+         c.query(Bound{Q::ActiveGames}, [&](const Row& r) { of(r).games.push_back(game_of(r)); }) &&
+         c.query(Bound{Q::ActiveActions},
+                 [&](const Row& r) { of(r).actions.push_back(action_of(r)); });
+}
+
+bool load_room(Connection& c, const std::string& id, int game_no, std::optional<LoadedRoom>& out) {
+  out.reset();
+  std::optional<RoomRow> room;
+  if (!c.query(Bound{Q::Room}.add(id), [&](const Row& r) { room = room_of(r); })) return false;
+  if (!room) return true;
+  LoadedRoom loaded;
+  const int game = game_no == 0 ? room->game_no : game_no;
+  loaded.room = std::move(*room);
+  if (!c.query(Bound{Q::Seats}.add(id),
+               [&](const Row& r) { loaded.seats.push_back(seat_of(r)); }) ||
+      !c.query(Bound{Q::Games}.add(id),
+               [&](const Row& r) { loaded.games.push_back(game_of(r)); }) ||
+      !actions(c, id, game, loaded.actions)) {
+    return false;
+  }
+  out = std::move(loaded);
+  return true;
+}
+
+bool has_room(Connection& c, const std::string& id, bool& found) {
+  found = false;
+  return c.query(Bound{Q::HasRoom}.add(id), [&](const Row&) { found = true; });
+}
+
+bool actions(Connection& c, const std::string& room, int game_no, std::vector<ActionRow>& out) {
+  out.clear();
+  return c.query(Bound{Q::Actions}.add(room).add(game_no),
+                 [&](const Row& r) { out.push_back(action_of(r)); });
+}
+
+bool recent_rooms(Connection& c, int limit, std::vector<RoomRow>& out) {
+  out.clear();
+  return c.query(Bound{Q::RecentRooms}.add(limit),
+                 [&](const Row& r) { out.push_back(room_of(r)); });
+}
+
+bool due_games(Connection& c, const std::int64_t (&cutoffs)[3], int limit,
+               const detail::DueGame& after, std::vector<detail::DueGame>& out) {
+  out.clear();
+  return c.query(Bound{Q::DueGames}
+                     .add(cutoffs[0])
+                     .add(cutoffs[1])
+                     .add(cutoffs[2])
+                     .add(limit)
+                     .add(after.created_ms)
+                     .add(after.room)
+                     .add(after.game_no),
+                 [&](const Row& r) {
+                   out.push_back({r.int64(0), r.text(1), r.int32(2)});
+                 });
+}
+
+bool empty_rooms(Connection& c, int limit, const detail::EmptyRoom& after,
+                 std::vector<detail::EmptyRoom>& out) {
+  out.clear();
+  return c.query(Bound{Q::EmptyRooms}.add(limit).add(after.created_ms).add(after.id),
+                 [&](const Row& r) {
+                   out.push_back({r.int64(0), r.text(1)});
+                 });
+}
+
+bool delete_game(Connection& c, const detail::DueGame& g, Pruned& deleted) {
+  return c.run(Bound{Q::DeleteActions}.add(g.room).add(g.game_no), &deleted.actions) &&
+         c.run(Bound{Q::DeleteGame}.add(g.room).add(g.game_no), &deleted.games) &&
+         c.run(Bound{Q::LowerGameNo}.add(g.room));
+}
+
+bool delete_room(Connection& c, const std::string& id, Pruned& deleted) {
+  return c.run(Bound{Q::DeleteSeats}.add(id)) &&
+         c.run(Bound{Q::DeleteRoom}.add(id), &deleted.rooms);
+}
+
+}  // namespace bc::store::sql
