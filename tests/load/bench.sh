@@ -57,8 +57,12 @@ fi
 
 work=$(mktemp -d)
 pid=""
+data=""
+# Each run's data dir goes with its server: durable runs later in the benchmark must not pay for
+# the files (and the disk's writeback) of the ones before them.
 stop_server() {
   if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=""; fi
+  if [ -n "$data" ]; then rm -rf "$data"; data=""; fi
 }
 trap 'stop_server; rm -rf "$work"' EXIT
 
@@ -85,10 +89,12 @@ start_server() {
       if [ ${#memory_flag[@]} -gt 0 ]; then
         "$server_bin" serve --host 127.0.0.1 --port 0 "${unlimited[@]}" --memory --log-level warn >"$work/server.out" 2>"$work/server.err" &
       else
-        "$server_bin" serve --host 127.0.0.1 --port 0 "${unlimited[@]}" --data-dir "$(mktemp -d -p "$work")" --log-level warn >"$work/server.out" 2>"$work/server.err" &
+        data=$(mktemp -d -p "$work")
+        "$server_bin" serve --host 127.0.0.1 --port 0 "${unlimited[@]}" --data-dir "$data" --log-level warn >"$work/server.out" 2>"$work/server.err" &
       fi ;;
     disk)
-      "$server_bin" serve --host 127.0.0.1 --port 0 "${unlimited[@]}" --data-dir "$(mktemp -d -p "$work")" --log-level warn >"$work/server.out" 2>"$work/server.err" & ;;
+      data=$(mktemp -d -p "$work")
+      "$server_bin" serve --host 127.0.0.1 --port 0 "${unlimited[@]}" --data-dir "$data" --log-level warn >"$work/server.out" 2>"$work/server.err" & ;;
   esac
   pid=$!
   for _ in $(seq 1 200); do
