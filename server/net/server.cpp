@@ -124,8 +124,7 @@ struct Server::Impl {
         control(net::make_strand(ioc)),
         state(std::make_shared<SharedState>(ioc, std::move(cfg))),
         sweep_timer(control),
-        shutdown_timer(control),
-        signals(control) {}
+        shutdown_timer(control) {}
 
   // The store's maintenance thread calls into the state: stopped before anything goes.
   ~Impl() {
@@ -163,7 +162,8 @@ struct Server::Impl {
   std::shared_ptr<Listener> listener;
   net::steady_timer sweep_timer;
   net::steady_timer shutdown_timer;
-  net::signal_set signals;
+  // serve's SIGINT and SIGTERM, taken by sigwait on a thread of their own (stop_signals()).
+  std::thread signal_waiter;
   std::atomic<bool> stopped{false};
   std::uint16_t port = 0;
 };
@@ -187,11 +187,38 @@ ServerConfig within_descriptor_limit(ServerConfig config) {
 
 }  // namespace
 
+namespace {
+
+// serve's SIGINT and SIGTERM are blocked on the thread that makes the server, and so on every
+// thread it starts, and taken by one thread waiting in sigwait. An asynchronous handler is not
+// enough under TSan: a signal that comes while the receiving thread runs its own code is deferred
+// until its next call into the runtime, which an I/O thread about to sleep in epoll_wait may never
+// make (Binary.FlagsWinOverEnvironment hung in one TSan run in four).
+sigset_t stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  return set;
+}
+
+ServerConfig masking_stop_signals(ServerConfig config) {
+  if (config.handle_signals) {
+    const sigset_t set = stop_signals();
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  }
+  return config;
+}
+
+}  // namespace
+
 Server::Server(ServerConfig config)
-    : impl_(std::make_unique<Impl>(within_descriptor_limit(std::move(config)))) {}
+    : impl_(std::make_unique<Impl>(
+          within_descriptor_limit(masking_stop_signals(std::move(config))))) {}
 
 Server::~Server() {
   stop();
+  if (impl_ && impl_->signal_waiter.joinable()) impl_->signal_waiter.join();
 }
 
 // Opens the data directory's database (or one in memory, or the PostgreSQL database of
@@ -291,11 +318,11 @@ std::optional<std::string> Server::start() {
   impl_->listener->run();
   net::dispatch(impl_->control, [this] { impl_->schedule_sweep(); });
 
-  if (cfg.handle_signals) {
-    impl_->signals.add(SIGINT);
-    impl_->signals.add(SIGTERM);
-    impl_->signals.async_wait([this](beast::error_code e, int sig) {
-      if (e) return;
+  if (cfg.handle_signals && !impl_->signal_waiter.joinable()) {
+    impl_->signal_waiter = std::thread([this] {
+      const sigset_t set = stop_signals();
+      int sig = 0;
+      if (sigwait(&set, &sig) != 0 || impl_->stopped.load()) return;  // stop() woke it
       spdlog::info("signal {}: stopping", sig);
       stop();
     });
@@ -351,13 +378,16 @@ void Server::run() {
 
 void Server::stop() {
   if (!impl_ || impl_->stopped.exchange(true)) return;
+  // The signal thread ends with the server: woken by a signal of its own unless it is the caller.
+  auto& waiter = impl_->signal_waiter;
+  if (waiter.joinable() && waiter.get_id() != std::this_thread::get_id()) {
+    pthread_kill(waiter.native_handle(), SIGTERM);
+  }
   net::post(impl_->control, [this] {
     auto& s = *impl_->state;
     s.stopping = true;
     if (impl_->listener) impl_->listener->stop();
     impl_->sweep_timer.cancel();
-    beast::error_code ec;
-    impl_->signals.cancel(ec);
     s.close_all_sessions();
     // Members relayed from other nodes are told to reconnect there (and take the rooms over).
     if (s.cluster) s.cluster->hand_over_all();
