@@ -140,6 +140,20 @@ struct Server::Impl {
     });
   }
 
+  // Stops listening, closes every connection (1001 going away) and makes run() return; once.
+  void shut_down() {
+    net::post(control, [this] {
+      state->stopping = true;
+      if (listener) listener->stop();
+      sweep_timer.cancel();
+      state->close_all_sessions();
+      // Members relayed from other nodes are told to reconnect there (and take the rooms over).
+      if (state->cluster) state->cluster->hand_over_all();
+      state->registry.stop_computers();
+      wait_for_quiet(Clock::now() + std::chrono::seconds(1));
+    });
+  }
+
   // Waits for the connections to close after shutdown began, at most a second.
   void wait_for_quiet(Clock::time_point deadline) {
     const auto open = state->metrics.ws_open.load() + state->metrics.http_open.load();
@@ -184,10 +198,6 @@ ServerConfig within_descriptor_limit(ServerConfig config) {
   }
   return config;
 }
-
-}  // namespace
-
-namespace {
 
 // serve's SIGINT and SIGTERM are blocked on the thread that makes the server, and so on every
 // thread it starts, and taken by one thread waiting in sigwait. An asynchronous handler is not
@@ -322,9 +332,10 @@ std::optional<std::string> Server::start() {
     impl_->signal_waiter = std::thread([this] {
       const sigset_t set = stop_signals();
       int sig = 0;
-      if (sigwait(&set, &sig) != 0 || impl_->stopped.load()) return;  // stop() woke it
+      // Not stop(), which wakes this thread: only the thread that started it reads signal_waiter.
+      if (sigwait(&set, &sig) != 0 || impl_->stopped.exchange(true)) return;  // stop() woke it
       spdlog::info("signal {}: stopping", sig);
-      stop();
+      impl_->shut_down();
     });
   }
 
@@ -378,22 +389,9 @@ void Server::run() {
 
 void Server::stop() {
   if (!impl_ || impl_->stopped.exchange(true)) return;
-  // The signal thread ends with the server: woken by a signal of its own unless it is the caller.
-  auto& waiter = impl_->signal_waiter;
-  if (waiter.joinable() && waiter.get_id() != std::this_thread::get_id()) {
-    pthread_kill(waiter.native_handle(), SIGTERM);
-  }
-  net::post(impl_->control, [this] {
-    auto& s = *impl_->state;
-    s.stopping = true;
-    if (impl_->listener) impl_->listener->stop();
-    impl_->sweep_timer.cancel();
-    s.close_all_sessions();
-    // Members relayed from other nodes are told to reconnect there (and take the rooms over).
-    if (s.cluster) s.cluster->hand_over_all();
-    s.registry.stop_computers();
-    impl_->wait_for_quiet(Clock::now() + std::chrono::seconds(1));
-  });
+  // The signal thread ends with the server: a signal of its own wakes it.
+  if (impl_->signal_waiter.joinable()) pthread_kill(impl_->signal_waiter.native_handle(), SIGTERM);
+  impl_->shut_down();
 }
 
 const Metrics& Server::metrics() const {
