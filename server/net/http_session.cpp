@@ -392,8 +392,15 @@ class HttpSessionOver final : public HttpSession {
 
   void upgrade(Request req, AddressTicket slot) override {
     beast::get_lowest_layer(stream_).expires_never();
-    std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, std::move(slot))
-        ->run(std::move(req));
+    if constexpr (kTls) {
+      std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, std::move(slot))
+          ->run(std::move(req));
+    } else {
+      // The WebSocket stream times itself out (websocket_session.hpp): the bare socket suffices.
+      std::make_shared<WebSocketSession<tcp::socket>>(stream_.release_socket(), state_,
+                                                      std::move(slot))
+          ->run(std::move(req));
+    }
   }
 
   Stream stream_;

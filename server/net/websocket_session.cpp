@@ -17,6 +17,13 @@ bool starts_with(const std::string& s, const char (&prefix)[N]) {
   return std::string_view(s).starts_with(std::string_view(prefix, N - 1));
 }
 
+tcp::socket& socket_of(tcp::socket& s) {
+  return s;
+}
+tcp::socket& socket_of(beast::tcp_stream& s) {
+  return s.socket();
+}
+
 std::string loggable(std::string_view text) {
   constexpr std::size_t kMax = 40;
   std::string out;
@@ -37,7 +44,8 @@ WebSocketSession<Stream>::WebSocketSession(Stream&& stream, std::shared_ptr<Shar
       state_(std::move(state)),
       slot_(std::move(slot)),
       id_(state_->next_member.fetch_add(1, std::memory_order_relaxed)),
-      bucket_(state_->limits.rate_per_second, state_->limits.rate_burst) {
+      bucket_(state_->limits.rate_per_second, state_->limits.rate_burst),
+      liveness_(ws_.get_executor()) {
   state_->metrics.ws_open.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -60,8 +68,11 @@ void WebSocketSession<Stream>::run(http::request<http::string_body> req) {
   if (compact && *compact == "2") compact_ = StateForm::ShortDelta;
   auto timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
   timeouts.handshake_timeout = state_->limits.handshake_timeout;
-  timeouts.idle_timeout = state_->limits.ws_idle_timeout;  // pings go out at half of it
+  timeouts.idle_timeout = websocket::stream_base::none();  // watch_liveness() keeps it
+  timeouts.keep_alive_pings = false;
   ws_.set_option(timeouts);
+  // Control frames (a pong, a ping) are the peer's signs of life as much as messages are.
+  ws_.control_callback([this](websocket::frame_type, beast::string_view) { heard_ = true; });
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
   ws_.read_message_max(state_->limits.max_message_bytes);
@@ -75,7 +86,7 @@ void WebSocketSession<Stream>::on_accept(beast::error_code ec) {
   open_ = true;
   state_->add(id_, weak_from_this());
   beast::error_code ep_ec;
-  auto remote = beast::get_lowest_layer(ws_).socket().remote_endpoint(ep_ec);
+  auto remote = socket_of(beast::get_lowest_layer(ws_)).remote_endpoint(ep_ec);
   const std::string peer = ep_ec ? std::string("?") : remote.address().to_string();
   if (ep_ec || address().empty() || address() == peer) {
     spdlog::info("ws #{}: connected from {}", id_, peer);
@@ -85,6 +96,35 @@ void WebSocketSession<Stream>::on_accept(beast::error_code ec) {
   }
   send(state_->welcome);
   do_read();
+  watch_liveness();
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::watch_liveness() {
+  liveness_.expires_after(state_->limits.ws_idle_timeout / 2);
+  liveness_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+    if (ec) return;
+    if (auto self = weak.lock()) self->on_liveness();
+  });
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::on_liveness() {
+  if (!open_) return;
+  if (std::exchange(heard_, false)) {
+    pinged_ = false;
+  } else if (!std::exchange(pinged_, true)) {
+    ws_.async_ping({}, [self = shared_from_this()](beast::error_code) {});
+  } else {
+    // Silent through a ping and a half timeout: what Beast's own timeout did (the pending read
+    // fails and the session ends).
+    spdlog::info("ws #{}: dropped: no answer to a ping", id_);
+    open_ = false;
+    beast::error_code ec;
+    socket_of(beast::get_lowest_layer(ws_)).close(ec);
+    return;
+  }
+  watch_liveness();
 }
 
 template <class Stream>
@@ -102,6 +142,7 @@ void WebSocketSession<Stream>::do_read() {
 template <class Stream>
 void WebSocketSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   reading_ = false;
+  heard_ = true;
   if (ec) {
     open_ = false;
     relay_hold_.reset();  // the destructor says bye to the owner
@@ -440,7 +481,8 @@ void WebSocketSession<Stream>::send(Peer::Message message) {
     spdlog::info("ws #{}: dropped: {} messages ({} bytes) queued and unread", id_, queue_.size(),
                  queued_bytes_);
     open_ = false;
-    beast::get_lowest_layer(ws_).close();
+    beast::error_code close_ec;
+    socket_of(beast::get_lowest_layer(ws_)).close(close_ec);
     return;
   }
   queued_bytes_ += text->size();
@@ -494,7 +536,7 @@ void WebSocketSession<Stream>::on_close(beast::error_code ec) {
 namespace bc::server {
 
 // The two streams a session runs on: ws:// and wss:// (TLS: `serve --tls-cert`).
-template class WebSocketSession<beast::tcp_stream>;
+template class WebSocketSession<tcp::socket>;
 template class WebSocketSession<beast::ssl_stream<beast::tcp_stream>>;
 
 }  // namespace bc::server
