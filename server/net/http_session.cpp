@@ -1,6 +1,7 @@
 #include "server/net/http_session.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/beast/ssl.hpp>
@@ -392,8 +393,23 @@ class HttpSessionOver final : public HttpSession {
 
   void upgrade(Request req, AddressTicket slot) override {
     beast::get_lowest_layer(stream_).expires_never();
+    const net::any_io_executor executor = stream_.get_executor();
     if constexpr (kTls) {
       std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, std::move(slot))
+          ->run(std::move(req));
+    } else if (const auto* io = executor.target<net::io_context::executor_type>()) {
+      // One I/O thread: the socket moves to the io_context's own executor (DirectSocket).
+      tcp::socket socket = stream_.release_socket();
+      beast::error_code ec;
+      const auto protocol = socket.local_endpoint(ec).protocol();
+      DirectSocket direct(*io);
+      if (!ec) {
+        const auto fd = socket.release(ec);
+        if (!ec) direct.assign(protocol, fd, ec);
+        if (ec && fd >= 0) ::close(fd);  // released but not taken
+      }
+      if (ec) return fail(ec, "ws upgrade");
+      std::make_shared<WebSocketSession<DirectSocket>>(std::move(direct), state_, std::move(slot))
           ->run(std::move(req));
     } else {
       // The WebSocket stream times itself out (websocket_session.hpp): the bare socket suffices.

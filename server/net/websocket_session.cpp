@@ -20,6 +20,9 @@ bool starts_with(const std::string& s, const char (&prefix)[N]) {
 tcp::socket& socket_of(tcp::socket& s) {
   return s;
 }
+DirectSocket& socket_of(DirectSocket& s) {
+  return s;
+}
 tcp::socket& socket_of(beast::tcp_stream& s) {
   return s.socket();
 }
@@ -535,7 +538,8 @@ void WebSocketSession<Stream>::on_close(beast::error_code ec) {
 
 namespace bc::server {
 
-// The two streams a session runs on: ws:// and wss:// (TLS: `serve --tls-cert`).
+// The three streams a session runs on: ws:// and wss:// (TLS: `serve --tls-cert`).
+template class WebSocketSession<DirectSocket>;
 template class WebSocketSession<tcp::socket>;
 template class WebSocketSession<beast::ssl_stream<beast::tcp_stream>>;
 

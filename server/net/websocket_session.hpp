@@ -14,11 +14,17 @@
 
 namespace bc::server {
 
-// Stream is tcp::socket (ws://) or beast::ssl_stream<beast::tcp_stream> (wss://); the two are
-// explicitly instantiated in websocket_session.cpp, the only place that defines the members.
-// ws:// leaves tcp_stream behind at the upgrade: the WebSocket stream keeps its own timeouts, and
-// tcp_stream's layer (an operation, a timer check and an executor's work guard around every read
-// and write) was 8 % of the instructions of a move.
+// A ws:// connection's socket when one thread runs the io_context (serial.hpp): its executor is
+// the io_context's own, not a type-erased one, so each of Beast's operations takes and drops its
+// work guard with an atomic count instead of copying an any_io_executor.
+using DirectSocket = net::basic_stream_socket<tcp, net::io_context::executor_type>;
+
+// Stream is DirectSocket or tcp::socket (ws://, one I/O thread or several) or
+// beast::ssl_stream<beast::tcp_stream> (wss://); the three are explicitly instantiated in
+// websocket_session.cpp, the only place that defines the members. ws:// leaves tcp_stream behind
+// at the upgrade: the WebSocket stream keeps its own timeouts, and tcp_stream's layer (an
+// operation, a timer check and an executor's work guard around every read and write) was 8 % of
+// the instructions of a move.
 template <class Stream>
 class WebSocketSession final : public WebSocketPeer,
                                public std::enable_shared_from_this<WebSocketSession<Stream>> {
