@@ -153,7 +153,7 @@ run "rate4000 memory g2000 s0" memory --mode rate --rate 4000 --games 2000
 run "rate4000 disk g2000 s0" disk --mode rate --rate 4000 --games 2000
 
 python3 - "$out/runs.jsonl" >"$out/summary.md" <<'PY'
-import json, statistics, sys
+import json, math, statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     r = json.loads(line)
@@ -190,6 +190,26 @@ for label, rs in rows.items():
     base = echo.get(key)
     ratio = ours / base if ours and base else None
     print(f"| {label} | {fmt(ours)} | {fmt(base)} | {fmt(ratio, '{:.2f}')} |")
+# With --baseline: each run against the baseline's run of the same number, which ran right after
+# it. Run pairs share the machine's mood, which moves medians by a fifth here; the geometric mean
+# of the pairs' ratios is the steadier before-and-after.
+pairs = [(label, rs, rows[label + " (baseline)"]) for label, rs in rows.items()
+         if label + " (baseline)" in rows]
+if pairs:
+    def cpu(r):
+        rate = r.get("actions_per_s", 0)
+        return r.get("server", {}).get("cpu_pct", 0) * 1e4 / rate if rate else None
+    print()
+    print("| against the baseline, run by run | pairs | server CPU per action (geometric mean) | each pair |")
+    print("| --- | --- | --- | --- |")
+    for label, rs, bs in pairs:
+        base_of = {b["run"]: b for b in bs}
+        ratios = [cpu(r) / cpu(base_of[r["run"]]) for r in rs
+                  if r["run"] in base_of and cpu(r) and cpu(base_of[r["run"]])]
+        if not ratios:
+            continue
+        g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        print(f"| {label} | {len(ratios)} | x{g:.3f} | {', '.join(f'{x:.2f}' for x in ratios)} |")
 PY
 cat "$out/summary.md"
 echo "bench: results in $out"
