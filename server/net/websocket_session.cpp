@@ -104,6 +104,7 @@ void WebSocketSession<Stream>::on_accept(beast::error_code ec) {
 
 template <class Stream>
 void WebSocketSession<Stream>::watch_liveness() {
+  if (state_->limits.ws_idle_timeout <= std::chrono::seconds::zero()) return;  // no idle timeout
   liveness_.expires_after(state_->limits.ws_idle_timeout / 2);
   liveness_.async_wait([weak = weak_from_this()](beast::error_code ec) {
     if (ec) return;
