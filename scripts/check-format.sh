@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # Tracked files and new ones not yet added (but not ignored ones), so a new file is checked before
 # its first commit.
-mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp' '*.h')
+mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp' '*.h' '*.ipp')
 if [ "${1:-}" = --fix ]; then
   clang-format -i "${files[@]}"
   exit 0

@@ -393,13 +393,15 @@ class HttpSessionOver final : public HttpSession {
 
   void upgrade(Request req, AddressTicket slot) override {
     beast::get_lowest_layer(stream_).expires_never();
-    const net::any_io_executor executor = stream_.get_executor();
     if constexpr (kTls) {
-      std::make_shared<WebSocketSession<Stream>>(std::move(stream_), state_, std::move(slot))
-          ->run(std::move(req));
-    } else if (const auto* io = executor.target<net::io_context::executor_type>()) {
-      // One I/O thread: the socket moves to the io_context's own executor (DirectSocket).
+      start_websocket(std::move(stream_), std::move(req), std::move(slot));
+    } else {
+      // The WebSocket stream times itself out (websocket_session.hpp): the bare socket suffices,
+      // and with one I/O thread it moves to the io_context's own executor (DirectSocket).
+      const net::any_io_executor executor = stream_.get_executor();
       tcp::socket socket = stream_.release_socket();
+      const auto* io = executor.target<net::io_context::executor_type>();
+      if (io == nullptr) return start_websocket(std::move(socket), std::move(req), std::move(slot));
       beast::error_code ec;
       const auto protocol = socket.local_endpoint(ec).protocol();
       DirectSocket direct(*io);
@@ -409,14 +411,14 @@ class HttpSessionOver final : public HttpSession {
         if (ec && fd >= 0) ::close(fd);  // released but not taken
       }
       if (ec) return fail(ec, "ws upgrade");
-      std::make_shared<WebSocketSession<DirectSocket>>(std::move(direct), state_, std::move(slot))
-          ->run(std::move(req));
-    } else {
-      // The WebSocket stream times itself out (websocket_session.hpp): the bare socket suffices.
-      std::make_shared<WebSocketSession<tcp::socket>>(stream_.release_socket(), state_,
-                                                      std::move(slot))
-          ->run(std::move(req));
+      start_websocket(std::move(direct), std::move(req), std::move(slot));
     }
+  }
+
+  template <class WebSocketStream>
+  void start_websocket(WebSocketStream&& stream, Request req, AddressTicket slot) {
+    std::make_shared<WebSocketSession<WebSocketStream>>(std::move(stream), state_, std::move(slot))
+        ->run(std::move(req));
   }
 
   Stream stream_;

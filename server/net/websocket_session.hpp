@@ -82,6 +82,7 @@ class WebSocketSession final : public WebSocketPeer,
   void on_write(beast::error_code ec, std::size_t bytes);
   void close_with(websocket::close_code code, std::string_view reason);
   void on_close(beast::error_code ec);
+  void cut_off();         // closes the socket at once (no closing handshake)
   void watch_liveness();  // the next look at whether the peer was heard from
   void on_liveness();
   bool flooding(Clock::time_point now);
