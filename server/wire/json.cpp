@@ -92,6 +92,35 @@ ojson bombs_json(VariantId v, std::array<int, 2> bombs) {
   return j;
 }
 
+std::string_view piece_tail(VariantId v, const Piece& p) {
+  constexpr std::size_t kVariants = 4, kSides = 2, kKinds = 3, kRanks = 3;
+  static_assert(static_cast<std::size_t>(VariantId::Kaboom) + 1 == kVariants);
+  static_assert(static_cast<std::size_t>(Kind::Bomb) + 1 == kKinds);
+  static_assert(static_cast<std::size_t>(Rank::TripleKing) + 1 == kRanks);
+  static const std::vector<std::string> tails = [] {
+    std::vector<std::string> t;
+    for (std::size_t vi = 0; vi < kVariants; ++vi) {
+      for (std::size_t s = 0; s < kSides; ++s) {
+        for (std::size_t k = 0; k < kKinds; ++k) {
+          for (std::size_t r = 0; r < kRanks; ++r) {
+            t.push_back(std::string(",\"side\":\"") +
+                        std::string(side_name(static_cast<VariantId>(vi), static_cast<Side>(s))) +
+                        "\",\"kind\":\"" + std::string(kind_name(static_cast<Kind>(k))) +
+                        "\",\"rank\":\"" + std::string(rank_name(static_cast<Rank>(r))) + "\"}");
+          }
+        }
+      }
+    }
+    return t;
+  }();
+  const std::size_t at =
+      ((static_cast<std::size_t>(v) * kSides + static_cast<std::size_t>(p.side)) * kKinds +
+       static_cast<std::size_t>(p.kind)) *
+          kRanks +
+      static_cast<std::size_t>(p.rank);
+  return tails[at];
+}
+
 namespace {
 
 // A coordinate or column short forms carry: what the writer prints in 1 to 3 digits.

@@ -316,7 +316,7 @@ std::string state_json(const StateView& s) {
   const Game& g = src.g;
   const VariantId v = src.v;
   std::string text;
-  text.reserve(512 + 64 * src.pieces().size());
+  text.reserve(640 + 64 * src.pieces().size() + 48 * src.legal().size());
   Writer w{text};
   FieldKeys field(text);
   field("type");
