@@ -140,8 +140,17 @@ bool GameClock::out_of_time(std::int64_t now) const {
   return d && now >= *d;
 }
 
-void GameClock::switch_to(Side s, std::int64_t now) {
+void GameClock::take_back(Side s, int turns, std::int64_t now) {
   if (running_ && since_ && timed()) left_[at(*running_)] = left(*running_, now);
+  // Turns alternate, and the first one undone was s's. Turn k (from 0) earned the increment when
+  // it was timed, that is when k >= 2 (act()).
+  if (tc_.kind == TimeControl::Kind::Fischer) {
+    for (int k = std::max(turns, 2); k < turns_; ++k) {
+      const Side mover = (k - turns) % 2 == 0 ? s : other(s);
+      left_[at(mover)] = std::max<std::int64_t>(0, left_[at(mover)] - tc_.increment_ms);
+    }
+  }
+  turns_ = std::min(turns_, std::max(turns, 0));
   running_ = s;
   since_.reset();
 }

@@ -100,9 +100,11 @@ class GameClock {
   // When the side to move has not made its first turn in time; none once timed().
   std::optional<std::int64_t> abort_deadline() const;
   bool out_of_time(std::int64_t now) const;
-  // A takeback at `now`: the running turn so far is charged (no lag, no increment) and `s`, to
-  // move in the position gone back to, runs once its state is sent. Times are not rewound.
-  void switch_to(Side s, std::int64_t now);
+  // A takeback at `now` to the position after `turns` complete turns, `s` to move there: the
+  // running turn so far is charged (no lag, no increment), the increments the undone turns earned
+  // go with them (else act+takeback against the computer would mint time), and `s` runs once its
+  // state is sent. The time spent is not given back.
+  void take_back(Side s, int turns, std::int64_t now);
   // The running side ran out at `now`: its time is 0 and the clocks stop.
   void flag();
   // The game ended some other way at `now`: the running turn is charged and the clocks stop.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <limits>
 
 #include "server/wire/stored.hpp"
@@ -95,7 +96,9 @@ void Match::replay_log() {
 }
 
 void Match::take_back(std::int64_t to) {
-  std::erase_if(log_, [to](const LoggedAction& e) { return e.version > to; });
+  log_.erase(std::partition_point(log_.begin(), log_.end(),
+                                  [to](const LoggedAction& e) { return e.version <= to; }),
+             log_.end());  // versions only grow along the log
   replay_log();
   ++version_;
   takebacks_.push_back(TakeBack{version_, to});
@@ -152,32 +155,46 @@ std::optional<ReplayError> Match::restore(const Stored& s) {
   };
   static const std::vector<TakeBack> kNone;
   const auto& takebacks = s.takebacks ? *s.takebacks : kNone;
+  // First the line the game ended on: takebacks cut it, actions extend it. The undone actions are
+  // dropped unplayed, so a restore replays the final line once however many takebacks the game
+  // had (replaying the line at each takeback made it quadratic: issue 31).
+  std::vector<LoggedAction> line;
+  std::int64_t version = version_;
   auto next_takeback = takebacks.begin();
   // The takebacks due before version `before`, in order.
   auto take_backs_until = [&](std::int64_t before) -> std::optional<ReplayError> {
     for (; next_takeback != takebacks.end() && next_takeback->version < before; ++next_takeback) {
       const TakeBack& t = *next_takeback;
       // The actions it undid are not replayed (a record leaves them out): versions jump there.
-      if (t.version <= version_) {
+      if (t.version <= version) {
         return error(t.version,
-                     "a takeback, but the game was already at version " + std::to_string(version_));
+                     "a takeback, but the game was already at version " + std::to_string(version));
       }
-      const bool known = t.to == 0 || std::any_of(log_.begin(), log_.end(),
-                                                  [&](const auto& e) { return e.version == t.to; });
-      if (!known || game_.over()) {
+      const auto cut = std::partition_point(line.begin(), line.end(),
+                                            [&](const LoggedAction& e) { return e.version <= t.to; });
+      const bool known = t.to == 0 || (cut != line.begin() && std::prev(cut)->version == t.to);
+      if (!known) {
         return error(t.version, "a takeback to version " + std::to_string(t.to) +
                                     ", which is not a position of the game");
       }
-      version_ = t.version - 1;
-      take_back(t.to);
+      line.erase(cut, line.end());
+      version = t.version;
+      takebacks_.push_back(t);
     }
     return std::nullopt;
   };
   for (const auto& a : *s.actions) {
     if (auto e = take_backs_until(a.version)) return e;
-    if (a.version != version_ + 1) {
-      return error(a.version, "expected version " + std::to_string(version_ + 1) + " next");
+    if (a.version != version + 1) {
+      return error(a.version, "expected version " + std::to_string(version + 1) + " next");
     }
+    version = a.version;
+    line.push_back(a);
+  }
+  if (auto e = take_backs_until(std::numeric_limits<std::int64_t>::max())) return e;
+  // Then the line, each action checked where it stands.
+  log_.reserve(line.size());
+  for (const auto& a : line) {
     if (game_.over()) return error(a.version, "the game was already over");
     if (a.side != game_.turn()) {
       return error(a.version, "it was " + std::string(side_name(v, game_.turn())) +
@@ -188,11 +205,10 @@ std::optional<ReplayError> Match::restore(const Stored& s) {
       return error(a.version, "the action " + action_json(a.action) + " is not legal there");
     }
     game_ = std::move(applied->next);
-    ++version_;
     log_.push_back(a);
     if (extend_last_turn(last_, a.side, a.action, applied->effects, game_.over())) ++moves_;
   }
-  if (auto e = take_backs_until(std::numeric_limits<std::int64_t>::max())) return e;
+  version_ = version;
   if (s.hints) hints_ = *s.hints;
   if (!s.result) return std::nullopt;
   const Result& r = *s.result;

@@ -40,6 +40,9 @@ Outcome Room::handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c) {
 
 // At most this many proposals per side and game; after a decline, none until the game moves.
 constexpr int kTakebackAsks = 3;
+// Granted at once against the computer and at one screen, takebacks are capped there too: else
+// act+takeback would grow a game's record (two store rows a cycle) without end (issue 31).
+constexpr std::size_t kCasualTakebacks = 100;
 
 Outcome Room::handle_takeback(MemberId m, const RequestId& id) {
   if (auto e = check_player_in_game(m)) return refuse(m, id, "takeback", e->code, e->message);
@@ -60,6 +63,10 @@ Outcome Room::handle_takeback(MemberId m, const RequestId& id) {
   if ((opponent && opponent->ai) || one_screen()) {
     // Casual play: the computer (or the other player at the same screen) grants it at once; the
     // computer's own reply is taken back too.
+    if (match_.takebacks().size() >= kCasualTakebacks) {
+      return refuse(m, id, "takeback", ErrorCode::RateLimited,
+                    "at most " + std::to_string(kCasualTakebacks) + " takebacks a game");
+    }
     add_ok(o, m, id, "takeback");
     take_back(side, o);
     return o;
@@ -104,7 +111,7 @@ Outcome Room::handle_answer_takeback(MemberId m, const RequestId& id, const Answ
 
 void Room::take_back(Side side, Outcome& o) {
   match_.take_back(*match_.takeback_target(side));
-  if (clock_) clock_->switch_to(game().turn(), time_->steady_ms());
+  if (clock_) clock_->take_back(game().turn(), match_.moves(), time_->steady_ms());
   o.durable.takeback = true;
   add_state(o);
 }

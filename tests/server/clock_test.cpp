@@ -173,6 +173,44 @@ TEST(Clock, StopChargesTheRunningTurnAndResumeForgivesTheDowntime) {
   EXPECT_EQ(r.left(Side::Second, 1'010'000), 35'000);
 }
 
+TEST(Clock, ATakebackTakesTheUndoneTurnsIncrementsBackButNotTheTimeSpent) {
+  GameClock c = started(fischer(60, 180));  // two untimed turns played: fire to move, 60 s each
+  c.start(Side::First, 0);
+  c.act(Side::First, 5'000, 0, true);  // fire: 5 s, +180 s
+  c.start(Side::Second, 5'000);
+  c.act(Side::Second, 7'000, 0, true);  // water: 2 s, +180 s
+  ASSERT_EQ(c.left(Side::First), 235'000);
+  ASSERT_EQ(c.left(Side::Second), 238'000);
+  c.start(Side::First, 7'000);
+  // Both turns undone at 8 s, fire to move after the 2 first turns: the increments go, the time
+  // spent stays spent (fire's running second too).
+  c.take_back(Side::First, 2, 8'000);
+  EXPECT_EQ(c.left(Side::First), 54'000);
+  EXPECT_EQ(c.left(Side::Second), 58'000);
+  EXPECT_EQ(c.turns(), 2);
+  EXPECT_EQ(c.running(), Side::First);
+  // Twenty act+takeback cycles mint nothing.
+  for (int i = 0; i < 20; ++i) {
+    c.start(Side::First, 8'000);
+    c.act(Side::First, 8'000, 0, true);
+    c.start(Side::Second, 8'000);
+    c.act(Side::Second, 8'000, 0, true);
+    c.take_back(Side::First, 2, 8'000);
+  }
+  EXPECT_EQ(c.left(Side::First), 54'000);
+  EXPECT_EQ(c.left(Side::Second), 58'000);
+}
+
+TEST(Clock, ATakebackToTheFirstTurnsStopsTheClocksAsAtTheStart) {
+  GameClock c = started(fischer(60, 3));
+  c.take_back(Side::First, 0, 1'000);  // the untimed first turns earned nothing to take back
+  EXPECT_FALSE(c.timed());
+  EXPECT_EQ(c.left(Side::First), 60'000);
+  EXPECT_EQ(c.left(Side::Second), 60'000);
+  c.start(Side::First, 1'000);
+  EXPECT_EQ(c.abort_deadline(), 31'000) << "the first turn must come in time again";
+}
+
 TEST(Clock, ControlsAreWrittenAsPlayersWriteThem) {
   using bc::server::time_control_text;
   EXPECT_EQ(time_control_text(fischer(300, 3)), "5+3");

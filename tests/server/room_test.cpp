@@ -1304,6 +1304,109 @@ TEST_F(RoomTest, Takeback_AgainstTheComputerIsGrantedAtOnce) {
   EXPECT_EQ(room_->computer_to_move(), std::nullopt) << "the person is to move again";
 }
 
+TEST_F(RoomTest, Takeback_AgainstTheComputerAtMostAHundredAGame) {
+  // Granted at once, takebacks were not capped: act+takeback grew a game's record for ever.
+  json c = {{"type", "create"}, {"variant", "classic"}, {"opponent", {{"ai", 1}}}};
+  make(c, limits_);
+  auto choice = std::get<SeatChoice>(resolve_seat(VariantId::Classic, "black", true));
+  deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{}));
+  deliver(A, room_->seat_computers(Opponent{1, 0}));
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(play_first().action_accepted);
+    ASSERT_FALSE(room_->act_for_computer(Side::Second, room_->game().legal()[0]).refused);
+    clear();
+    send(A, {{"type", "takeback"}});
+    ASSERT_EQ(of(A, "error").size(), 0u) << "takeback " << i + 1;
+  }
+  ASSERT_TRUE(play_first().action_accepted);
+  clear();
+  const auto version = room_->version();
+  send(A, {{"type", "takeback"}, {"id", 7}});
+  EXPECT_EQ(error_code(A), "rate_limited");
+  EXPECT_NE(last_of(A, "error")["message"].get<std::string>().find("at most 100"),
+            std::string::npos);
+  EXPECT_EQ(room_->version(), version) << "a refused takeback changes nothing";
+  EXPECT_EQ(room_->match().takebacks().size(), 100u);
+}
+
+TEST_F(RoomTest, Takeback_AtOneScreenAtMostAHundredAGame) {
+  create("both", {{"type", "create"}, {"variant", "classic"}, {"seat", "both"}});
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(act(A, state()["legal"][0]).action_accepted);
+    clear();
+    send(A, {{"type", "takeback"}});
+    ASSERT_EQ(of(A, "error").size(), 0u) << "takeback " << i + 1;
+  }
+  ASSERT_TRUE(act(A, state()["legal"][0]).action_accepted);
+  send(A, {{"type", "takeback"}});
+  EXPECT_EQ(error_code(A), "rate_limited");
+}
+
+TEST_F(RoomTest, Takeback_AgainstTheComputerTheIncrementGoesBackWithItsMove) {
+  json c = clocked(60, 180, "classic");
+  c["opponent"] = {{"ai", 1}};
+  make(c, limits_);
+  auto choice = std::get<SeatChoice>(resolve_seat(VariantId::Classic, "black", true));
+  deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{}));
+  deliver(A, room_->seat_computers(Opponent{1, 0}));
+  for (int i = 0; i < 2; ++i) {  // the first turns, not timed
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+    sent();
+    ASSERT_FALSE(room_->act_for_computer(Side::Second, room_->game().legal()[0]).refused);
+  }
+  const auto before = room_->clock()->lefts();
+  for (int i = 0; i < 20; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+    sent();
+    ASSERT_FALSE(room_->act_for_computer(Side::Second, room_->game().legal()[0]).refused);
+    send(A, {{"type", "takeback"}});
+  }
+  EXPECT_EQ(room_->clock()->lefts(), before) << "20 cycles at 1+180 minted no time";
+}
+
+TEST_F(RoomTest, Takeback_ARestoreReplaysOnlyTheLineTheGameEndedOn) {
+  // A game stored before takebacks were capped: 40 actions, then 5,000 act+takeback cycles. The
+  // restore used to replay the line at each takeback.
+  GameRecord image(setup_of({{"type", "create"}, {"variant", "classic"}}));
+  image.room = "K7QF2M";
+  Game game = image.setup.game;
+  std::int64_t v = 0;
+  for (int i = 0; i < 40; ++i) {
+    const Action a = game.legal()[0];
+    image.actions.push_back(LoggedAction{++v, game.turn(), a});
+    game = game.apply(a)->next;
+  }
+  for (int i = 0; i < 5'000; ++i) {
+    image.actions.push_back(LoggedAction{++v, game.turn(), game.legal()[0]});
+    image.takebacks.push_back(TakeBack{++v, 40});
+  }
+  const auto back = restore_room("K7QF2M", image, Limits{});
+  ASSERT_TRUE(back.room) << back.error->message;
+  EXPECT_EQ(back.room->version(), 10'040);
+  EXPECT_EQ(back.room->log().size(), 40u);
+  EXPECT_EQ(back.room->match().takebacks().size(), 5'000u);
+  EXPECT_TRUE(back.room->game().pieces() == game.pieces());
+  EXPECT_EQ(back.room->game().turn(), game.turn());
+}
+
+TEST_F(RoomTest, Takeback_ARestoreRefusesATakebackToAPositionTheLineNeverHad) {
+  GameRecord image(setup_of({{"type", "create"}, {"variant", "classic"}}));
+  Game game = image.setup.game;
+  for (std::int64_t v = 1; v <= 4; ++v) {
+    const Action a = game.legal()[0];
+    image.actions.push_back(LoggedAction{v, game.turn(), a});
+    game = game.apply(a)->next;
+  }
+  image.takebacks.push_back(TakeBack{5, 2});
+  image.takebacks.push_back(TakeBack{6, 3});  // version 3 was undone by the first
+  const auto back = restore_room("K7QF2M", image, Limits{});
+  ASSERT_FALSE(back.room);
+  EXPECT_NE(back.error->message.find("not a position of the game"), std::string::npos)
+      << back.error->message;
+}
+
 TEST_F(RoomTest, Takeback_AClockedGameKeepsItsTimesAndTheMoverRunsAgain) {
   two_players(clocked(60, 0));
   for (int i = 0; i < 3; ++i) {
