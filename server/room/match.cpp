@@ -170,8 +170,8 @@ std::optional<ReplayError> Match::restore(const Stored& s) {
         return error(t.version,
                      "a takeback, but the game was already at version " + std::to_string(version));
       }
-      const auto cut = std::partition_point(line.begin(), line.end(),
-                                            [&](const LoggedAction& e) { return e.version <= t.to; });
+      const auto cut = std::partition_point(
+          line.begin(), line.end(), [&](const LoggedAction& e) { return e.version <= t.to; });
       const bool known = t.to == 0 || (cut != line.begin() && std::prev(cut)->version == t.to);
       if (!known) {
         return error(t.version, "a takeback to version " + std::to_string(t.to) +
