@@ -157,6 +157,14 @@ std::string TrustedProxies::to_string() const {
   return out;
 }
 
+std::string limit_key(std::string_view address) {
+  auto a = IpAddress::parse(address);
+  if (!a) return std::string(address);
+  if (a->v4) return a->to_string();
+  std::fill(a->bytes.begin() + 8, a->bytes.end(), std::uint8_t{0});
+  return a->to_string() + "/64";
+}
+
 std::optional<std::string> forwarded_client(const TrustedProxies& trusted,
                                             std::span<const std::string_view> headers) {
   std::optional<IpAddress> leftmost;  // the last trusted proxy seen, walking leftwards

@@ -26,6 +26,11 @@ struct IpAddress {
   bool operator==(const IpAddress&) const = default;
 };
 
+// What the per-address limits count a client as: an IPv4 address as itself, an IPv6 one by its
+// /64 ("2001:db8:1:2::/64"), the block one home or one machine in a cloud is given (counted by the
+// address, one /64 would be 2^64 clients: issue 31); anything that is not an address as it is.
+std::string limit_key(std::string_view address);
+
 class TrustedProxies {
  public:
   // Addresses and CIDR ranges, IPv4 or IPv6, separated by commas: "127.0.0.1,10.0.0.0/8,fd00::/8"

@@ -288,7 +288,7 @@ void HttpSession::take_client(const Request& req) {
   for (auto it = begin; it != end; ++it) forwarded.emplace_back(it->value());
   auto client = forwarded_client(state_->config.trusted_proxies, forwarded);
   if (client) state_->metrics.forwarded_requests.fetch_add(1, std::memory_order_relaxed);
-  client_ = client ? std::move(*client) : slot_->address();
+  client_ = client ? limit_key(*client) : slot_->address();
 }
 
 const std::string& HttpSession::address() const {

@@ -1,11 +1,14 @@
 #include "server/net/listener.hpp"
 
+#include "server/host/trusted_proxies.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <boost/asio/ssl/error.hpp>
 
 #include "server/host/serial.hpp"
+#include "server/host/trusted_proxies.hpp"
 #include "server/net/http_session.hpp"
 
 namespace bc::server {
@@ -126,8 +129,8 @@ void Listener::start_session(tcp::socket socket) {
   // A trusted proxy's connection counts only against the limit above; the per-address limits
   // apply to its clients, request by request (HttpSession).
   const bool proxy = !ec && state_->config.trusted_proxies.contains(address);
-  auto slot =
-      proxy ? SharedState::admit_proxy(state_, address) : SharedState::admit(state_, address);
+  auto slot = proxy ? SharedState::admit_proxy(state_, address)
+                    : SharedState::admit(state_, limit_key(address));
   if (!slot) {
     state_->metrics.address_refused.fetch_add(1, std::memory_order_relaxed);
     if (log_refusal()) {

@@ -94,6 +94,34 @@ TEST_F(TrustedProxyTest, AForwardedClientOverItsLimitIsRefusedWith429UntilOneClo
   EXPECT_TRUE(admitted);
 }
 
+TEST_F(TrustedProxyTest, IPv6ClientsOfOneSlash64AreOneClient) {
+  // One /64 is what one home or one cloud machine gets: counted by the address, it was 2^64
+  // clients, each with a full budget.
+  start("127.0.0.1");
+  auto a = open(forwarded_for("2001:db8:1:2::1"));
+  EXPECT_NE(refusal(forwarded_for("2001:db8:1:2::2")).find("(HTTP 429)"), std::string::npos);
+  EXPECT_NE(refusal(forwarded_for("[2001:db8:1:2:ffff::9]:4711")).find("(HTTP 429)"),
+            std::string::npos);
+  auto other = open(forwarded_for("2001:db8:1:3::1"));  // the next /64 is someone else
+  EXPECT_NE(metrics().find("bc_address_refused_total 2\n"), std::string::npos) << metrics();
+}
+
+TEST_F(TrustedProxyTest, ApiRequestsOfOneSlash64DrawOnOneBudget) {
+  Limits l;
+  l.api_rate_per_second = 0.01;
+  l.api_burst = 2;
+  start("127.0.0.1", l);
+  HttpClient proxy(port_);
+  for (int i = 1; i <= 2; ++i) {
+    const auto h = forwarded_for("2001:db8:7:7::" + std::to_string(i));
+    EXPECT_EQ(proxy.request("GET", "/api/rooms", kWait, h).status, 200);
+  }
+  EXPECT_EQ(proxy.request("GET", "/api/rooms", kWait, forwarded_for("2001:db8:7:7::3")).status,
+            429);
+  EXPECT_EQ(proxy.request("GET", "/api/rooms", kWait, forwarded_for("2001:db8:7:8::1")).status,
+            200);
+}
+
 TEST_F(TrustedProxyTest, SeveralForwardedForHeadersAreOneListReadFromTheRight) {
   start("127.0.0.1");
   auto c = open({{"X-Forwarded-For", "198.51.100.9"},

@@ -60,6 +60,19 @@ TEST(TrustedProxies, MatchesCidrRangesOfItsOwnFamilyOnly) {
   EXPECT_FALSE(TrustedProxies{}.contains(std::string_view("127.0.0.1")));
 }
 
+TEST(LimitKey, IPv6ClientsAreCountedByTheirSlash64AndIPv4ByTheirAddress) {
+  EXPECT_EQ(limit_key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64");
+  EXPECT_EQ(limit_key("2001:db8:1:2::1"), limit_key("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+  EXPECT_NE(limit_key("2001:db8:1:2::1"), limit_key("2001:db8:1:3::1"));
+  EXPECT_EQ(limit_key("::1"), "::/64");
+  EXPECT_EQ(limit_key("203.0.113.7"), "203.0.113.7");
+  // IPv4 clients of a dual-stack socket are IPv4 clients, not one /64 (::ffff:0:0/64) for all.
+  EXPECT_EQ(limit_key("::ffff:203.0.113.7"), "203.0.113.7");
+  EXPECT_NE(limit_key("::ffff:203.0.113.7"), limit_key("::ffff:203.0.113.8"));
+  EXPECT_EQ(limit_key("?"), "?");
+  EXPECT_EQ(limit_key(""), "");
+}
+
 TEST(ForwardedFor, TheRightmostUntrustedEntryIsTheClient) {
   const auto t = trusted("10.0.0.0/8");
   EXPECT_EQ(client(t, {"203.0.113.7"}), "203.0.113.7");
