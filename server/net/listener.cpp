@@ -1,7 +1,5 @@
 #include "server/net/listener.hpp"
 
-#include "server/host/trusted_proxies.hpp"
-
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
