@@ -34,12 +34,44 @@ std::uint64_t live_key(const Game& g) {
   return g.hash();
 }
 
+// The position's twin, whose values are the mirror of its own: checkers turned half round with
+// the colours (and the turn) swapped, Kaboom with left and right swapped. None when core refuses
+// it (it cannot: the twin of a position is as legal as the position).
+std::optional<Game> twin(const Game& g) {
+  const bool checkers = g.variant() != VariantId::Kaboom;
+  const int w = g.width(), h = g.height();
+  Position p;
+  for (Piece q : g.pieces()) {
+    if (checkers) {
+      q.at = Square{w - 1 - q.at.x, h - 1 - q.at.y};
+      q.side = other(q.side);
+    } else {
+      q.at = Square{w - 1 - q.at.x, q.at.y};
+    }
+    p.pieces.push_back(q);
+  }
+  p.turn = checkers ? other(g.turn()) : g.turn();
+  const auto bombs = g.bombs_left();
+  p.bombs = checkers ? std::array<int, 2>{bombs[1], bombs[0]} : bombs;
+  auto made = Game::from_position(g.variant(), g.options(), p);
+  if (auto* twin = std::get_if<Game>(&made)) return std::move(*twin);
+  return std::nullopt;
+}
+
+// A position's key for the guard: the same for it and its twin, so that a live position cannot be
+// analysed mirrored (issue 31).
+std::uint64_t guard_key(const Game& g) {
+  const std::uint64_t own = live_key(g);
+  const auto t = twin(g);
+  return t ? std::min(own, live_key(*t)) : own;
+}
+
 // Every position one complete turn (and one action) from `g`: what its player is choosing between.
 std::vector<std::uint64_t> reachable_keys(const Game& g) {
-  std::vector<std::uint64_t> keys{live_key(g)};
+  std::vector<std::uint64_t> keys{guard_key(g)};
   if (g.over()) return keys;
   for (const Action& a : g.legal()) {
-    if (auto next = g.apply(a)) keys.push_back(live_key(next->next));
+    if (auto next = g.apply(a)) keys.push_back(guard_key(next->next));
   }
   for (const Turn& t : g.turns()) {
     Game at = g;
@@ -48,7 +80,7 @@ std::vector<std::uint64_t> reachable_keys(const Game& g) {
       if (!next) break;
       at = std::move(next->next);
     }
-    keys.push_back(live_key(at));
+    keys.push_back(guard_key(at));
   }
   return keys;
 }
@@ -129,6 +161,12 @@ void Analyst::submit(AnalysisJob job) {
       }
       loaded = std::move(std::get<GamePositions>(r));
       positions = &loaded;
+      if (shared->history) {
+        if (auto why = guarded(loaded)) {
+          return shared->reply(
+              error_json(shared->id, Error{ErrorCode::AnalysisNotAllowed, *why}, "analyse"));
+        }
+      }
       if (!shared->history) {
         // The room form of an earlier game: the one version asked for.
         const std::int64_t want = shared->version.value_or(loaded.back().first);
@@ -143,6 +181,10 @@ void Analyst::submit(AnalysisJob job) {
         }
         shared->positions = {*at};
         shared->version = want;
+        if (auto why = guarded(shared->positions)) {
+          return shared->reply(
+              error_json(shared->id, Error{ErrorCode::AnalysisNotAllowed, *why}, "analyse"));
+        }
         if (auto hit = cached(*shared)) return shared->reply(std::move(*hit));
         positions = &shared->positions;
       }
@@ -191,7 +233,21 @@ bool Analyst::is_live(const Game& game) const {
     for (std::uint64_t k : live.keys) live_.insert(k);
     live.counted = true;
   }
-  return live_.count(live_key(game)) != 0;
+  return live_.count(guard_key(game)) != 0;
+}
+
+std::optional<std::string> Analyst::guarded(const GamePositions& positions) const {
+  for (const auto& [version, game] : positions) {
+    if (!is_live(game)) continue;
+    return positions.size() == 1
+               ? std::string(
+                     "this position is being played in a game between two people (or is "
+                     "a turn away from it); it can be analysed once that game is over")
+               : "version " + std::to_string(version) +
+                     " of this game is being played in a game between two people (or is a turn "
+                     "away from it); the history can be analysed once that game is over";
+  }
+  return std::nullopt;
 }
 
 }  // namespace bc::server

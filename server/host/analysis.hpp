@@ -61,6 +61,8 @@ class Analyst {
   void set_live(const void* owner, const Game* game);
   // Whether a free position is one of them (then it is not analysed).
   bool is_live(const Game& game) const;
+  // Why these positions may not be analysed (one of them is live), or none.
+  std::optional<std::string> guarded(const GamePositions& positions) const;
 
   // For tests: the answer to one position, computed here and now (cached like any).
   std::string answer_now(const AnalysisJob& job);

@@ -22,6 +22,13 @@ LobbyOutcome create_room(Registry& registry, const Limits& limits, LobbyRequest&
   auto& s = std::get<GameSetup>(setup);
   auto seat = resolve_seat(s.variant, create.seat, true);
   if (auto* e = std::get_if<Error>(&seat)) return refuse(std::move(*e));
+  // The computer's moves from a live position would be its values by another name (issue 31).
+  if (create.opponent && s.position && registry.analyst().is_live(s.game)) {
+    return refuse({ErrorCode::BadPosition,
+                   "this position is being played in a game between two people (or is a turn "
+                   "away from it); a game against the computer can start from it once that game "
+                   "is over"});
+  }
   ErrorCode why = ErrorCode::ServerFull;
   auto host = registry.create(std::move(s), r.address, &why, std::move(create.reserved_id));
   if (!host) {

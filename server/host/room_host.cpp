@@ -342,6 +342,7 @@ void RoomHost::roll_back() {
         rebuilt->disconnect(e.sender->member_id());
       }
     }
+    rebuilt->set_analysis_guard(room_.analysis_guard());
     room_ = std::move(*rebuilt);
     room_.add_state(after);
   } else {

@@ -129,7 +129,7 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   // Abandons a search under way (any thread).
   void stop_computer() { computer_stop_->store(true); }
   // Where `analyse` requests go (docs/PROTOCOL.md, "Analysis"); set before the first request.
-  void set_analyst(Analyst* analyst) { analyst_ = analyst; }
+  void set_analyst(Analyst* analyst);
 
   // Thread-safe snapshots, refreshed after every change.
   RoomSummary summary() const;

@@ -8,6 +8,13 @@
 
 namespace bc::server {
 
+void RoomHost::set_analyst(Analyst* analyst) {
+  analyst_ = analyst;
+  if (analyst == nullptr) return room_.set_analysis_guard({});
+  room_.set_analysis_guard(
+      [analyst](const GamePositions& positions) { return analyst->guarded(positions); });
+}
+
 void RoomHost::start_analysis(AnalysisWork work, const std::shared_ptr<Peer>& to) {
   if (analyst_ == nullptr) return;
   AnalysisJob job;

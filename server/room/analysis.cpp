@@ -59,6 +59,13 @@ Outcome Room::handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& 
     work.version = want;
     work.positions = {std::move(*at)};
   }
+  if (analysis_guard_) {
+    // Whatever the form: a room against the computer (or a finished game) at a position that a
+    // game between two people is playing would tell that game's players its values (issue 31).
+    if (auto why = analysis_guard_(work.positions)) {
+      return refuse(m, id, kType, ErrorCode::AnalysisNotAllowed, std::move(*why));
+    }
+  }
   Outcome o;
   if (live) {
     // A hint: the game's record and state say so, whoever asked (a second tab is the player too).

@@ -151,6 +151,13 @@ class Room {
   // store). A player keeps its seat if the store has it with the same token; anyone else watches.
   void adopt_members(const Room& old);
 
+  // Why positions may not be analysed (one is live in another room: RoomHost asks the analyst),
+  // or none. Checked before an `analyse` of this room's game leaves a hint or a search.
+  using AnalysisGuard = std::function<std::optional<std::string>(
+      const std::vector<std::pair<std::int64_t, Game>>& positions)>;
+  void set_analysis_guard(AnalysisGuard guard) { analysis_guard_ = std::move(guard); }
+  const AnalysisGuard& analysis_guard() const { return analysis_guard_; }
+
   const std::string& id() const { return id_; }
   const Match& match() const { return match_; }
   const Game& game() const { return match_.game(); }
@@ -252,6 +259,7 @@ class Room {
   int spectators_shown_ = 0;                                  // `spectators` in the room's states
   std::array<int, 2> takeback_asks_{};                        // proposals this game, by side
   std::array<std::int64_t, 2> takeback_declined_at_{-1, -1};  // version of the last decline
+  AnalysisGuard analysis_guard_;
 };
 
 }  // namespace bc::server

@@ -206,6 +206,80 @@ TEST_F(AnalysisTest, ALiveGameBetweenPeopleIsNotAnalysedByAnyoneUntilItEnds) {
   EXPECT_TRUE(s->expect("state")["hints"].empty());
 }
 
+// Issue 31, hole 1: the values of a live game's turns came back from a third connection through a
+// room against the computer made at its position, a one-screen room made at it (one action, resign,
+// analyse version 0), and the same position mirrored.
+TEST_F(AnalysisTest, TheLiveGuardHoldsForEveryFormAndTheMirroredPosition) {
+  const json opts = {{"width", 4}, {"height", 4}, {"connect", 3}, {"bombs", 0}};
+  auto a = connect();
+  const std::string room = create(*a, "kaboom", "x", {{"options", opts}})["room"];
+  auto b = connect();
+  join(*b, room, "o");
+  a->send({{"type", "act"}, {"action", {{"kind", "drop"}, {"column", 1}}}, {"version", 0}});
+  for (int i = 0; i < 10 && b->expect("state")["version"] != 1; ++i) {
+  }
+  // The live position: x at b1, o to move.
+  const json live = {{"pieces", {{{"at", {1, 0}}, {"side", "x"}}}}, {"turn", "o"}};
+  auto c = connect();
+  c->send({{"type", "create"},
+           {"variant", "kaboom"},
+           {"options", opts},
+           {"position", live},
+           {"seat", "x"},
+           {"opponent", {{"ai", 1}}}});
+  const json refused = c->expect("error");
+  EXPECT_EQ(refused["code"], "bad_position") << refused.dump();
+  EXPECT_NE(refused["message"].get<std::string>().find("being played"), std::string::npos);
+
+  json one_screen = create(*c, "kaboom", "both", {{"options", opts}, {"position", live}});
+  c->send({{"type", "act"}, {"action", {{"kind", "drop"}, {"column", 0}}}, {"version", 0}});
+  c->send({{"type", "resign"}});
+  for (int i = 0; i < 10 && c->expect("state")["status"] != "finished"; ++i) {
+  }
+  json at0 = ask(*c, {{"version", 0}});
+  EXPECT_EQ(at0["code"], "analysis_not_allowed") << at0.dump();
+  EXPECT_EQ(ask(*c, {{"history", true}})["code"], "analysis_not_allowed");
+
+  // Mirrored left to right: x at c1.
+  const json mirrored = {
+      {"variant", "kaboom"},
+      {"options", opts},
+      {"position", {{"pieces", {{{"at", {2, 0}}, {"side", "x"}}}}, {"turn", "o"}}}};
+  EXPECT_EQ(ask(*c, mirrored)["code"], "analysis_not_allowed");
+
+  b->send({{"type", "resign"}});
+  for (int i = 0; i < 10 && a->expect("state")["status"] != "finished"; ++i) {
+  }
+  EXPECT_EQ(ask(*c, mirrored)["type"], "analysis") << "no longer live";
+  EXPECT_EQ(ask(*c, {{"version", 0}})["type"], "analysis");
+}
+
+TEST_F(AnalysisTest, ACheckersPositionTurnedHalfRoundWithTheColoursSwappedIsTheSamePosition) {
+  auto a = connect();
+  const std::string room = create(*a, "bomb", "fire")["room"];
+  auto b = connect();
+  join(*b, room, "water");
+  json first;
+  for (int i = 0; i < 10 && (first = a->expect("state"))["status"] != "playing"; ++i) {
+  }
+  a->send({{"type", "act"}, {"action", first["legal"][0]}, {"version", 0}});
+  json s;
+  for (int i = 0; i < 10 && (s = b->expect("state"))["version"] != 1; ++i) {
+  }
+  ASSERT_EQ(s["turn"], "water");
+  json pieces = json::array();
+  for (const json& p : s["board"]["pieces"]) {
+    json q = p;
+    q["at"] = {7 - p["at"][0].get<int>(), 7 - p["at"][1].get<int>()};
+    q["side"] = p["side"] == "fire" ? "water" : "fire";
+    pieces.push_back(q);
+  }
+  const json twin = {{"variant", "bomb"}, {"position", {{"pieces", pieces}, {"turn", "fire"}}}};
+  auto c = connect();
+  const json e = ask(*c, twin);
+  EXPECT_EQ(e["code"], "analysis_not_allowed") << e.dump();
+}
+
 TEST_F(AnalysisTest, AgainstTheComputerAnalysisIsAHintInTheStateTheRecordAndThePdn) {
   auto a = connect();
   const std::string room =
