@@ -107,11 +107,13 @@ std::optional<std::string> Analyst::cached(const AnalysisJob& job) {
   return std::nullopt;
 }
 
-std::string Analyst::run(const AnalysisJob& job, const GamePositions& positions) {
-  const auto start = Steady::now();
+std::string Analyst::run(const AnalysisJob& job, const GamePositions& positions,
+                         std::chrono::milliseconds spent) {
+  const auto start = Steady::now() - spent;
   ai::AnalysisLimits limits;
-  limits.time = job.history ? kHistoryTime : kAnalysisTime;
+  limits.time = (job.history ? kHistoryTime : kAnalysisTime) - spent;
   limits.turns = job.moves;
+  if (pool_ != nullptr) limits.stop = pool_->closing_flag();
   if (job.history) {
     std::vector<Game> games;
     games.reserve(positions.size());
@@ -152,44 +154,46 @@ void Analyst::submit(AnalysisJob job) {
   cj.room = shared->room.empty() ? "analysis" : shared->room;
   cj.watched = [shared] { return !shared->wanted || shared->wanted(); };
   cj.run = [this, shared] {
-    GamePositions loaded;
+    const auto started = Steady::now();
     const GamePositions* positions = &shared->positions;
+    std::shared_ptr<const GamePositions> loaded;
+    auto refuse = [&](ErrorCode code, std::string why) {
+      shared->reply(error_json(shared->id, Error{code, std::move(why)}, "analyse"));
+    };
     if (shared->load) {
-      auto r = shared->load();
-      if (auto* e = std::get_if<std::string>(&r)) {
-        return shared->reply(error_json(shared->id, Error{ErrorCode::BadMessage, *e}, "analyse"));
-      }
-      loaded = std::move(std::get<GamePositions>(r));
-      positions = &loaded;
-      if (shared->history) {
-        if (auto why = guarded(loaded)) {
-          return shared->reply(
-              error_json(shared->id, Error{ErrorCode::AnalysisNotAllowed, *why}, "analyse"));
-        }
-      }
+      auto r = positions_of(*shared);
+      if (auto* e = std::get_if<std::string>(&r)) return refuse(ErrorCode::BadMessage, *e);
+      loaded = std::get<std::shared_ptr<const GamePositions>>(std::move(r));
+      positions = loaded.get();
       if (!shared->history) {
         // The room form of an earlier game: the one version asked for.
-        const std::int64_t want = shared->version.value_or(loaded.back().first);
-        auto at = std::find_if(loaded.begin(), loaded.end(),
+        const std::int64_t want = shared->version.value_or(loaded->back().first);
+        auto at = std::find_if(loaded->begin(), loaded->end(),
                                [&](const auto& p) { return p.first == want; });
-        if (at == loaded.end()) {
-          return shared->reply(error_json(
-              shared->id,
-              Error{ErrorCode::BadMessage, "game " + std::to_string(shared->game_number) +
-                                               " has no version " + std::to_string(want)},
-              "analyse"));
+        if (at == loaded->end()) {
+          return refuse(ErrorCode::BadMessage, "game " + std::to_string(shared->game_number) +
+                                                   " has no version " + std::to_string(want));
         }
         shared->positions = {*at};
         shared->version = want;
-        if (auto why = guarded(shared->positions)) {
-          return shared->reply(
-              error_json(shared->id, Error{ErrorCode::AnalysisNotAllowed, *why}, "analyse"));
-        }
-        if (auto hit = cached(*shared)) return shared->reply(std::move(*hit));
         positions = &shared->positions;
       }
+      if (auto why = guarded(*positions)) return refuse(ErrorCode::AnalysisNotAllowed, *why);
+      if (auto hit = cached(*shared)) return shared->reply(std::move(*hit));
     }
-    shared->reply(run(*shared, *positions));
+    // The load counts against the request's budget (issue 31): what is left goes to the search.
+    const auto spent =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - started);
+    const auto budget = shared->history ? kHistoryTime : kAnalysisTime;
+    if (pool_ != nullptr && pool_->closing()) {
+      return refuse(ErrorCode::RateLimited, "the server is not analysing now");
+    }
+    if (spent >= budget) {
+      return refuse(ErrorCode::RateLimited,
+                    "loading that game took the whole time a request gets; it is kept now, so "
+                    "asking again answers at once");
+    }
+    shared->reply(run(*shared, *positions, spent));
   };
   cj.dropped = [shared](ComputerDrop why) {
     if (why != ComputerDrop::QueueFull) return;
@@ -204,6 +208,28 @@ void Analyst::submit(AnalysisJob job) {
         shared->id, Error{ErrorCode::RateLimited, "the server is not analysing now"}, "analyse"));
   }
   pool_->submit(std::move(cj));
+}
+
+std::variant<std::shared_ptr<const GamePositions>, std::string> Analyst::positions_of(
+    const AnalysisJob& job) {
+  const auto key = std::make_pair(job.room, job.game_number);
+  {
+    std::lock_guard lock(loaded_mu_);
+    auto it =
+        std::find_if(loaded_.begin(), loaded_.end(), [&](const Loaded& l) { return l.key == key; });
+    if (it != loaded_.end()) {
+      loaded_.splice(loaded_.begin(), loaded_, it);
+      return it->positions;
+    }
+  }
+  auto r = job.load();
+  if (auto* e = std::get_if<std::string>(&r)) return std::move(*e);
+  auto positions = std::make_shared<const GamePositions>(std::get<GamePositions>(std::move(r)));
+  if (positions->empty()) return std::string("that game has no positions");
+  std::lock_guard lock(loaded_mu_);
+  loaded_.push_front(Loaded{key, positions});
+  if (loaded_.size() > kLoadedGames) loaded_.pop_back();
+  return positions;
 }
 
 void Analyst::set_live(const void* owner, const Game* game) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -28,6 +29,8 @@ inline constexpr std::chrono::milliseconds kAnalysisTime{1000};
 inline constexpr std::chrono::milliseconds kHistoryTime{3000};
 // Positions whose answers are kept.
 inline constexpr std::size_t kAnalysisCacheEntries = 512;
+// Earlier games whose positions are kept (loading one reads the store and replays the game).
+inline constexpr std::size_t kLoadedGames = 8;
 
 // Versions and positions of one game, in order.
 using GamePositions = std::vector<std::pair<std::int64_t, Game>>;
@@ -42,7 +45,8 @@ struct AnalysisJob {
   int game_number = 0;                  // history: echoed
   GamePositions positions;              // one position, or every one of a history
   // An earlier game of the room: reads its positions from the store on the computer thread
-  // (an error text when it cannot); empty otherwise.
+  // (an error text when it cannot); empty otherwise. Its time counts against the request's budget,
+  // and what it loads is kept (finished games do not change), so asking again costs no load.
   std::function<std::variant<GamePositions, std::string>()> load;
   std::function<bool()> wanted;            // false: the requester is gone, drop it
   std::function<void(std::string)> reply;  // the answer's text (any thread)
@@ -68,8 +72,13 @@ class Analyst {
   std::string answer_now(const AnalysisJob& job);
 
  private:
-  std::string run(const AnalysisJob& job, const GamePositions& positions);
+  // `spent`: what the request used already (an earlier game's load), taken from its budget.
+  std::string run(const AnalysisJob& job, const GamePositions& positions,
+                  std::chrono::milliseconds spent = {});
   std::optional<std::string> cached(const AnalysisJob& job);
+  // An earlier game's positions: kept ones, or loaded (and kept) now.
+  std::variant<std::shared_ptr<const GamePositions>, std::string> positions_of(
+      const AnalysisJob& job);
 
   ComputerPool* pool_;
 
@@ -81,6 +90,13 @@ class Analyst {
   mutable std::mutex cache_mu_;
   std::list<Cached> lru_;  // most recent first
   std::unordered_multimap<std::uint64_t, std::list<Cached>::iterator> by_hash_;
+
+  struct Loaded {
+    std::pair<std::string, int> key;  // room, game number
+    std::shared_ptr<const GamePositions> positions;
+  };
+  std::mutex loaded_mu_;
+  std::list<Loaded> loaded_;  // most recent first
 
   struct Live {
     Game game;

@@ -67,6 +67,8 @@ class ComputerPool {
   // From now on no search starts and queued ones are forgotten (server shutdown).
   void close();
   bool closing() const;
+  // Set once closing: a search's stop flag (ai limits' `stop`), so a shutdown does not wait for it.
+  const std::atomic<bool>* closing_flag() const { return &closing_; }
   // close(), then waits for the searches under way (each sees its stop flag soon).
   void drain();
 
