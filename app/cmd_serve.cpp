@@ -291,6 +291,14 @@ const Flag<Settings> kServeFlags[] = {
        s.cfg.limits.api_burst = 4.0 * s.cfg.limits.api_rate_per_second;
        return e;
      }},
+    {"--metrics-rate", "BOMBCHECKERS_METRICS_RATE", "N",
+     "/metrics requests per second one client IP may make, in bursts of 5 x N; 0 = no limit\n"
+     "                           (default 20; a bucket of its own, apart from /api/)",
+     [](Settings& s, std::string_view v) -> Setting {
+       auto e = set_whole(s.cfg.limits.metrics_rate_per_second, v, 0, 1000000, "no limit");
+       s.cfg.limits.metrics_burst = 5.0 * s.cfg.limits.metrics_rate_per_second;
+       return e;
+     }},
     {"--max-messages-per-address", "BOMBCHECKERS_MAX_MESSAGES_PER_ADDRESS", "N",
      "messages a second from all of one client IP's connections together, bursts of 2N,\n"
      "                           0 = no limit (default 60; each connection also has its own 20)",

@@ -30,20 +30,24 @@ AddressLimiter::AddressLimiter(const Limits& limits)
       analyse_rate_(static_cast<double>(limits.analyses_per_address_per_minute) / 60.0),
       analyse_burst_(
           std::max(kHistoryCost, static_cast<double>(limits.analyses_per_address_per_minute))),
+      metrics_rate_(limits.metrics_rate_per_second),
+      metrics_burst_(std::max(1.0, limits.metrics_burst)),
       idle_(std::max({refill_time(message_rate_, message_burst_),
                       refill_time(join_rate_, join_burst_), refill_time(api_rate_, api_burst_),
                       refill_time(create_rate_, create_burst_),
-                      refill_time(analyse_rate_, analyse_burst_)}) +
+                      refill_time(analyse_rate_, analyse_burst_),
+                      refill_time(metrics_rate_, metrics_burst_)}) +
             std::chrono::seconds(1)),
       next_prune_(Clock::now() + kPruneEvery) {}
 
 bool AddressLimiter::take(std::string_view address, Kind kind, Clock::time_point now,
                           double tokens) {
-  const double rate = kind == Kind::Message  ? message_rate_
-                      : kind == Kind::Join   ? join_rate_
-                      : kind == Kind::Api    ? api_rate_
-                      : kind == Kind::Create ? create_rate_
-                                             : analyse_rate_;
+  const double rate = kind == Kind::Message   ? message_rate_
+                      : kind == Kind::Join    ? join_rate_
+                      : kind == Kind::Api     ? api_rate_
+                      : kind == Kind::Create  ? create_rate_
+                      : kind == Kind::Analyse ? analyse_rate_
+                                              : metrics_rate_;
   const bool limited = rate > 0;
   if (!limited || address.empty()) return true;
   std::lock_guard lock(mu_);
@@ -56,15 +60,17 @@ bool AddressLimiter::take(std::string_view address, Kind kind, Clock::time_point
                             TokenBucket(join_rate_, join_burst_, now),
                             TokenBucket(api_rate_, api_burst_, now),
                             TokenBucket(create_rate_, create_burst_, now),
-                            TokenBucket(analyse_rate_, analyse_burst_, now), now})
+                            TokenBucket(analyse_rate_, analyse_burst_, now),
+                            TokenBucket(metrics_rate_, metrics_burst_, now), now})
              .first;
   }
   it->second.last = now;
-  auto& bucket = kind == Kind::Message  ? it->second.messages
-                 : kind == Kind::Join   ? it->second.joins
-                 : kind == Kind::Api    ? it->second.api
-                 : kind == Kind::Create ? it->second.creates
-                                        : it->second.analyses;
+  auto& bucket = kind == Kind::Message   ? it->second.messages
+                 : kind == Kind::Join    ? it->second.joins
+                 : kind == Kind::Api     ? it->second.api
+                 : kind == Kind::Create  ? it->second.creates
+                 : kind == Kind::Analyse ? it->second.analyses
+                                         : it->second.metrics;
   return bucket.take(now, tokens);
 }
 

@@ -19,7 +19,8 @@ class AddressLimiter {
  public:
   using Clock = TokenBucket::Clock;
   // Message: WebSocket messages; Join: joins; Api: HTTP /api/ requests; Create: creates.
-  enum class Kind : std::uint8_t { Message, Join, Api, Create, Analyse };
+  // Metrics: /metrics requests.
+  enum class Kind : std::uint8_t { Message, Join, Api, Create, Analyse, Metrics };
 
   explicit AddressLimiter(const Limits& limits);
 
@@ -37,6 +38,7 @@ class AddressLimiter {
     TokenBucket api;
     TokenBucket creates;
     TokenBucket analyses;
+    TokenBucket metrics;
     Clock::time_point last;
   };
   void prune(Clock::time_point now);  // under mu_
@@ -51,6 +53,8 @@ class AddressLimiter {
   const double create_burst_;
   const double analyse_rate_;  // per second
   const double analyse_burst_;
+  const double metrics_rate_;  // per second
+  const double metrics_burst_;
   // An entry idle this long has refilled all its buckets: dropping it changes nothing.
   const Clock::duration idle_;
   mutable std::mutex mu_;

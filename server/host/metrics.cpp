@@ -138,7 +138,7 @@ std::string Metrics::prometheus(const RoomCounts& rooms) const {
           http_responses[i].load(std::memory_order_relaxed));
   }
   counter(out, "bc_api_rate_limited_total",
-          "/api/ requests refused with 429: their address's request rate was spent.",
+          "/api/ and /metrics requests refused with 429: their address's request rate was spent.",
           api_rate_limited);
   counter(out, "bc_records_refused_total",
           "Game record requests refused with 429 or 503: too many were being prepared.",

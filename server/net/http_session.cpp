@@ -208,6 +208,11 @@ void HttpSession::handle(Request req) {
                               health_json(h)));
   }
   if (path == "/metrics") {
+    if (!state_->address_limits.take(address(), AddressLimiter::Kind::Metrics)) {
+      state_->metrics.api_rate_limited.fetch_add(1, std::memory_order_relaxed);
+      return send(try_later(req, http::status::too_many_requests, "rate_limited",
+                            "too many /metrics requests from your address; try again in a second"));
+    }
     std::string text = state_->metrics.prometheus(state_->registry.counts());
     if (state_->store) text += store_prometheus(*state_->store);
     if (state_->cluster) text += state_->cluster->prometheus();

@@ -110,6 +110,24 @@ TEST(AddressLimiter, CreatesOfOneAddressAreABurstOfThreeMinutesWorthThenOneEvery
   EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Create, t + std::chrono::seconds(7)));
 }
 
+TEST(AddressLimiter, MetricsRequestsHaveABucketOfTheirOwn) {
+  using Clock = AddressLimiter::Clock;
+  Limits l;
+  l.metrics_rate_per_second = 1;
+  l.metrics_burst = 2;
+  l.api_rate_per_second = 1;
+  l.api_burst = 1;
+  AddressLimiter limiter(l);
+  const auto t = Clock::now();
+  EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Api, t));
+  EXPECT_FALSE(limiter.take("10.0.0.1", AddressLimiter::Kind::Api, t));
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Metrics, t)) << i;
+  }
+  EXPECT_FALSE(limiter.take("10.0.0.1", AddressLimiter::Kind::Metrics, t));
+  EXPECT_TRUE(limiter.take("10.0.0.1", AddressLimiter::Kind::Metrics, t + std::chrono::seconds(1)));
+}
+
 TEST(AddressLimiter, ApiRequestsOfOneAddressShareABucketOfTheirOwn) {
   using Clock = AddressLimiter::Clock;
   Limits l;
