@@ -64,6 +64,7 @@ std::vector<store::Write> rows_for(const Room& room, const Durable& d) {
                          std::nullopt};
     out.push_back(store::AppendAction{std::move(row)});
   }
+  if (d.drop_game) out.push_back(store::DropGame{room.id(), *d.drop_game});
   if (d.game) {
     store::GameRow g;
     g.room = room.id();

@@ -397,7 +397,10 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
     add_state(o);
     return o;
   }
-  // Both asked: a new game from the same start, the players changing sides with their tokens.
+  // Both asked: a new game from the same start, the players changing sides with their tokens. A
+  // game that ended with no move in it is not kept: else resign+rematch would pile up finished
+  // games without end (issue 31).
+  if (log().empty()) o.durable.drop_game = game_number();
   match_.next_game();
   clock_.reset(setup().clock, game().turn());
   takeback_asks_ = {};

@@ -59,8 +59,10 @@ struct Durable {
   bool action = false;                      // log().back() was accepted
   bool takeback = false;                    // match().takebacks().back() happened
   std::optional<std::int64_t> hint;         // this version was analysed (a hint, see Analysis)
+  std::optional<int> drop_game;             // this finished game had no move: not kept
   bool any() const {
-    return room || seats[0] || seats[1] || game || action || takeback || hint.has_value();
+    return room || seats[0] || seats[1] || game || action || takeback || hint.has_value() ||
+           drop_game.has_value();
   }
 };
 

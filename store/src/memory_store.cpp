@@ -72,6 +72,9 @@ void MemoryStore::apply(Write& w) {
     games_[g->row.room].insert_or_assign(g->row.game_no, std::move(g->row));
   } else if (auto* a = std::get_if<AppendAction>(&w)) {
     append(a->row);  // acceptable() found no action of its version
+  } else if (auto* d = std::get_if<DropGame>(&w)) {
+    if (auto it = games_.find(d->room); it != games_.end()) it->second.erase(d->game_no);
+    if (auto it = actions_.find(d->room); it != actions_.end()) it->second.erase(d->game_no);
   } else {
     const auto& retire = std::get<RetireRoom>(w);
     if (auto it = rooms_.find(retire.room); it != rooms_.end()) it->second.retired = true;

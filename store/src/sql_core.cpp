@@ -72,6 +72,8 @@ constexpr Statement kStatements[] = {
     {Q::AppendAction, "bc_append_action",
      "INSERT INTO actions(" BC_ACTION_COLUMNS ") VALUES(?1,?2,?3,?4,?5,?6,?7,?8)"},
     {Q::Retire, "bc_retire", "UPDATE rooms SET retired=1 WHERE id=?1"},
+    {Q::DropActions, "bc_drop_actions", "DELETE FROM actions WHERE room=?1 AND game_no=?2"},
+    {Q::DropGame, "bc_drop_game", "DELETE FROM games WHERE room=?1 AND game_no=?2"},
 
     {Q::ActiveRooms, "bc_active_rooms", BC_ROOM_COLUMNS "WHERE retired=0 ORDER BY created_ms"},
     {Q::ActiveSeats, "bc_active_seats",
@@ -232,6 +234,9 @@ void statements_of(const Write& w, std::vector<Bound>& out) {
       b.null().null();
     }
     out.push_back(b);
+  } else if (const auto* d = std::get_if<DropGame>(&w)) {
+    out.push_back(Bound{Q::DropActions}.add(d->room).add(d->game_no));
+    out.push_back(Bound{Q::DropGame}.add(d->room).add(d->game_no));
   } else {
     out.push_back(Bound{Q::Retire}.add(std::get<RetireRoom>(w).room));
   }

@@ -35,6 +35,8 @@ enum class Q : std::uint8_t {
   RaiseGameNo,
   AppendAction,
   Retire,
+  DropActions,
+  DropGame,
   // Reads.
   ActiveRooms,
   ActiveSeats,
@@ -61,8 +63,9 @@ const char* text(Q q, Dialect d);
 // A name for it as a prepared statement ("bc_put_room").
 const char* name(Q q);
 // The statements a batch runs, prepared once per connection.
-inline constexpr Q kWrites[] = {Q::PutRoom,     Q::PutSeat,      Q::FreeSeat, Q::PutGame,
-                                Q::RaiseGameNo, Q::AppendAction, Q::Retire};
+inline constexpr Q kWrites[] = {Q::PutRoom, Q::PutSeat,     Q::FreeSeat,
+                                Q::PutGame, Q::RaiseGameNo, Q::AppendAction,
+                                Q::Retire,  Q::DropActions, Q::DropGame};
 
 // A parameter: NULL, an integer or a text (a view of a row that outlives the statement's run).
 using Value = std::variant<std::monostate, std::int64_t, std::string_view>;

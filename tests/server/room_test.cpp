@@ -691,6 +691,37 @@ TEST_F(RoomTest, Computer_OnTheClockPlaysEvenToAnEmptyRoom) {
   EXPECT_TRUE(room_->computer_to_move()) << "waiting would lose it the game on time";
 }
 
+TEST_F(RoomTest, Rematch_AGameWithNoMoveIsNotKept) {
+  // Issue 31: resign+rematch kept ten finished games a second per connection, for ever.
+  create("fire", {{"type", "create"}, {"variant", "bomb"}});
+  deliver(A, room_->seat_computers(Opponent{1, 0}));
+  send(A, {{"type", "resign"}});
+  Outcome o = send(A, {{"type", "rematch"}});
+  ASSERT_EQ(state()["game"], 2) << "game numbers still count up";
+  EXPECT_EQ(o.durable.drop_game, 1);
+  const auto rows = rows_for(*room_, o.durable);
+  auto is = [&](auto* type) {
+    return std::find_if(rows.begin(), rows.end(), [](const store::Write& w) {
+      return std::holds_alternative<std::remove_pointer_t<decltype(type)>>(w);
+    });
+  };
+  const auto drop = is(static_cast<store::DropGame*>(nullptr));
+  const auto game = is(static_cast<store::PutGame*>(nullptr));
+  ASSERT_NE(drop, rows.end());
+  EXPECT_EQ(std::get<store::DropGame>(*drop).game_no, 1);
+  ASSERT_NE(game, rows.end());
+  EXPECT_LT(drop, game) << "dropped before the new game's row is written";
+  EXPECT_EQ(std::get<store::PutGame>(*game).row.game_no, 2);
+  // A game with a move in it is kept.
+  ASSERT_FALSE(room_->act_for_computer(Side::First, room_->game().legal()[0]).refused)
+      << "the sides swapped: the computer moves first";
+  send(A, {{"type", "resign"}});
+  ASSERT_FALSE(room_->log().empty());
+  o = send(A, {{"type", "rematch"}});
+  ASSERT_EQ(state()["game"], 3);
+  EXPECT_EQ(o.durable.drop_game, std::nullopt);
+}
+
 TEST_F(RoomTest, Computer_AlwaysAgreesToARematch) {
   create("fire", {{"type", "create"}, {"variant", "bomb"}});
   deliver(A, room_->seat_computers(Opponent{1, 0}));
@@ -1436,7 +1467,7 @@ TEST_F(RoomTest, Takeback_TheStoreKeepsItAndARestoredRoomIsTheSame) {
     if (!rows.empty()) store->submit(std::move(rows));
   };
   Outcome made;
-  made.durable = Durable{true, {true, true}, true, false, false, std::nullopt};
+  made.durable = Durable{true, {true, true}, true, false, false, std::nullopt, std::nullopt};
   keep(made);
   for (int i = 0; i < 4; ++i) {
     sent();

@@ -356,6 +356,24 @@ TEST_P(StoreTest, RematchGamesKeepTheirOwnActions) {
   EXPECT_EQ(store->load_room("R1", 1)->actions.size(), 1u);
 }
 
+TEST_P(StoreTest, DropGameRemovesTheGameAndItsActionsOnly) {
+  auto store = open();
+  store->submit(new_room("R1"));
+  store->submit({action("R1", 1), PutGame{{"R1", 1, R"({"winner":"fire"})", 1000, 2000, ""}},
+                 PutGame{{"R1", 2, R"({"winner":"water"})", 2500, 2600, ""}},
+                 AppendAction{{"R1", 2, -1, 0, R"({"kind":"hint","version":0})", 2550}},
+                 PutGame{{"R1", 3, "", 2700, 0, ""}}});
+  store->submit({DropGame{"R1", 2}});
+  store->flush();
+  const auto room = store->load_room("R1");
+  ASSERT_TRUE(room);
+  EXPECT_EQ(room->room.game_no, 3) << "the room's game number stays";
+  EXPECT_EQ(room->games.size(), 2u);
+  for (const auto& g : room->games) EXPECT_NE(g.game_no, 2);
+  EXPECT_EQ(store->load_room("R1", 1)->actions.size(), 1u) << "another game's actions stay";
+  EXPECT_TRUE(store->load_room("R1", 2)->actions.empty());
+}
+
 TEST_P(StoreTest, FreeSeatRemovesIt) {
   auto store = open();
   store->submit(new_room("R1"));

@@ -84,7 +84,13 @@ struct AppendAction {
 struct RetireRoom {
   std::string room;
 };
-using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom>;
+// A finished game that is not kept (a rematch of a game with no move in it): its row and its
+// action rows go.
+struct DropGame {
+  std::string room;
+  int game_no = 0;
+};
+using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom, DropGame>;
 
 // Called once the batch holding the writes is committed (ok) or failed: on the writer thread, or
 // for an in-memory store (open_memory(), or SQLite's ":memory:") on the thread that submitted,
