@@ -88,6 +88,8 @@ bool Redis::connect() {
     return false;
   }
   redisSetTimeout(ctx_, to_timeval(timeout_));
+  // An idle connection to a Redis that vanished is found by TCP keepalives (every 15 s).
+  redisEnableKeepAlive(ctx_);
   return true;
 }
 

@@ -157,11 +157,18 @@ class Conn {
  private:
   bool connect(std::string* why) {
     close();
-    // connect_timeout bounds a connect to a host that does not answer; the URL's own settings
-    // come after these, so they win. UTF-8 both ways: the rows are UTF-8 text.
-    const char* keys[] = {"connect_timeout", "application_name", "client_encoding", "dbname",
-                          nullptr};
-    const char* values[] = {"5", "bombcheckers", "UTF8", url_.c_str(), nullptr};
+    // connect_timeout bounds a connect to a host that does not answer; TCP keepalives find a peer
+    // that vanished while the connection idled, and tcp_user_timeout one that stops acknowledging
+    // what is sent (a paused or cut-off server), so a query fails in seconds instead of hanging
+    // the writer (TCP only: a Unix socket ignores them). The URL's own settings come after these,
+    // so they win. UTF-8 both ways: the rows are UTF-8 text.
+    const char* keys[] = {"connect_timeout",  "keepalives",
+                          "keepalives_idle",  "keepalives_interval",
+                          "keepalives_count", "tcp_user_timeout",
+                          "application_name", "client_encoding",
+                          "dbname",           nullptr};
+    const char* values[] = {"5",    "1",          "30",   "10", "3", "20000", "bombcheckers",
+                            "UTF8", url_.c_str(), nullptr};
     conn_ = PQconnectdbParams(keys, values, 1);
     ++connects_;
     if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
