@@ -204,6 +204,14 @@ Setting set_per_address(Settings& s, std::string_view v) {
   return set_whole(s.cfg.limits.*Field, v, 0, 1000000, "no limit");
 }
 
+// A per-address rate of Limits (N a second, 0 = no limit) and its bucket's burst, Burst x N.
+template <double server::Limits::*Rate, double server::Limits::*BurstField, int Burst>
+Setting set_rate(Settings& s, std::string_view v) {
+  auto e = set_whole(s.cfg.limits.*Rate, v, 0, 1000000, "no limit");
+  s.cfg.limits.*BurstField = Burst * s.cfg.limits.*Rate;
+  return e;
+}
+
 Setting set_memory(Settings& s, std::string_view v) {
   auto b = yes_no(v);
   if (!b) return "use 1 or 0";
@@ -286,19 +294,11 @@ const Flag<Settings> kServeFlags[] = {
     {"--api-rate", "BOMBCHECKERS_API_RATE", "N",
      "/api/ requests per second one client IP may make, in bursts of 4 x N; 0 = no limit\n"
      "                           (default 10; behind a reverse proxy, raise it as the others)",
-     [](Settings& s, std::string_view v) -> Setting {
-       auto e = set_whole(s.cfg.limits.api_rate_per_second, v, 0, 1000000, "no limit");
-       s.cfg.limits.api_burst = 4.0 * s.cfg.limits.api_rate_per_second;
-       return e;
-     }},
+     set_rate<&server::Limits::api_rate_per_second, &server::Limits::api_burst, 4>},
     {"--metrics-rate", "BOMBCHECKERS_METRICS_RATE", "N",
      "/metrics requests per second one client IP may make, in bursts of 5 x N; 0 = no limit\n"
      "                           (default 20; a bucket of its own, apart from /api/)",
-     [](Settings& s, std::string_view v) -> Setting {
-       auto e = set_whole(s.cfg.limits.metrics_rate_per_second, v, 0, 1000000, "no limit");
-       s.cfg.limits.metrics_burst = 5.0 * s.cfg.limits.metrics_rate_per_second;
-       return e;
-     }},
+     set_rate<&server::Limits::metrics_rate_per_second, &server::Limits::metrics_burst, 5>},
     {"--max-messages-per-address", "BOMBCHECKERS_MAX_MESSAGES_PER_ADDRESS", "N",
      "messages a second from all of one client IP's connections together, bursts of 2N,\n"
      "                           0 = no limit (default 60; each connection also has its own 20)",

@@ -17,53 +17,52 @@ std::int64_t ms_since(Steady::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - t).count();
 }
 
-// A position as the analysis board can set it up: the pieces, bombs in hand and the side to move
-// (not the no-progress count, which a free position cannot give).
-std::uint64_t live_key(const Game& g) {
-  if (const auto* c = std::get_if<CheckersState>(&g.state())) {
-    std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(g.variant());
-    for (std::uint64_t x : {std::uint64_t{c->occ[0]} | (std::uint64_t{c->occ[1]} << 32),
-                            std::uint64_t{c->kings} | (std::uint64_t{c->triples} << 32),
-                            std::uint64_t{c->shields} | (std::uint64_t{c->bombs} << 32),
-                            static_cast<std::uint64_t>(c->turn)}) {
-      h = (h ^ x) * 0x100000001B3ull;
-      h ^= h >> 29;
-    }
-    return h;
+// A checkers position as the analysis board can set it up: the pieces and the side to move (not
+// the no-progress count, which a free position cannot give).
+std::uint64_t checkers_key(VariantId v, const CheckersState& c) {
+  std::uint64_t h = 1469598103934665603ull ^ static_cast<std::uint64_t>(v);
+  for (std::uint64_t x : {std::uint64_t{c.occ[0]} | (std::uint64_t{c.occ[1]} << 32),
+                          std::uint64_t{c.kings} | (std::uint64_t{c.triples} << 32),
+                          std::uint64_t{c.shields} | (std::uint64_t{c.bombs} << 32),
+                          static_cast<std::uint64_t>(c.turn)}) {
+    h = (h ^ x) * 0x100000001B3ull;
+    h ^= h >> 29;
   }
-  return g.hash();
+  return h;
 }
 
-// The position's twin, whose values are the mirror of its own: checkers turned half round with
-// the colours (and the turn) swapped, Kaboom with left and right swapped. None when core refuses
-// it (it cannot: the twin of a position is as legal as the position).
-std::optional<Game> twin(const Game& g) {
-  const bool checkers = g.variant() != VariantId::Kaboom;
-  const int w = g.width(), h = g.height();
+// The board turned half round: square i of the 32 (bc/board.hpp) goes to 31 - i, whose bit is
+// bit i of the board read backwards.
+std::uint32_t turned(std::uint32_t b) {
+  std::uint32_t r = 0;
+  for (int i = 0; i < 32; ++i, b >>= 1) r = (r << 1) | (b & 1u);
+  return r;
+}
+
+// The guard's key of a position: the same for it and its twin, whose values are the mirror of its
+// own (issue 31): checkers turned half round with the colours and the turn swapped, Kaboom with
+// left and right swapped. A live position cannot be analysed mirrored.
+std::uint64_t guard_key(const Game& g) {
+  if (const auto* c = std::get_if<CheckersState>(&g.state())) {
+    CheckersState t = *c;
+    t.occ = {turned(c->occ[1]), turned(c->occ[0])};
+    t.kings = turned(c->kings);
+    t.triples = turned(c->triples);
+    t.shields = turned(c->shields);
+    t.bombs = turned(c->bombs);
+    t.turn = other(c->turn);
+    return std::min(checkers_key(g.variant(), *c), checkers_key(g.variant(), t));
+  }
   Position p;
   for (Piece q : g.pieces()) {
-    if (checkers) {
-      q.at = Square{w - 1 - q.at.x, h - 1 - q.at.y};
-      q.side = other(q.side);
-    } else {
-      q.at = Square{w - 1 - q.at.x, q.at.y};
-    }
+    q.at.x = g.width() - 1 - q.at.x;
     p.pieces.push_back(q);
   }
-  p.turn = checkers ? other(g.turn()) : g.turn();
-  const auto bombs = g.bombs_left();
-  p.bombs = checkers ? std::array<int, 2>{bombs[1], bombs[0]} : bombs;
-  auto made = Game::from_position(g.variant(), g.options(), p);
-  if (auto* twin = std::get_if<Game>(&made)) return std::move(*twin);
-  return std::nullopt;
-}
-
-// A position's key for the guard: the same for it and its twin, so that a live position cannot be
-// analysed mirrored (issue 31).
-std::uint64_t guard_key(const Game& g) {
-  const std::uint64_t own = live_key(g);
-  const auto t = twin(g);
-  return t ? std::min(own, live_key(*t)) : own;
+  p.turn = g.turn();
+  p.bombs = g.bombs_left();
+  auto twin = Game::from_position(g.variant(), g.options(), p);
+  const auto* made = std::get_if<Game>(&twin);
+  return made ? std::min(g.hash(), made->hash()) : g.hash();
 }
 
 // Every position one complete turn (and one action) from `g`: what its player is choosing between.
@@ -178,7 +177,9 @@ void Analyst::submit(AnalysisJob job) {
         shared->version = want;
         positions = &shared->positions;
       }
-      if (auto why = guarded(*positions)) return refuse(ErrorCode::AnalysisNotAllowed, *why);
+      if (shared->custom_start) {
+        if (auto why = guarded(*positions)) return refuse(ErrorCode::AnalysisNotAllowed, *why);
+      }
       if (auto hit = cached(*shared)) return shared->reply(std::move(*hit));
     }
     // The load counts against the request's budget (issue 31): what is left goes to the search.

@@ -44,6 +44,7 @@ struct AnalysisJob {
   std::optional<std::int64_t> version;  // the room form's, echoed; history: none
   int game_number = 0;                  // history: echoed
   GamePositions positions;              // one position, or every one of a history
+  bool custom_start = false;  // the room's game began at a custom position: the live guard applies
   // An earlier game of the room: reads its positions from the store on the computer thread
   // (an error text when it cannot); empty otherwise. Its time counts against the request's budget,
   // and what it loads is kept (finished games do not change), so asking again costs no load.

@@ -26,6 +26,7 @@ void RoomHost::start_analysis(AnalysisWork work, const std::shared_ptr<Peer>& to
   job.version = work.version;
   job.game_number = work.game_number;
   job.positions = std::move(work.positions);
+  job.custom_start = room_.setup().position.has_value();
   if (job.positions.empty()) {
     // An earlier game: from the store, on the computer thread.
     job.load = [store = store_, id = id_,

@@ -59,9 +59,11 @@ Outcome Room::handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& 
     work.version = want;
     work.positions = {std::move(*at)};
   }
-  if (analysis_guard_) {
-    // Whatever the form: a room against the computer (or a finished game) at a position that a
-    // game between two people is playing would tell that game's players its values (issue 31).
+  if (analysis_guard_ && setup().position) {
+    // A room made at a custom start can be made at a position that a game between two people is
+    // playing: against the computer or once finished, it would tell that game's players its values
+    // (issue 31). Games from the variant's start are not checked: their early positions are every
+    // game's, and a two-person game left at its first turn would shut everyone's hints off.
     if (auto why = analysis_guard_(work.positions)) {
       return refuse(m, id, kType, ErrorCode::AnalysisNotAllowed, std::move(*why));
     }

@@ -254,6 +254,21 @@ TEST_F(AnalysisTest, TheLiveGuardHoldsForEveryFormAndTheMirroredPosition) {
   EXPECT_EQ(ask(*c, {{"version", 0}})["type"], "analysis");
 }
 
+TEST_F(AnalysisTest, AComputerGameFromTheStartKeepsItsHintsWhileATwoPersonGameIsAtItsStart) {
+  // The guard is for rooms made at a custom position: a two-person game left at its first turn
+  // must not shut off every computer game's hints at the start.
+  const json opts = {{"width", 4}, {"height", 4}, {"connect", 3}, {"bombs", 0}};
+  auto a = connect();
+  const std::string room = create(*a, "kaboom", "x", {{"options", opts}})["room"];
+  auto b = connect();
+  join(*b, room, "o");
+  auto c = connect();
+  create(*c, "kaboom", "x", {{"options", opts}, {"opponent", {{"ai", 1}}}});
+  c->drain(300ms);
+  const json v = ask(*c, json::object());
+  EXPECT_EQ(v["type"], "analysis") << v.dump();
+}
+
 TEST_F(AnalysisTest, ACheckersPositionTurnedHalfRoundWithTheColoursSwappedIsTheSamePosition) {
   auto a = connect();
   const std::string room = create(*a, "bomb", "fire")["room"];
