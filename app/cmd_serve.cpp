@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -109,10 +110,20 @@ Setting set_store(Settings& s, std::string_view v) {
 }
 
 Setting set_cluster(Settings& s, std::string_view v) {
-  std::string host;
-  int port = 0;
-  if (!server::parse_redis_url(v, host, port)) return "a redis://host[:port] URL";
+  if (!server::redis_address(v)) return "a redis://[[user]:password@]host[:port] URL";
   s.cfg.cluster = std::string(v);
+  return std::nullopt;
+}
+
+// The Redis password from a file (its first line), so that it is in no command line or
+// environment a process listing shows.
+Setting set_redis_password_file(Settings& s, std::string_view v) {
+  std::ifstream in{std::string(v)};
+  std::string line;
+  if (!in || !std::getline(in, line)) return "a readable file whose first line is the password";
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  if (line.empty()) return "a file whose first line is the password (it is empty)";
+  s.cfg.cluster_password = std::move(line);
   return std::nullopt;
 }
 
@@ -241,10 +252,14 @@ const Flag<Settings> kServeFlags[] = {
      "PGPASSWORD than in the URL",
      set_store},
     {"--cluster", "BOMBCHECKERS_CLUSTER", "URL",
-     "run as one node of a cluster: rooms owned by leases in this Redis, redis://host[:port]\n"
+     "run as one node of a cluster: rooms owned by leases in this Redis,\n"
+     "                           redis://[[user]:password@]host[:port]\n"
      "                           (needs --store postgres://...; docs/CLUSTER.md; default: one "
      "node)",
      set_cluster},
+    {"--redis-password-file", "BOMBCHECKERS_REDIS_PASSWORD_FILE", "FILE",
+     "cluster: Redis's password, the file's first line (wins over a password in the URL)",
+     set_redis_password_file},
     {"--node-id", "BOMBCHECKERS_NODE_ID", "ID",
      "this node's id in the cluster, unique (default: the host name and a random suffix)",
      set_node_id},

@@ -91,10 +91,9 @@ std::string default_node_id() {
 }
 
 Cluster::Cluster(ClusterConfig cfg, SharedState& state) : cfg_(std::move(cfg)), state_(state) {
-  std::string host;
-  int port = 6379;
-  parse_redis_url(cfg_.url, host, port);
-  impl_ = std::make_unique<Impl>(cfg_, host, port);
+  RedisAddress where = redis_address(cfg_.url).value_or(RedisAddress{});
+  if (!cfg_.password.empty()) where.password = cfg_.password;  // the file's wins over the URL's
+  impl_ = std::make_unique<Impl>(cfg_, where);
 }
 
 Cluster::~Cluster() {
@@ -104,10 +103,11 @@ Cluster::~Cluster() {
 std::optional<std::string> Cluster::start() {
   auto& i = *impl_;
   if (!i.leases.heartbeat({})) {
-    return "cannot reach Redis at " + cfg_.url + ": " + i.commands.last_error();
+    return "cannot reach Redis at " + redis_url_for_log(cfg_.url) + ": " + i.commands.last_error();
   }
   if (!i.subscriber.subscribe(node_key(cfg_.node_id))) {
-    return "cannot subscribe to Redis at " + cfg_.url + ": " + i.subscriber.last_error();
+    return "cannot subscribe to Redis at " + redis_url_for_log(cfg_.url) + ": " +
+           i.subscriber.last_error();
   }
   redis_ok_ = true;
   live_nodes_ = 1;
@@ -117,7 +117,7 @@ std::optional<std::string> Cluster::start() {
   i.reader = std::thread([this] { read_loop(); });
   i.worker.post_after(cfg_.renew_every, [this] { tick(); });
   spdlog::info("cluster: node {} on Redis {} (leases of {} ms, renewed every {} ms)", cfg_.node_id,
-               cfg_.url, cfg_.lease_ttl.count(), cfg_.renew_every.count());
+               redis_url_for_log(cfg_.url), cfg_.lease_ttl.count(), cfg_.renew_every.count());
   return std::nullopt;
 }
 

@@ -26,8 +26,9 @@ namespace bc::server {
 struct SharedState;
 
 struct ClusterConfig {
-  std::string url;      // redis://host[:port]
-  std::string node_id;  // unique among the nodes
+  std::string url;       // redis://[[user]:password@]host[:port]
+  std::string password;  // from serve --redis-password-file: wins over the URL's
+  std::string node_id;   // unique among the nodes
   std::chrono::milliseconds lease_ttl{5000};
   std::chrono::milliseconds renew_every{1500};
   std::chrono::milliseconds redis_timeout{1000};

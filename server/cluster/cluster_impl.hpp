@@ -38,11 +38,11 @@ class TaskThread {
 class RemotePeer;
 
 struct Cluster::Impl {
-  Impl(const ClusterConfig& cfg, std::string h, int p)
-      : host(std::move(h)),
-        port(p),
-        commands(host, port, cfg.redis_timeout),
-        subscriber(host, port, cfg.redis_timeout),
+  Impl(const ClusterConfig& cfg, const RedisAddress& where)
+      : host(where.host),
+        port(where.port),
+        commands(where, cfg.redis_timeout),
+        subscriber(where, cfg.redis_timeout),
         leases(commands, cfg.node_id, cfg.lease_ttl) {}
   std::string host;
   int port = 6379;

@@ -48,27 +48,56 @@ RedisReply convert(const redisReply* r) {
 
 }  // namespace
 
-bool parse_redis_url(std::string_view url, std::string& host, int& port) {
+std::optional<RedisAddress> redis_address(std::string_view url) {
   constexpr std::string_view kScheme = "redis://";
-  if (!url.starts_with(kScheme)) return false;
+  if (!url.starts_with(kScheme)) return std::nullopt;
   url.remove_prefix(kScheme.size());
   if (!url.empty() && url.back() == '/') url.remove_suffix(1);
-  if (url.empty() || url.find_first_of("/@?") != std::string_view::npos) return false;
-  port = 6379;
+  RedisAddress a;
+  if (const auto at = url.rfind('@'); at != std::string_view::npos) {
+    const auto login = url.substr(0, at);
+    url = url.substr(at + 1);
+    const auto colon = login.find(':');
+    if (colon == std::string_view::npos) return std::nullopt;  // a user needs its password
+    a.user = std::string(login.substr(0, colon));
+    a.password = std::string(login.substr(colon + 1));
+    if (a.password.empty()) return std::nullopt;
+  }
+  if (url.empty() || url.find_first_of("/@?") != std::string_view::npos) return std::nullopt;
   if (const auto colon = url.rfind(':'); colon != std::string_view::npos) {
     const auto digits = url.substr(colon + 1);
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
-    if (ec != std::errc() || end != digits.data() + digits.size() || port < 1 || port > 65535)
-      return false;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), a.port);
+    if (ec != std::errc() || end != digits.data() + digits.size() || a.port < 1 || a.port > 65535)
+      return std::nullopt;
     url = url.substr(0, colon);
   }
-  if (url.empty()) return false;
-  host = std::string(url);
+  if (url.empty()) return std::nullopt;
+  a.host = std::string(url);
+  return a;
+}
+
+bool parse_redis_url(std::string_view url, std::string& host, int& port) {
+  auto a = redis_address(url);
+  if (!a) return false;
+  host = a->host;
+  port = a->port;
   return true;
 }
 
+std::string redis_url_for_log(std::string_view url) {
+  const auto at = url.rfind('@');
+  const auto colon = url.find(':', std::string_view("redis://").size());
+  if (at == std::string_view::npos || colon == std::string_view::npos || colon > at) {
+    return std::string(url);
+  }
+  return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
+}
+
 Redis::Redis(std::string host, int port, std::chrono::milliseconds timeout)
-    : host_(std::move(host)), port_(port), timeout_(timeout) {}
+    : Redis(RedisAddress{std::move(host), port, {}, {}}, timeout) {}
+
+Redis::Redis(RedisAddress where, std::chrono::milliseconds timeout)
+    : where_(std::move(where)), timeout_(timeout) {}
 
 Redis::~Redis() {
   drop();
@@ -81,7 +110,7 @@ void Redis::drop() {
 
 bool Redis::connect() {
   if (ctx_) return true;
-  ctx_ = redisConnectWithTimeout(host_.c_str(), port_, to_timeval(timeout_));
+  ctx_ = redisConnectWithTimeout(where_.host.c_str(), where_.port, to_timeval(timeout_));
   if (!ctx_ || ctx_->err) {
     error_ = ctx_ ? ctx_->errstr : "cannot allocate a Redis connection";
     drop();
@@ -90,6 +119,24 @@ bool Redis::connect() {
   redisSetTimeout(ctx_, to_timeval(timeout_));
   // An idle connection to a Redis that vanished is found by TCP keepalives (every 15 s).
   redisEnableKeepAlive(ctx_);
+  if (!where_.password.empty()) {
+    auto* r = static_cast<redisReply*>(
+        where_.user.empty()
+            ? redisCommand(ctx_, "AUTH %b", where_.password.data(), where_.password.size())
+            : redisCommand(ctx_, "AUTH %b %b", where_.user.data(), where_.user.size(),
+                           where_.password.data(), where_.password.size()));
+    const bool ok = r != nullptr && r->type == REDIS_REPLY_STATUS;
+    error_ = ok             ? ""
+             : r != nullptr ? "Redis refused the login: " +
+                                  (r->str != nullptr ? std::string(r->str, r->len) : "")
+             : ctx_->err != 0 ? std::string(ctx_->errstr)
+                              : "no answer to AUTH";
+    if (r != nullptr) freeReplyObject(r);
+    if (!ok) {
+      drop();
+      return false;
+    }
+  }
   return true;
 }
 

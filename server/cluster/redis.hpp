@@ -23,13 +23,26 @@ struct RedisReply {
   bool error() const { return kind == Kind::Error; }
 };
 
-// redis://host[:port][/] (no password, no database number yet); false if it is not one.
+// Where a Redis is, and the login it asks for (AUTH; none when the password is empty).
+struct RedisAddress {
+  std::string host;
+  int port = 6379;
+  std::string user;  // Redis 6 ACL user; empty: the default user
+  std::string password;
+};
+// redis://[[user]:password@]host[:port][/] (no database number, no TLS: Debian's hiredis 0.14 has
+// none); nullopt if it is not one. The password is taken as written (no %-escapes): one with an
+// '@' or a '/' comes from a file (serve --redis-password-file).
+std::optional<RedisAddress> redis_address(std::string_view url);
 bool parse_redis_url(std::string_view url, std::string& host, int& port);
+// The URL as logs may show it: the password replaced by "***".
+std::string redis_url_for_log(std::string_view url);
 
 class Redis {
  public:
   using Command = std::vector<std::string>;
   Redis(std::string host, int port, std::chrono::milliseconds timeout);
+  Redis(RedisAddress where, std::chrono::milliseconds timeout);
   ~Redis();
   Redis(const Redis&) = delete;
   Redis& operator=(const Redis&) = delete;
@@ -48,8 +61,7 @@ class Redis {
  private:
   bool connect();
   void drop();
-  std::string host_;
-  int port_;
+  RedisAddress where_;
   std::chrono::milliseconds timeout_;
   redisContext* ctx_ = nullptr;
   std::string error_;

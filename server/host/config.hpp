@@ -27,6 +27,7 @@ struct ServerConfig {
   // serve --cluster: Redis's redis:// URL (empty: one node, no Redis), this node's id, and the
   // lease's time to live and renewal period (docs/CLUSTER.md). Needs a PostgreSQL store.
   std::string cluster;
+  std::string cluster_password;  // serve --redis-password-file: wins over the URL's password
   std::string node_id;
   std::chrono::milliseconds lease_ttl{5000};
   std::chrono::milliseconds lease_renew{1500};

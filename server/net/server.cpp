@@ -302,6 +302,7 @@ std::optional<std::string> Server::start() {
   if (!cfg.cluster.empty() && !s.cluster) {
     ClusterConfig cc;
     cc.url = cfg.cluster;
+    cc.password = cfg.cluster_password;
     cc.node_id = cfg.node_id.empty() ? default_node_id() : cfg.node_id;
     cc.lease_ttl = cfg.lease_ttl;
     cc.renew_every = cfg.lease_renew;

@@ -5,6 +5,8 @@
 // SIGTERM handover, and the cluster-wide room list. Only 127.0.0.1; every wait is bounded.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "nodes.hpp"
@@ -397,6 +399,28 @@ TEST(ClusterNodes, TheFlagsAreCheckedAndAnUnreachableRedisStopsTheStart) {
                 "--cluster", "redis://127.0.0.1:1", "--log-level", "warn"});
   EXPECT_EQ(down.wait(20s), 1);
   EXPECT_NE(down.stderr_text().find("cannot reach Redis"), std::string::npos) << down.stderr_text();
+}
+
+TEST(ClusterNodes, ARedisPasswordComesFromTheUrlOrAFileAndIsNeverLogged) {
+  BC_NEED_POSTGRES(pg);
+  RedisServer redis("pw-from-file");
+  if (!redis.ok()) GTEST_SKIP() << redis.why();
+  const std::string with_wrong = "redis://:wrong-in-url@127.0.0.1:" + std::to_string(redis.port());
+  Process refused({"serve", "--host", "127.0.0.1", "--port", "0", "--store", pg->new_database(),
+                   "--cluster", with_wrong, "--log-level", "info"});
+  EXPECT_EQ(refused.wait(20s), 1);
+  EXPECT_NE(refused.stderr_text().find("refused the login"), std::string::npos)
+      << refused.stderr_text();
+  EXPECT_EQ(refused.stderr_text().find("wrong-in-url"), std::string::npos) << "the log says ***";
+  // The file's password wins over the URL's, and the node starts.
+  const auto file =
+      std::filesystem::temp_directory_path() / ("bc-redis-pw-" + std::to_string(::getpid()));
+  std::ofstream(file) << "pw-from-file\n";
+  Process node({"serve", "--host", "127.0.0.1", "--port", "0", "--store", pg->new_database(),
+                "--cluster", with_wrong, "--redis-password-file", file.string(), "--log-level",
+                "info"});
+  EXPECT_NE(node.read_line_starting("listening on", 20s), "") << "the node started";
+  std::filesystem::remove(file);
 }
 
 }  // namespace

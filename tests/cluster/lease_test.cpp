@@ -94,6 +94,42 @@ TEST(Leases, RenewsThousandsOfRoomsInOneBatchAndReportsRedisFailures) {
   EXPECT_FALSE(a.heartbeat({}));
 }
 
+TEST(RedisUrl, APasswordAndAUserAreReadAndNeverLogged) {
+  auto a = redis_address("redis://:s3cret@10.0.0.5:6380/");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->host, "10.0.0.5");
+  EXPECT_EQ(a->port, 6380);
+  EXPECT_EQ(a->user, "");
+  EXPECT_EQ(a->password, "s3cret");
+  a = redis_address("redis://bc:pw@redis");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->user, "bc");
+  EXPECT_EQ(a->password, "pw");
+  EXPECT_EQ(a->port, 6379);
+  EXPECT_FALSE(redis_address("redis://bc@redis")) << "a user without its password";
+  EXPECT_FALSE(redis_address("redis://:@redis"));
+  EXPECT_FALSE(redis_address("rediss://:pw@redis")) << "no TLS in Debian's hiredis 0.14";
+  EXPECT_FALSE(redis_address("redis://redis/0"));
+  EXPECT_EQ(redis_url_for_log("redis://bc:pw@redis:6380"), "redis://bc:***@redis:6380");
+  EXPECT_EQ(redis_url_for_log("redis://:pw@redis"), "redis://:***@redis");
+  EXPECT_EQ(redis_url_for_log("redis://redis:6380"), "redis://redis:6380");
+}
+
+TEST(RedisUrl, ARedisThatAsksForAPasswordIsReachedWithItAndRefusesAWrongOne) {
+  bc::test::RedisServer redis("s3cret pass");
+  if (!redis.ok()) GTEST_SKIP() << redis.why();
+  Redis good(RedisAddress{"127.0.0.1", redis.port(), {}, "s3cret pass"}, 500ms);
+  auto pong = good.command({"PING"});
+  ASSERT_TRUE(pong) << good.last_error();
+  EXPECT_EQ(pong->str, "PONG");
+  Redis bad(RedisAddress{"127.0.0.1", redis.port(), {}, "wrong"}, 500ms);
+  EXPECT_FALSE(bad.command({"PING"}));
+  EXPECT_NE(bad.last_error().find("refused the login"), std::string::npos) << bad.last_error();
+  Redis none("127.0.0.1", redis.port(), 500ms);
+  auto refused = none.command({"SET", "k", "v"});
+  EXPECT_TRUE(!refused || refused->error()) << "no write without the password";
+}
+
 TEST(RelayCodec, EveryMessageRoundTripsAndBadOnesAreRefused) {
   RelayRequest q{"node-b", 42, "10.0.0.7", 2, 1700000000123, R"({"type":"join","room":"ABCDEF"})"};
   auto back = decode_relay(encode_relay(q));

@@ -30,7 +30,8 @@ inline constexpr const char* kRedisServer = "/usr/bin/redis-server";
 class RedisServer {
  public:
   // Started and answering PING, or why() says why not.
-  RedisServer() {
+  // `password`: the server asks for it (requirepass).
+  explicit RedisServer(std::string password = {}) : password_(std::move(password)) {
     for (int attempt = 0; attempt < 3 && pid_ <= 0; ++attempt) start();
   }
   ~RedisServer() { stop(SIGKILL); }
@@ -70,6 +71,10 @@ class RedisServer {
         kRedisServer,   "--port", std::to_string(port_), "--bind", "127.0.0.1",  "--save",  "",
         "--appendonly", "no",     "--protected-mode",    "yes",    "--loglevel", "warning", "--dir",
         "/tmp"};
+    if (!password_.empty()) {
+      args.push_back("--requirepass");
+      args.push_back(password_);
+    }
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -85,7 +90,8 @@ class RedisServer {
       ::_exit(127);
     }
     pid_ = pid;
-    server::Redis probe("127.0.0.1", port_, std::chrono::milliseconds(200));
+    server::Redis probe(server::RedisAddress{"127.0.0.1", port_, {}, password_},
+                        std::chrono::milliseconds(200));
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (std::chrono::steady_clock::now() < until) {
       auto r = probe.command({"PING"});
@@ -101,6 +107,7 @@ class RedisServer {
 
   pid_t pid_ = -1;
   std::uint16_t port_ = 0;
+  std::string password_;
   std::string why_;
 };
 
