@@ -76,14 +76,6 @@ std::optional<RedisAddress> redis_address(std::string_view url) {
   return a;
 }
 
-bool parse_redis_url(std::string_view url, std::string& host, int& port) {
-  auto a = redis_address(url);
-  if (!a) return false;
-  host = a->host;
-  port = a->port;
-  return true;
-}
-
 std::string redis_url_for_log(std::string_view url) {
   const auto at = url.rfind('@');
   const auto colon = url.find(':', std::string_view("redis://").size());

@@ -34,7 +34,6 @@ struct RedisAddress {
 // none); nullopt if it is not one. The password is taken as written (no %-escapes): one with an
 // '@' or a '/' comes from a file (serve --redis-password-file).
 std::optional<RedisAddress> redis_address(std::string_view url);
-bool parse_redis_url(std::string_view url, std::string& host, int& port);
 // The URL as logs may show it: the password replaced by "***".
 std::string redis_url_for_log(std::string_view url);
 

@@ -154,7 +154,8 @@ class Room {
   void adopt_members(const Room& old);
 
   // Why positions may not be analysed (one is live in another room: RoomHost asks the analyst),
-  // or none. Checked before an `analyse` of this room's game leaves a hint or a search.
+  // or none. Checked, in a room made at a custom start, before an `analyse` leaves a hint or a
+  // search.
   using AnalysisGuard = std::function<std::optional<std::string>(
       const std::vector<std::pair<std::int64_t, Game>>& positions)>;
   void set_analysis_guard(AnalysisGuard guard) { analysis_guard_ = std::move(guard); }
