@@ -37,6 +37,7 @@ RoomHost::RoomHost(net::any_io_executor serial, Room room, const Limits& limits,
       limits_(limits),
       metrics_(metrics),
       deadline_(strand_),
+      restore_timer_(strand_),
       store_(store),
       computers_(computers) {
   const auto now = Clock::now();
@@ -80,7 +81,14 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
         const bool is_join = std::holds_alternative<JoinMsg>(msg.body);
         const std::string type(message_type(msg.body));
         Outcome o;
-        if (self->retired_) {
+        if (self->suspended_) {
+          Error e{ErrorCode::ServerError,
+                  "the server cannot reach its store just now; try again in a few seconds"};
+          o.refused = e.code;
+          o.messages.push_back(Outgoing{
+              m, std::make_shared<const std::string>(error_json(msg.id, e, message_type(msg.body))),
+              false});
+        } else if (self->retired_) {
           Error e{ErrorCode::UnknownRoom, "room " + self->id_ + " was closed"};
           o.refused = e.code;
           o.messages.push_back(Outgoing{
@@ -248,7 +256,7 @@ void RoomHost::resume_clock() {
 }
 
 void RoomHost::arm_deadline() {
-  if (retired_) return;
+  if (retired_ || suspended_) return;
   // The state that gave the turn has been sent: "from the moment it was sent" (issue 14).
   room_.start_clock();
   const auto due = room_.next_deadline();
@@ -316,6 +324,21 @@ void RoomHost::roll_back() {
   spdlog::error(
       "room {}: the store could not commit {} change(s); going back to the last saved state", id_,
       failed);
+  // Failed joins are undone: those connections are not members.
+  for (const auto& e : outbox_) {
+    if (e.failed && e.sender && !peers_.count(e.sender->member_id()))
+      failed_joins_.push_back(e.sender->member_id());
+  }
+  if (suspended_) return pump();  // a try is already due
+  restore_from_store(0);
+}
+
+// How long a room waits for its store before it closes: PostgreSQL restarted or stopped for a
+// while (the history checker's nemesis), with tries 0.25 s apart at first and 5 s at most.
+constexpr int kRestoreTries = 60;
+
+void RoomHost::restore_from_store(int attempt) {
+  if (retired_) return;
   std::optional<Room> rebuilt;
   std::string why;
   if (auto loaded = store_->load_room(id_)) {
@@ -330,21 +353,34 @@ void RoomHost::roll_back() {
     } else {
       why = std::get<ReplayError>(image).message;
     }
+  } else if (attempt < kRestoreTries) {
+    // Not readable (the store away, or a room it lost): nothing is announced meanwhile, the
+    // members stay, and their requests are refused with server_error.
+    if (!suspended_) {
+      spdlog::warn("room {}: cannot read it back from the store; waiting for the store", id_);
+      suspended_ = true;
+      deadline_.cancel();
+      deadline_at_.reset();
+    }
+    restore_timer_.expires_after(
+        std::chrono::milliseconds(std::min(250 << std::min(attempt, 5), 5000)));
+    restore_timer_.async_wait([self = shared_from_this(), attempt](boost::system::error_code ec) {
+      if (!ec) self->restore_from_store(attempt + 1);
+    });
+    return pump();
   } else {
     why = "the room is not in the store";
   }
+  suspended_ = false;
   Outcome after;
   if (rebuilt) {
     rebuilt->adopt_members(room_);
-    // Failed joins are undone: those connections are not members.
-    for (const auto& e : outbox_) {
-      if (e.failed && e.sender && !peers_.count(e.sender->member_id())) {
-        rebuilt->disconnect(e.sender->member_id());
-      }
-    }
+    for (MemberId m : failed_joins_) rebuilt->disconnect(m);
+    failed_joins_.clear();
     rebuilt->set_analysis_guard(room_.analysis_guard());
     room_ = std::move(*rebuilt);
     room_.add_state(after);
+    if (attempt > 0) spdlog::info("room {}: back from the store after {} tries", id_, attempt);
   } else {
     spdlog::error("room {}: cannot rebuild it from the store ({}); closing it", id_, why);
     broken_ = true;

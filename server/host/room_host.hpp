@@ -161,6 +161,9 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void pump();
   void committed(bool ok);
   void roll_back();
+  // Goes back to the store's last durable state; while the store cannot be read, the room waits
+  // (suspended_) and tries again after a backoff, `attempt` counting the tries.
+  void restore_from_store(int attempt);
   void dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool answers);
   void publish();
   // Starts the search for a computer seat to move, off the I/O threads; its turn comes back to the
@@ -190,6 +193,7 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   bool computer_busy_ = false;     // a search or a computer turn is under way
   bool spectators_timer_ = false;  // a refresh_spectators() is due
   net::steady_timer deadline_;
+  net::steady_timer restore_timer_;          // the next try of restore_from_store while suspended_
   std::optional<std::int64_t> deadline_at_;  // what deadline_ is set for (steady ms)
   std::shared_ptr<std::atomic<bool>> computer_stop_ = std::make_shared<std::atomic<bool>>(false);
   store::Store* store_ = nullptr;
@@ -200,6 +204,9 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   bool committing_ = false;  // one submission of this room at a time: the log never has holes
   std::optional<bool> answered_inline_;
   bool broken_ = false;  // the store failed and the room could not be rebuilt from it
+  // The store failed and could not be read back: requests are refused until it can.
+  bool suspended_ = false;
+  std::vector<MemberId> failed_joins_;  // members whose join was never stored
 
   mutable std::mutex snapshot_mu_;
   RoomSummary summary_;

@@ -545,6 +545,68 @@ TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   EXPECT_EQ(s->actions(host->id(), 1).size(), 3u);
 }
 
+// The store away (PostgreSQL stopped, here a table gone): the failed commit is not announced,
+// the room cannot be read back, so it waits, refusing requests with server_error, and when the
+// store is back it is rebuilt from it and the game goes on (issue 31, found by the history
+// checker: the room used to close until the server restarted).
+TEST(Store, ARoomWhoseStoreIsAwayWaitsForItAndGoesOnWhenItIsBack) {
+  TempDir dir;
+  const fs::path db = dir.path / "bombcheckers.db";
+  std::string why;
+  auto s = store::Store::open(db.string(), why);
+  ASSERT_TRUE(s) << why;
+  boost::asio::io_context ioc;
+  Limits limits;
+  Metrics metrics;
+  Registry reg(ioc, limits, metrics);
+  reg.set_store(s.get());
+  auto host = reg.create(setup_of(VariantId::Classic));
+  auto a = std::make_shared<FakePeer>(1);
+  auto b = std::make_shared<FakePeer>(2);
+  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
+  ASSERT_TRUE(run_until(ioc, [&] { return a->room != nullptr; }));
+  host->request(b, msg({{"type", "join"}, {"room", host->id()}, {"name", "Bob"}}), Clock::now());
+  ASSERT_TRUE(run_until(ioc, [&] { return b->room != nullptr; }));
+  auto last_state = [&](FakePeer& p) { return p.of("state").back(); };
+  auto act = [&](FakePeer& p, const std::string& id) {
+    json st = last_state(p);
+    host->request(
+        a.get() == &p ? a : b,
+        msg({{"type", "act"}, {"id", id}, {"version", st["version"]}, {"action", st["legal"][0]}}),
+        Clock::now());
+  };
+  act(*a, "m1");
+  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*b)["version"] == 1; }));
+  const json before = last_state(*a);
+  s->flush();
+  exec_sql(db, "ALTER TABLE actions RENAME TO actions_away;");
+  act(*b, "m2");
+  ASSERT_TRUE(run_until(ioc, [&] { return !b->of("error").empty(); }));
+  EXPECT_EQ(b->of("error").back()["code"], "server_error");
+  EXPECT_EQ(b->of("error").back()["id"], "m2");
+  // Waiting: a request is refused, nothing is announced, nobody is sent away.
+  const auto wait = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
+  run_until(ioc, [&] { return std::chrono::steady_clock::now() > wait; });
+  act(*b, "m2again");
+  ASSERT_TRUE(run_until(ioc, [&] { return b->of("error").size() == 2; }));
+  EXPECT_EQ(b->of("error").back()["code"], "server_error");
+  EXPECT_EQ(b->of("error").back()["id"], "m2again");
+  for (auto* p : {a.get(), b.get()}) {
+    for (const auto& st : p->of("state")) EXPECT_LE(st["version"].get<int>(), 1) << st.dump();
+    EXPECT_TRUE(p->of("notice").empty()) << "the room is not closed";
+  }
+  // The store is back: the room is read back at its next try, and the game goes on.
+  exec_sql(db, "ALTER TABLE actions_away RENAME TO actions;");
+  const std::size_t states = a->of("state").size();
+  ASSERT_TRUE(run_until(ioc, [&] { return a->of("state").size() > states; }));
+  EXPECT_EQ(last_state(*a)["version"], 1);
+  EXPECT_EQ(last_state(*a)["board"], before["board"]);
+  act(*b, "m2last");
+  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*a)["version"] == 2; }));
+  s->flush();
+  EXPECT_EQ(s->actions(host->id(), 1).size(), 2u);
+}
+
 TEST(Store, MessagesWaitForTheCommitAndKeepTheirOrder) {
   std::string why;
   auto s = store::Store::open(":memory:", why);
