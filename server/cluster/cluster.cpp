@@ -93,7 +93,14 @@ std::string default_node_id() {
 Cluster::Cluster(ClusterConfig cfg, SharedState& state) : cfg_(std::move(cfg)), state_(state) {
   RedisAddress where = redis_address(cfg_.url).value_or(RedisAddress{});
   if (!cfg_.password.empty()) where.password = cfg_.password;  // the file's wins over the URL's
-  impl_ = std::make_unique<Impl>(cfg_, where);
+  // Other nodes key relayed connections by (node, connection id): a node restarted within a lease
+  // must not reuse its last run's ids, or an owner would send one client's room to another. Ids
+  // start from the start time in ms times 1,024 (below 2^53), beyond any earlier run's unless
+  // it made over 1,024 connections a millisecond; the same number tells the run apart in the
+  // heartbeat, so the others drop what they held for the last run (nodes_gone).
+  const auto first = static_cast<MemberId>(real_time().unix_ms()) << 10;
+  if (state_.next_member.load() < first) state_.next_member.store(first);
+  impl_ = std::make_unique<Impl>(cfg_, where, std::to_string(first));
 }
 
 Cluster::~Cluster() {
@@ -294,20 +301,28 @@ void Cluster::tick() {
   if (i.stopping) return;
   const auto t0 = SteadyClock::now();
   std::vector<std::string> others = watched_nodes();
-  auto alive = i.leases.heartbeat(others);
+  auto runs = i.leases.heartbeat(others);
   std::vector<std::string> rooms(i.owned.begin(), i.owned.end());
   std::optional<std::vector<std::string>> lost;
-  if (alive) lost = i.leases.renew(rooms);
-  if (alive && lost) {
+  if (runs) lost = i.leases.renew(rooms);
+  if (runs && lost) {
     i.last_renewed = t0;
     redis_ok_ = true;
     i.renew_us =
         std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - t0).count();
     lose(*lost, "another node holds it, or it expired");
     publish_summaries();
+    // Gone: no heartbeat, or a new run's (a node restarted within a lease).
     std::vector<std::string> dead;
     for (std::size_t k = 0; k < others.size(); ++k) {
-      if (!(*alive)[k]) dead.push_back(others[k]);
+      const std::string& run = (*runs)[k];
+      auto [seen, fresh] = i.incarnations.try_emplace(others[k], run);
+      if (run.empty() || (!fresh && seen->second != run)) dead.push_back(others[k]);
+      if (run.empty()) {
+        i.incarnations.erase(seen);
+      } else {
+        seen->second = run;
+      }
     }
     if (!dead.empty()) nodes_gone(dead);
     count_nodes();

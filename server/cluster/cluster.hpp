@@ -104,7 +104,9 @@ class Cluster {
   void count_nodes();
   // Nodes this one depends on: owners it relays to, and nodes of its relayed members.
   std::vector<std::string> watched_nodes();
-  void nodes_gone(const std::vector<std::string>& nodes);
+  // Drops what this node holds for `nodes` (relayed connections told to reconnect, their members
+  // here out of their rooms and their nodes told to close them); `why` for the log.
+  void nodes_gone(const std::vector<std::string>& nodes, std::string_view why = "is gone");
   void publish_summaries();
   // The room list in Redis: room id -> (owner node, summary), and the owners that are gone.
   struct RoomList {

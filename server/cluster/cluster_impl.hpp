@@ -38,12 +38,12 @@ class TaskThread {
 class RemotePeer;
 
 struct Cluster::Impl {
-  Impl(const ClusterConfig& cfg, const RedisAddress& where)
+  Impl(const ClusterConfig& cfg, const RedisAddress& where, std::string incarnation)
       : host(where.host),
         port(where.port),
         commands(where, cfg.redis_timeout),
         subscriber(where, cfg.redis_timeout),
-        leases(commands, cfg.node_id, cfg.lease_ttl) {}
+        leases(commands, cfg.node_id, cfg.lease_ttl, std::move(incarnation)) {}
   std::string host;
   int port = 6379;
   Redis commands;    // the command thread's
@@ -59,6 +59,7 @@ struct Cluster::Impl {
   std::chrono::steady_clock::time_point last_renewed{};
   bool stopped = false;
   std::uint64_t ticks = 0;
+  std::map<std::string, std::string> incarnations;  // of the watched nodes, as last read
 
   // Connection side of the relay: connections of this node relayed to each owner node.
   std::mutex relay_mu;

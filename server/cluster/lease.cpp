@@ -98,15 +98,15 @@ bool Leases::release(const std::vector<std::string>& rooms) {
   return r.has_value();
 }
 
-std::optional<std::vector<bool>> Leases::heartbeat(const std::vector<std::string>& others) {
+std::optional<std::vector<std::string>> Leases::heartbeat(const std::vector<std::string>& others) {
   std::vector<Redis::Command> calls{
-      {"SET", node_key(node_), "1", "PX", std::to_string(ttl_.count())}};
-  for (const auto& n : others) calls.push_back({"EXISTS", node_key(n)});
+      {"SET", node_key(node_), incarnation_, "PX", std::to_string(ttl_.count())}};
+  for (const auto& n : others) calls.push_back({"GET", node_key(n)});
   auto r = redis_.pipeline(calls);
   if (!r || (*r)[0].error()) return std::nullopt;
-  std::vector<bool> alive;
-  for (std::size_t i = 1; i < r->size(); ++i) alive.push_back((*r)[i].integer == 1);
-  return alive;
+  std::vector<std::string> runs;
+  for (std::size_t i = 1; i < r->size(); ++i) runs.push_back((*r)[i].nil() ? "" : (*r)[i].str);
+  return runs;
 }
 
 bool Leases::leave() {

@@ -19,8 +19,11 @@ std::string node_key(const std::string& node);
 
 class Leases {
  public:
-  Leases(Redis& redis, std::string node, std::chrono::milliseconds ttl)
-      : redis_(redis), node_(std::move(node)), ttl_(ttl) {}
+  // `incarnation`: what this run of the node writes in its heartbeat key, so that the others
+  // can tell a node that restarted within a lease from one that never stopped.
+  Leases(Redis& redis, std::string node, std::chrono::milliseconds ttl,
+         std::string incarnation = "1")
+      : redis_(redis), node_(std::move(node)), ttl_(ttl), incarnation_(std::move(incarnation)) {}
 
   struct Owner {
     std::optional<std::string> node;  // none: the room is free
@@ -35,8 +38,9 @@ class Leases {
   std::optional<std::vector<std::string>> renew(const std::vector<std::string>& rooms);
   // Compare and delete: a lease another node took meanwhile stays. False: Redis failed.
   bool release(const std::vector<std::string>& rooms);
-  // This node's heartbeat key (and the nodes of `others` alive, in order; nullopt: failed).
-  std::optional<std::vector<bool>> heartbeat(const std::vector<std::string>& others);
+  // Sets this node's heartbeat key; the incarnations of the nodes of `others` in order ("" for a
+  // node whose heartbeat is gone). nullopt: Redis failed.
+  std::optional<std::vector<std::string>> heartbeat(const std::vector<std::string>& others);
   // Deletes the heartbeat key (a clean stop).
   bool leave();
   std::chrono::milliseconds ttl() const { return ttl_; }
@@ -45,6 +49,7 @@ class Leases {
   Redis& redis_;
   std::string node_;
   std::chrono::milliseconds ttl_;
+  std::string incarnation_;
 };
 
 }  // namespace bc::server

@@ -161,6 +161,12 @@ void Cluster::read_loop() {
         continue;
       }
       spdlog::info("cluster: subscribed again to {}", node_key(cfg_.node_id));
+      // What was published to this node meanwhile is lost (Redis keeps no backlog): states for
+      // its relayed connections, requests of its remote members. Both ends start afresh: the
+      // clients reconnect and join again, and find their rooms as they are.
+      i.worker.post([this] {
+        nodes_gone(watched_nodes(), "may have lost relayed messages (Redis subscription broke)");
+      });
     }
     bool broken = false;
     auto m = i.subscriber.next_message(broken);
@@ -324,7 +330,7 @@ std::vector<std::string> Cluster::watched_nodes() {
   return {nodes.begin(), nodes.end()};
 }
 
-void Cluster::nodes_gone(const std::vector<std::string>& nodes) {
+void Cluster::nodes_gone(const std::vector<std::string>& nodes, std::string_view why) {
   for (const auto& n : nodes) {
     std::set<MemberId> conns;
     {
@@ -350,11 +356,17 @@ void Cluster::nodes_gone(const std::vector<std::string>& nodes) {
         }
       }
     }
-    for (auto& p : peers) p->gone();
+    // Out of their rooms here; and their node, should it be alive after all (its heartbeat lost
+    // with a Redis restart) or back (a new run), closes their connections with 1012 so that they
+    // join again, instead of waiting for states this node no longer sends them.
+    for (auto& p : peers) {
+      p->moved();
+      p->gone();
+    }
     spdlog::warn(
-        "cluster: node {} is gone: {} relayed connection(s) told to reconnect, {} "
+        "cluster: node {} {}: {} relayed connection(s) told to reconnect, {} "
         "member(s) from it disconnected",
-        n, conns.size(), peers.size());
+        n, why, conns.size(), peers.size());
   }
 }
 

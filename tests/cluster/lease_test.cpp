@@ -14,6 +14,25 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// A node restarted within a lease writes a new incarnation in its heartbeat: the others tell it
+// from the run they knew, and drop what they held for that run (Cluster::tick, nodes_gone).
+TEST(Leases, AHeartbeatSaysWhichRunOfANodeItIs) {
+  BC_NEED_REDIS(redis);
+  Redis ra("127.0.0.1", redis.port(), 500ms), rb("127.0.0.1", redis.port(), 500ms);
+  Leases b(rb, "node-b", 2000ms, "7");
+  auto none = b.heartbeat({"node-a"});
+  ASSERT_TRUE(none);
+  EXPECT_EQ(*none, std::vector<std::string>{""}) << "no heartbeat: gone";
+  {
+    Leases a(ra, "node-a", 2000ms, "1700000000000");
+    ASSERT_TRUE(a.heartbeat({}));
+    EXPECT_EQ(b.heartbeat({"node-a"}), std::vector<std::string>{"1700000000000"});
+  }
+  Leases again(ra, "node-a", 2000ms, "1700000004096");
+  ASSERT_TRUE(again.heartbeat({}));
+  EXPECT_EQ(b.heartbeat({"node-a"}), std::vector<std::string>{"1700000004096"});
+}
+
 TEST(Leases, OneOwnerAtATimeRenewedReleasedAndTakenOverAfterExpiry) {
   BC_NEED_REDIS(redis);
   Redis ra("127.0.0.1", redis.port(), 500ms), rb("127.0.0.1", redis.port(), 500ms);
