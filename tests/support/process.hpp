@@ -118,6 +118,8 @@ class Process {
     return out_buf_;
   }
   const std::string& stderr_text() const { return err_buf_; }
+  // Reads what stderr holds now (a long-running process must not fill its pipe and block).
+  void drain_stderr() { drain(err_, err_buf_); }
 
  private:
   static void drain(int fd, std::string& into) {
