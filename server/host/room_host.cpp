@@ -128,9 +128,9 @@ void RoomHost::request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::tim
       });
 }
 
-void RoomHost::disconnect(MemberId m) {
-  net::post(strand_, [self = shared_from_this(), m] {
-    Outcome o = self->room_.disconnect(m);
+void RoomHost::disconnect(MemberId m, bool outage) {
+  net::post(strand_, [self = shared_from_this(), m, outage] {
+    Outcome o = self->room_.disconnect(m, outage);
     self->peers_.erase(m);
     self->complete(std::move(o), nullptr, {});
   });
@@ -298,7 +298,15 @@ void RoomHost::committed(bool ok) {
 void RoomHost::roll_back() {
   std::size_t failed = 0;
   for (auto& e : outbox_) {
-    if (e.stage == Entry::Stage::Ready) continue;
+    if (e.stage == Entry::Stage::Ready) {
+      // Queued behind the failed commit, it was made from the room with the failed changes in
+      // it: its states show what never happened (the history checker saw a presence change
+      // carry an action that was then rolled back). The state after the rebuild replaces them.
+      std::erase_if(e.outcome.messages, [](const Outgoing& m) {
+        return m.state != nullptr || m.kind == MessageKind::State || m.kind == MessageKind::Delta;
+      });
+      continue;
+    }
     ++failed;
     e.stage = Entry::Stage::Ready;
     e.failed = true;

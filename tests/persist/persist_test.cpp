@@ -476,6 +476,38 @@ TEST(Store, AFailingLogIsReportedAndLeftAloneWhileTheOtherRoomsLoad) {
 // ---------------------------------------------------------------------------------------------
 // RoomHost with a store: nothing is announced before its commit, and a failed commit is undone.
 
+// A classic room of a RoomHost on store `s`, Ann and Bob seated, each with what it was sent.
+struct StoredTable {
+  boost::asio::io_context ioc;
+  Limits limits;
+  Metrics metrics;
+  Registry reg{ioc, limits, metrics};
+  std::shared_ptr<RoomHost> host;
+  std::shared_ptr<FakePeer> a = std::make_shared<FakePeer>(1);
+  std::shared_ptr<FakePeer> b = std::make_shared<FakePeer>(2);
+
+  explicit StoredTable(store::Store& s) {
+    reg.set_store(&s);
+    host = reg.create(setup_of(VariantId::Classic));
+    host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
+    EXPECT_TRUE(run_until(ioc, [&] { return a->room != nullptr; }));
+    host->request(b, msg({{"type", "join"}, {"room", host->id()}, {"name", "Bob"}}), Clock::now());
+    EXPECT_TRUE(run_until(ioc, [&] { return b->room != nullptr; }));
+  }
+  static json last_state(FakePeer& p) { return p.of("state").back(); }
+  // `p` plays the first legal action of its last state.
+  void act(FakePeer& p, const std::string& id = "") {
+    json st = last_state(p);
+    json m = {{"type", "act"}, {"version", st["version"]}, {"action", st["legal"][0]}};
+    if (!id.empty()) m["id"] = id;
+    host->request(a.get() == &p ? a : b, msg(m), Clock::now());
+  }
+  void wait_ms(int ms) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    run_until(ioc, [&] { return std::chrono::steady_clock::now() > until; });
+  }
+};
+
 TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   TempDir dir;
   const fs::path db = dir.path / "bombcheckers.db";
@@ -490,59 +522,72 @@ TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   std::string why;
   auto s = store::Store::open(db.string(), why);
   ASSERT_TRUE(s) << why;
-  boost::asio::io_context ioc;
-  Limits limits;
-  Metrics metrics;
-  Registry reg(ioc, limits, metrics);
-  reg.set_store(s.get());
-  auto host = reg.create(setup_of(VariantId::Classic));
-  auto a = std::make_shared<FakePeer>(1);
-  auto b = std::make_shared<FakePeer>(2);
-  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
-  ASSERT_TRUE(run_until(ioc, [&] { return a->room != nullptr; }));
-  host->request(b, msg({{"type", "join"}, {"room", host->id()}, {"name", "Bob"}}), Clock::now());
-  ASSERT_TRUE(run_until(ioc, [&] { return b->room != nullptr; }));
-  auto last_state = [&](FakePeer& p) { return p.of("state").back(); };
-  auto play = [&](FakePeer& p) {
-    json st = last_state(p);
-    host->request(a.get() == &p ? a : b,
-                  msg({{"type", "act"}, {"version", st["version"]}, {"action", st["legal"][0]}}),
-                  Clock::now());
-  };
-  play(*a);
-  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*b)["version"] == 1; }));
-  play(*b);
-  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*a)["version"] == 2; }));
-  const json before = last_state(*a);
-  {  // version 3: the commit fails
-    json st = last_state(*a);
-    host->request(a,
-                  msg({{"type", "act"},
-                       {"id", "m3"},
-                       {"version", st["version"]},
-                       {"action", st["legal"][0]}}),
-                  Clock::now());
-  }
-  ASSERT_TRUE(run_until(ioc, [&] { return !a->of("error").empty(); }));
-  EXPECT_EQ(a->of("error").back()["code"], "server_error");
-  EXPECT_EQ(a->of("error").back()["id"], "m3") << "the error answers the request that failed";
-  const auto settle = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
-  run_until(ioc, [&] { return std::chrono::steady_clock::now() > settle; });
-  for (auto* p : {a.get(), b.get()}) {
+  StoredTable t(*s);
+  if (HasFailure()) return;
+  FakePeer& a = *t.a;
+  FakePeer& b = *t.b;
+  t.act(a);
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
+  t.act(b);
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(a)["version"] == 2; }));
+  const json before = t.last_state(a);
+  t.act(a, "m3");  // version 3: the commit fails
+  ASSERT_TRUE(run_until(t.ioc, [&] { return !a.of("error").empty(); }));
+  EXPECT_EQ(a.of("error").back()["code"], "server_error");
+  EXPECT_EQ(a.of("error").back()["id"], "m3") << "the error answers the request that failed";
+  t.wait_ms(300);
+  for (auto* p : {&a, &b}) {
     for (const auto& st : p->of("state")) EXPECT_LE(st["version"].get<int>(), 2) << st.dump();
-    json now = last_state(*p);
+    json now = t.last_state(*p);
     EXPECT_EQ(now["version"], 2);
     EXPECT_EQ(now["board"], before["board"]);
     EXPECT_EQ(now["legal"], before["legal"]);
     EXPECT_EQ(now["players"]["black"]["name"], "Ann");
   }
   // The store has versions 1 and 2 only; with the disk healthy again the game goes on.
-  EXPECT_EQ(s->actions(host->id(), 1).size(), 2u);
+  EXPECT_EQ(s->actions(t.host->id(), 1).size(), 2u);
   s->flush();
   exec_sql(db, "DROP TRIGGER fail3;");
-  play(*a);
-  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*b)["version"] == 3; }));
-  EXPECT_EQ(s->actions(host->id(), 1).size(), 3u);
+  t.act(a);
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 3; }));
+  EXPECT_EQ(s->actions(t.host->id(), 1).size(), 3u);
+}
+
+// A change without rows of its own (here a player's connection closing) queued behind a commit
+// that fails was made from the room with the failed action in it: its state must not go out, or
+// the others see a version that never happened (found by the history checker, issue 31).
+TEST(Store, AStateQueuedBehindAFailedCommitDoesNotShowWhatFailed) {
+  TempDir dir;
+  const fs::path db = dir.path / "bombcheckers.db";
+  {
+    std::string why;
+    ASSERT_TRUE(store::Store::open(db.string(), why));
+  }
+  exec_sql(db,
+           "CREATE TRIGGER fail3 BEFORE INSERT ON actions WHEN NEW.version = 3 "
+           "BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
+  std::string why;
+  auto s = store::Store::open(db.string(), why);
+  ASSERT_TRUE(s) << why;
+  StoredTable t(*s);
+  if (HasFailure()) return;
+  FakePeer& a = *t.a;
+  FakePeer& b = *t.b;
+  auto watcher = std::make_shared<FakePeer>(3);
+  t.host->request(watcher, msg({{"type", "join"}, {"room", t.host->id()}}), Clock::now());
+  ASSERT_TRUE(run_until(t.ioc, [&] { return watcher->room != nullptr; }));
+  t.act(a);
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
+  t.act(b);
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(a)["version"] == 2; }));
+  t.act(a, "m3");         // its commit fails
+  t.host->disconnect(2);  // and Bob's connection closes meanwhile
+  ASSERT_TRUE(run_until(t.ioc, [&] { return !a.of("error").empty(); }));
+  t.wait_ms(300);
+  for (auto* p : {&a, watcher.get()}) {
+    for (const auto& st : p->of("state")) EXPECT_LE(st["version"].get<int>(), 2) << st.dump();
+    EXPECT_EQ(t.last_state(*p)["players"]["white"]["connected"], false) << "Bob shown gone";
+  }
 }
 
 // The store away (PostgreSQL stopped, here a table gone): the failed commit is not announced,
@@ -555,56 +600,39 @@ TEST(Store, ARoomWhoseStoreIsAwayWaitsForItAndGoesOnWhenItIsBack) {
   std::string why;
   auto s = store::Store::open(db.string(), why);
   ASSERT_TRUE(s) << why;
-  boost::asio::io_context ioc;
-  Limits limits;
-  Metrics metrics;
-  Registry reg(ioc, limits, metrics);
-  reg.set_store(s.get());
-  auto host = reg.create(setup_of(VariantId::Classic));
-  auto a = std::make_shared<FakePeer>(1);
-  auto b = std::make_shared<FakePeer>(2);
-  host->create_seat(a, "Ann", SeatChoice{SeatKind::Side, Side::First}, {});
-  ASSERT_TRUE(run_until(ioc, [&] { return a->room != nullptr; }));
-  host->request(b, msg({{"type", "join"}, {"room", host->id()}, {"name", "Bob"}}), Clock::now());
-  ASSERT_TRUE(run_until(ioc, [&] { return b->room != nullptr; }));
-  auto last_state = [&](FakePeer& p) { return p.of("state").back(); };
-  auto act = [&](FakePeer& p, const std::string& id) {
-    json st = last_state(p);
-    host->request(
-        a.get() == &p ? a : b,
-        msg({{"type", "act"}, {"id", id}, {"version", st["version"]}, {"action", st["legal"][0]}}),
-        Clock::now());
-  };
-  act(*a, "m1");
-  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*b)["version"] == 1; }));
-  const json before = last_state(*a);
+  StoredTable t(*s);
+  if (HasFailure()) return;
+  FakePeer& a = *t.a;
+  FakePeer& b = *t.b;
+  t.act(a, "m1");
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
+  const json before = t.last_state(a);
   s->flush();
   exec_sql(db, "ALTER TABLE actions RENAME TO actions_away;");
-  act(*b, "m2");
-  ASSERT_TRUE(run_until(ioc, [&] { return !b->of("error").empty(); }));
-  EXPECT_EQ(b->of("error").back()["code"], "server_error");
-  EXPECT_EQ(b->of("error").back()["id"], "m2");
+  t.act(b, "m2");
+  ASSERT_TRUE(run_until(t.ioc, [&] { return !b.of("error").empty(); }));
+  EXPECT_EQ(b.of("error").back()["code"], "server_error");
+  EXPECT_EQ(b.of("error").back()["id"], "m2");
   // Waiting: a request is refused, nothing is announced, nobody is sent away.
-  const auto wait = std::chrono::steady_clock::now() + std::chrono::milliseconds(600);
-  run_until(ioc, [&] { return std::chrono::steady_clock::now() > wait; });
-  act(*b, "m2again");
-  ASSERT_TRUE(run_until(ioc, [&] { return b->of("error").size() == 2; }));
-  EXPECT_EQ(b->of("error").back()["code"], "server_error");
-  EXPECT_EQ(b->of("error").back()["id"], "m2again");
-  for (auto* p : {a.get(), b.get()}) {
+  t.wait_ms(600);
+  t.act(b, "m2again");
+  ASSERT_TRUE(run_until(t.ioc, [&] { return b.of("error").size() == 2; }));
+  EXPECT_EQ(b.of("error").back()["code"], "server_error");
+  EXPECT_EQ(b.of("error").back()["id"], "m2again");
+  for (auto* p : {&a, &b}) {
     for (const auto& st : p->of("state")) EXPECT_LE(st["version"].get<int>(), 1) << st.dump();
     EXPECT_TRUE(p->of("notice").empty()) << "the room is not closed";
   }
   // The store is back: the room is read back at its next try, and the game goes on.
   exec_sql(db, "ALTER TABLE actions_away RENAME TO actions;");
-  const std::size_t states = a->of("state").size();
-  ASSERT_TRUE(run_until(ioc, [&] { return a->of("state").size() > states; }));
-  EXPECT_EQ(last_state(*a)["version"], 1);
-  EXPECT_EQ(last_state(*a)["board"], before["board"]);
-  act(*b, "m2last");
-  ASSERT_TRUE(run_until(ioc, [&] { return last_state(*a)["version"] == 2; }));
+  const std::size_t states = a.of("state").size();
+  ASSERT_TRUE(run_until(t.ioc, [&] { return a.of("state").size() > states; }));
+  EXPECT_EQ(t.last_state(a)["version"], 1);
+  EXPECT_EQ(t.last_state(a)["board"], before["board"]);
+  t.act(b, "m2last");
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(a)["version"] == 2; }));
   s->flush();
-  EXPECT_EQ(s->actions(host->id(), 1).size(), 2u);
+  EXPECT_EQ(s->actions(t.host->id(), 1).size(), 2u);
 }
 
 TEST(Store, MessagesWaitForTheCommitAndKeepTheirOrder) {
