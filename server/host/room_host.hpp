@@ -108,7 +108,7 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
                    std::optional<Opponent> opponent = std::nullopt,
                    StateForm compact = StateForm::Full);
   void request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::time_point received);
-  void disconnect(MemberId m);
+  void disconnect(MemberId m, bool outage = false);  // Room::disconnect
   // Calls done with the JSON game record (from the strand).
   void record(std::function<void(std::string)> done);
   // Calls done with the room, on the strand; work too long for the strand (a record's replay) is

@@ -35,7 +35,7 @@ constexpr auto kComputerMinThink = std::chrono::milliseconds(400);
 }  // namespace
 
 void RoomHost::maybe_start_computer() {
-  if (retired_ || computer_busy_ || !computers_) return;
+  if (retired_ || suspended_ || computer_busy_ || !computers_) return;
   const auto turn = room_.computer_to_move();
   if (!turn) return;
   computer_busy_ = true;
@@ -82,6 +82,10 @@ void RoomHost::computer_dropped(ComputerDrop why) {
 void RoomHost::play_computer_turn(const Room::ComputerTurn& turn,
                                   const std::vector<Action>& actions) {
   if (retired_) return;
+  if (suspended_) {  // thought out before the store went away: the rebuilt room asks again
+    computer_busy_ = false;
+    return;
+  }
   if (room_.version() == turn.version && room_.game_number() == turn.game_number) {
     for (const Action& a : actions) {
       Outcome o = room_.act_for_computer(turn.side, a);
