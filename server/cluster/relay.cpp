@@ -47,14 +47,14 @@ class RemotePeer final : public Peer {
     std::lock_guard lock(mu_);
     return room_;
   }
-  // The connection is gone: out of its room.
-  void gone() {
+  // The connection is gone: out of its room. `outage`: with its node (RoomHost::disconnect).
+  void gone(bool outage = false) {
     std::shared_ptr<RoomHost> r;
     {
       std::lock_guard lock(mu_);
       r = std::exchange(room_, nullptr);
     }
-    if (r) r->disconnect(id_);
+    if (r) r->disconnect(id_, outage);
   }
 
  private:
@@ -361,7 +361,7 @@ void Cluster::nodes_gone(const std::vector<std::string>& nodes, std::string_view
     // join again, instead of waiting for states this node no longer sends them.
     for (auto& p : peers) {
       p->moved();
-      p->gone();
+      p->gone(true);
     }
     spdlog::warn(
         "cluster: node {} {}: {} relayed connection(s) told to reconnect, {} "

@@ -167,6 +167,10 @@ void GameClock::stop(std::int64_t now) {
   since_.reset();
 }
 
+void GameClock::forgive(std::int64_t now) {
+  if (since_) since_ = now;
+}
+
 void GameClock::resume(std::array<std::int64_t, 2> left, int turns, std::optional<Side> to_move) {
   left_ = left;
   turns_ = turns;

@@ -109,6 +109,9 @@ class GameClock {
   void flag();
   // The game ended some other way at `now`: the running turn is charged and the clocks stop.
   void stop(std::int64_t now);
+  // The running turn so far is charged to no one: it begins again at `now` (the mover's connection
+  // went down with the server node that carried it, and the owner only notices a lease later).
+  void forgive(std::int64_t now);
   // After a restart: the times of the last committed action, the turns played, `s` to move. The
   // time since that action is charged to no one.
   void resume(std::array<std::int64_t, 2> left, int turns, std::optional<Side> to_move);

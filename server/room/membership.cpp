@@ -2,6 +2,7 @@
 // computer seats, chat, and rebuilding the seats from the store. The seats and members themselves
 // are kept by Seats (server/room/seats.hpp); the checks of game requests are in room.cpp.
 #include <cctype>
+#include <utility>
 
 #include "server/room/room.hpp"
 
@@ -137,7 +138,15 @@ Outcome Room::rejoin(MemberId m, const RequestId& id, const std::string& token,
                       "take a free seat");
   }
   Outcome o;
+  // Back within this of losing the seat's connection with a server node: the wait for the node's
+  // death to be noticed and the reconnection are forgiven (a node hung for a lease, say).
+  constexpr std::int64_t kOutageGraceMs = 10'000;
   for (Side s : held) {
+    if (auto lost = std::exchange(lost_in_outage_[at(s)], std::nullopt)) {
+      const std::int64_t now = time_->steady_ms();
+      if (now - *lost <= kOutageGraceMs && clock_running() && clock_->running() == s)
+        clock_.forgive(now);
+    }
     const Seat& seat = *seats_[s];
     if (seat.conn && *seat.conn != m && is_member(*seat.conn)) {
       // A newer connection takes the seat over (a reload, a second tab): the old one is told why.
@@ -236,10 +245,14 @@ Outcome Room::handle_leave(MemberId m, const RequestId& id) {
   return o;
 }
 
-Outcome Room::disconnect(MemberId m) {
+Outcome Room::disconnect(MemberId m, bool outage) {
   Outcome o;
   seats_.forget_form(m);
   if (!is_member(m)) return o;
+  if (const auto s = seat_of(m); outage && s) {
+    lost_in_outage_[at(*s)] = time_->steady_ms();
+    if (clock_running() && clock_->running() == s) clock_.forgive(time_->steady_ms());
+  }
   remove_member(m, false);
   o.sender = Membership::Left;
   add_membership_state(o);

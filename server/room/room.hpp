@@ -141,7 +141,9 @@ class Room {
   bool spectators_stale() const { return spectators_shown_ != seats_.spectator_count(); }
   Outcome refresh_spectators();
   // The connection is gone: a player's seat stays theirs, shown as disconnected.
-  Outcome disconnect(MemberId m);
+  // `outage`: the connection went down with the server node that carried it (a cluster node
+  // gone), not with the person: if it held the side to move, that turn's time so far is forgiven.
+  Outcome disconnect(MemberId m, bool outage = false);
   // The room is being retired: everyone gets a notice and is detached.
   Outcome close(std::string_view why);
 
@@ -263,6 +265,9 @@ class Room {
   std::array<int, 2> takeback_asks_{};                        // proposals this game, by side
   std::array<std::int64_t, 2> takeback_declined_at_{-1, -1};  // version of the last decline
   AnalysisGuard analysis_guard_;
+  // When each seat's connection went down with a server node (disconnect's `outage`): if its
+  // player takes it back soon and is to move, the time since is forgiven too.
+  std::array<std::optional<std::int64_t>, 2> lost_in_outage_{};
 };
 
 }  // namespace bc::server

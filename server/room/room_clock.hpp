@@ -31,6 +31,12 @@ class RoomClock {
   GameClock* operator->() { return &*clock_; }
   const GameClock* operator->() const { return &*clock_; }
   const std::optional<GameClock>& game_clock() const { return clock_; }
+  // GameClock::forgive, and the clocks shown again as of now.
+  void forgive(std::int64_t now) {
+    if (!clock_) return;
+    clock_->forgive(now);
+    shown_.reset();
+  }
 
   // The clocks as a state of position `at` (game number, version, status) shows them.
   using Position = std::tuple<int, std::int64_t, RoomStatus>;

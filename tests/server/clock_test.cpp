@@ -43,6 +43,18 @@ std::int64_t water_after(TimeControl tc, std::int64_t wait,
   return c.left(Side::Second);
 }
 
+TEST(Clock, AForgivenTurnBeginsAgainWithNothingCharged) {
+  GameClock c = started(fischer(60, 0));
+  c.start(Side::First, 1'000);
+  c.forgive(5'000);
+  EXPECT_EQ(c.charge(Side::First, 7'000, 0).elapsed, 2'000);
+  EXPECT_EQ(c.left(Side::First, 7'000), 58'000);
+  c.act(Side::First, 7'000, 0, true);
+  EXPECT_EQ(c.left(Side::First), 58'000);
+  c.forgive(8'000);  // not ticking yet for water: nothing to forgive, nothing started
+  EXPECT_FALSE(c.ticking());
+}
+
 TEST(Clock, LagTrackerGainQuotaAndCapFollowTheControl) {
   const LagTracker fast(fischer(60, 0));  // 60 s estimated: 60 * 4 + 150 ms
   EXPECT_EQ(fast.gain(), 390);

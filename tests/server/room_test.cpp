@@ -952,6 +952,37 @@ TEST_F(RoomTest, Clock_S1_TheServerFlagsTheMoverWhoseTimeRunsOut) {
   EXPECT_EQ(error_code(A), "game_over");
 }
 
+// A mover whose connection went down with the cluster node that carried it is not charged the
+// time until the room's owner noticed (Room::disconnect with `outage`, from nodes_gone); the
+// player not to move loses nothing either way. Found by the history checker (issue 31): a player
+// relayed through a node paused for a lease was charged the lease.
+TEST_F(RoomTest, Clock_AMoverLostWithItsServerNodeIsNotChargedTheTimeUntilItWasNoticed) {
+  const std::string token = create("fire", clocked(60, 0))["token"];
+  send(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}});
+  clear();
+  for (int i = 0; i < 2; ++i) {
+    sent();
+    ASSERT_TRUE(play_first().action_accepted);
+  }
+  sent();  // fire (A) to move, its time running
+  const auto due = room_->next_deadline();
+  ASSERT_TRUE(due.has_value());
+  time_.advance(4'000);
+  room_->disconnect(B, /*outage=*/true);
+  EXPECT_EQ(room_->next_deadline(), due) << "water is not to move: nothing changes";
+  room_->disconnect(A, /*outage=*/true);
+  EXPECT_EQ(room_->next_deadline(), *due + 4'000) << "fire's 4 s so far are forgiven";
+  EXPECT_EQ(state()["clock"]["left"]["fire"], 60'000) << "and shown so";
+  // Back through another node 2 s later (the node hung: its connections were closed only when it
+  // woke): that wait is forgiven too. Once only: a second rejoin is a reload, charged as usual.
+  time_.advance(2'000);
+  send(C, {{"type", "join"}, {"room", "K7QF2M"}, {"token", token}});
+  EXPECT_EQ(room_->next_deadline(), *due + 6'000);
+  time_.advance(1'000);
+  send(D, {{"type", "join"}, {"room", "K7QF2M"}, {"token", token}});
+  EXPECT_EQ(room_->next_deadline(), *due + 6'000);
+}
+
 TEST_F(RoomTest, Clock_S1_AnActionThatArrivesAfterTheFlagEndsTheGameInstead) {
   two_players(clocked(60, 0));
   for (int i = 0; i < 2; ++i) {
