@@ -311,6 +311,12 @@ class Table {
       return;
     }
     if (type != "state") return;
+    if (m.value("room", "") != h.room) {  // another room's state on this connection
+      h.problems.push_back((c.who == 2 ? "the spectator" : "player " + std::to_string(c.who)) +
+                           " was sent a state of room " + m.value("room", "?") + " at " +
+                           std::to_string(static_cast<int>(now_ms())) + " ms");
+      return;
+    }
     const std::int64_t version = m["version"];
     SeenState s{now_ms(), c.who,      m.value("game", std::int64_t{1}),
                 version,  m["board"], m.value("status", "")};
@@ -469,7 +475,8 @@ std::vector<std::string> check(std::uint16_t port, const GameHistory& h) {
       bad.insert(s.version);
       out.push_back((s.who == 2 ? "the spectator" : "player " + std::to_string(s.who)) +
                     " saw a version " + std::to_string(s.version) +
-                    " that is not the final history's");
+                    " that is not the final history's, at " +
+                    std::to_string(static_cast<int>(s.at)) + " ms");
     }
   }
   return out;
