@@ -121,6 +121,7 @@ std::optional<std::string> Cluster::start() {
   i.last_renewed = SteadyClock::now();
   i.started = true;
   i.worker.start();
+  i.relay.start();
   i.reader = std::thread([this] { read_loop(); });
   i.worker.post_after(cfg_.renew_every, [this] { tick(); });
   spdlog::info("cluster: node {} on Redis {} (leases of {} ms, renewed every {} ms)", cfg_.node_id,
@@ -131,10 +132,16 @@ std::optional<std::string> Cluster::start() {
 void Cluster::stop() {
   auto& i = *impl_;
   if (i.stopping.exchange(true) || !i.started) return;
+  // What the rooms said goes out before their leases are given back.
+  std::promise<void> flushed;
+  i.relay.post([this, &flushed] {
+    flush_outs();
+    flushed.set_value();
+  });
+  flushed.get_future().wait_for(std::chrono::seconds(5));
   std::promise<void> done;
   i.worker.post([this, &done] {
     auto& in = *impl_;
-    flush_outs();
     std::vector<std::string> rooms(in.owned.begin(), in.owned.end());
     if (in.leases.release(rooms)) in.released += rooms.size();
     forget_summaries(rooms);
@@ -148,6 +155,7 @@ void Cluster::stop() {
   });
   done.get_future().wait_for(std::chrono::seconds(5));
   i.worker.stop();
+  i.relay.stop();
   if (i.reader.joinable()) i.reader.join();
 }
 

@@ -43,13 +43,19 @@ struct Cluster::Impl {
         port(where.port),
         commands(where, cfg.redis_timeout),
         subscriber(where, cfg.redis_timeout),
+        relay_commands(where, cfg.redis_timeout),
         leases(commands, cfg.node_id, cfg.lease_ttl, std::move(incarnation)) {}
   std::string host;
   int port = 6379;
   Redis commands;    // the command thread's
   Redis subscriber;  // the subscriber thread's
+  // The relay's sending side has its own thread and connection: the worker also loads rooms from
+  // the store (joins, takeovers, the orphan sweep), and a burst of those held relayed states and
+  // requests back by up to a lease (the history checker's open clock charges).
+  Redis relay_commands;
   Leases leases;
   TaskThread worker;
+  TaskThread relay;
   std::thread reader;
   std::atomic<bool> stopping{false};
   bool started = false;  // the threads run (start() succeeded)

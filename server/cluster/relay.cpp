@@ -72,7 +72,11 @@ class RemotePeer final : public Peer {
 
 void Cluster::publish(const std::string& node, const RelayMessage& m) {
   auto& i = *impl_;
-  auto r = i.commands.command({"PUBLISH", node_key(node), encode_relay(m)});
+  const Redis::Command c{"PUBLISH", node_key(node), encode_relay(m)};
+  auto r = i.relay_commands.command(c);
+  // A connection Redis dropped (a restart) fails once and is made anew: try again once, or a
+  // join sent just after the restart would wait for an answer that never comes.
+  if (!r) r = i.relay_commands.command(c);
   if (!r || r->error()) {
     ++i.redis_errors;
     return;
@@ -87,7 +91,7 @@ void Cluster::forward(const std::string& owner, RelayRequest r) {
   }
   r.from = cfg_.node_id;
   ++impl_->relayed_in;
-  impl_->worker.post([this, owner, r = std::move(r)] { publish(owner, r); });
+  impl_->relay.post([this, owner, r = std::move(r)] { publish(owner, r); });
 }
 
 void Cluster::bye(const std::string& owner, MemberId conn) {
@@ -99,7 +103,7 @@ void Cluster::bye(const std::string& owner, MemberId conn) {
     }
   }
   if (impl_->stopping) return;
-  impl_->worker.post([this, owner, conn] { publish(owner, RelayBye{cfg_.node_id, conn}); });
+  impl_->relay.post([this, owner, conn] { publish(owner, RelayBye{cfg_.node_id, conn}); });
 }
 
 void Cluster::send_out(const std::string& node, MemberId conn, Peer::Texts texts, bool handled,
@@ -130,7 +134,7 @@ void Cluster::send_out(const std::string& node, MemberId conn, Peer::Texts texts
     post = !std::exchange(i.flush_posted, true);
   }
   ++i.relayed_out;
-  if (post) i.worker.post([this] { flush_outs(); });
+  if (post) i.relay.post([this] { flush_outs(); });
 }
 
 void Cluster::flush_outs() {
