@@ -341,7 +341,13 @@ class Table {
       c.act_after = now_ms() + pause(20, 150);
     }
     if (c.pending && c.pending->second.is_null() && s.status == "finished") c.pending.reset();
-    if (c.pending && version == c.pending->first + 1 && !c.pending->second.is_null()) {
+    // Acknowledged: the next version, made by this action (not by an earlier act of this player
+    // whose answer was lost with a connection, applied late: this one is then refused after).
+    const json& last = m.value("last", json());
+    const bool mine = c.pending && !c.pending->second.is_null() && last.is_object() &&
+                      last.value("side", "") == h.seats[c.who] && last.contains("actions") &&
+                      !last["actions"].empty() && last["actions"].back() == c.pending->second;
+    if (c.pending && version == c.pending->first + 1 && mine) {
       h.acked.push_back({version, c.pending->second});
       check_clock(h, c, m);
       c.pending.reset();
