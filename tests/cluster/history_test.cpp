@@ -13,8 +13,8 @@
 //   - clocks charged no one for an outage (a turn costs the mover no more than the time between
 //     the state that gave it the turn and its action, as its client measured it, and a margin).
 // BC_HISTORY_SEED replays a schedule, BC_HISTORY_SECONDS sets how long the faults go on (default
-// 90: the run takes about 3 minutes); the seed is printed either way. Only 127.0.0.1; every wait
-// is bounded.
+// 90: the run takes about 2 minutes), BC_HISTORY_DUMP=dir writes each game and every node log
+// there; the seed is printed either way. Only 127.0.0.1; every wait is bounded.
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
