@@ -496,13 +496,15 @@ void RoomHost::dispatch(Outcome& o, const std::shared_ptr<Peer>& sender, bool an
 }
 
 void RoomHost::maybe_refresh_spectators() {
-  if (spectators_timer_ || retired_ || !room_.spectators_stale()) return;
+  // Not while the room waits for its store: room_ still holds the changes that failed (the
+  // history checker saw such a state go out); the rebuilt room's state carries the count.
+  if (spectators_timer_ || retired_ || suspended_ || !room_.spectators_stale()) return;
   // One state with the new count per spectators_update, however many joined or left meanwhile.
   spectators_timer_ = true;
   auto timer = std::make_shared<net::steady_timer>(strand_, limits_.spectators_update);
   timer->async_wait([self = shared_from_this(), timer](boost::system::error_code) {
     self->spectators_timer_ = false;
-    if (self->retired_) return;
+    if (self->retired_ || self->suspended_) return;
     Outcome o = self->room_.refresh_spectators();
     if (!o.messages.empty()) self->complete(std::move(o), nullptr, {});
   });

@@ -635,6 +635,36 @@ TEST(Store, ARoomWhoseStoreIsAwayWaitsForItAndGoesOnWhenItIsBack) {
   EXPECT_EQ(s->actions(t.host->id(), 1).size(), 2u);
 }
 
+// While the room waits for its store it still holds the change that failed: the state with a new
+// spectator count, sent a moment after a spectator joins, must not go out then (the history
+// checker saw it show the failed action to the others).
+TEST(Store, NoStateGoesOutWhileTheRoomWaitsForItsStore) {
+  TempDir dir;
+  const fs::path db = dir.path / "bombcheckers.db";
+  std::string why;
+  auto s = store::Store::open(db.string(), why);
+  ASSERT_TRUE(s) << why;
+  StoredTable t(*s);
+  if (HasFailure()) return;
+  FakePeer& a = *t.a;
+  FakePeer& b = *t.b;
+  t.act(a, "m1");
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
+  s->flush();
+  exec_sql(db, "ALTER TABLE actions RENAME TO actions_away;");
+  auto watcher = std::make_shared<FakePeer>(3);
+  t.act(b, "m2");  // its commit fails, and the room cannot be read back
+  t.host->request(watcher, msg({{"type", "join"}, {"room", t.host->id()}}), Clock::now());
+  ASSERT_TRUE(run_until(t.ioc, [&] { return !b.of("error").empty(); }));
+  t.wait_ms(static_cast<int>(t.limits.spectators_update.count()) + 500);
+  for (auto* p : {&a, &b, watcher.get()}) {
+    for (const auto& st : p->of("state")) EXPECT_LE(st["version"].get<int>(), 1) << st.dump();
+  }
+  exec_sql(db, "ALTER TABLE actions_away RENAME TO actions;");
+  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(a)["spectators"] == 1; }));
+  EXPECT_EQ(t.last_state(a)["version"], 1);
+}
+
 TEST(Store, MessagesWaitForTheCommitAndKeepTheirOrder) {
   std::string why;
   auto s = store::Store::open(":memory:", why);
