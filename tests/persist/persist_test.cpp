@@ -476,6 +476,19 @@ TEST(Store, AFailingLogIsReportedAndLeftAloneWhileTheOtherRoomsLoad) {
 // ---------------------------------------------------------------------------------------------
 // RoomHost with a store: nothing is announced before its commit, and a failed commit is undone.
 
+// A store at `db` in which version 3 of any game cannot be written (as if the disk were full at
+// that moment); null if it cannot be opened.
+std::unique_ptr<store::Store> store_failing_version_3(const fs::path& db) {
+  std::string why;
+  if (!store::Store::open(db.string(), why)) return nullptr;
+  exec_sql(db,
+           "CREATE TRIGGER fail3 BEFORE INSERT ON actions WHEN NEW.version = 3 "
+           "BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
+  auto s = store::Store::open(db.string(), why);
+  EXPECT_TRUE(s) << why;
+  return s;
+}
+
 // A classic room of a RoomHost on store `s`, Ann and Bob seated, each with what it was sent.
 struct StoredTable {
   boost::asio::io_context ioc;
@@ -511,17 +524,8 @@ struct StoredTable {
 TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   TempDir dir;
   const fs::path db = dir.path / "bombcheckers.db";
-  {
-    std::string why;
-    ASSERT_TRUE(store::Store::open(db.string(), why));
-  }
-  // Version 3 of any game cannot be written (as if the disk were full at that moment).
-  exec_sql(db,
-           "CREATE TRIGGER fail3 BEFORE INSERT ON actions WHEN NEW.version = 3 "
-           "BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
-  std::string why;
-  auto s = store::Store::open(db.string(), why);
-  ASSERT_TRUE(s) << why;
+  auto s = store_failing_version_3(db);
+  ASSERT_TRUE(s);
   StoredTable t(*s);
   if (HasFailure()) return;
   FakePeer& a = *t.a;
@@ -559,16 +563,8 @@ TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
 TEST(Store, AStateQueuedBehindAFailedCommitDoesNotShowWhatFailed) {
   TempDir dir;
   const fs::path db = dir.path / "bombcheckers.db";
-  {
-    std::string why;
-    ASSERT_TRUE(store::Store::open(db.string(), why));
-  }
-  exec_sql(db,
-           "CREATE TRIGGER fail3 BEFORE INSERT ON actions WHEN NEW.version = 3 "
-           "BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
-  std::string why;
-  auto s = store::Store::open(db.string(), why);
-  ASSERT_TRUE(s) << why;
+  auto s = store_failing_version_3(db);
+  ASSERT_TRUE(s);
   StoredTable t(*s);
   if (HasFailure()) return;
   FakePeer& a = *t.a;
