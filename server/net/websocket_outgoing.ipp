@@ -100,6 +100,7 @@ template <class Stream>
 void WebSocketSession<Stream>::close_with(websocket::close_code code, std::string_view reason) {
   if (!open_) return;
   open_ = false;
+  release_relay();
   ws_.async_close(websocket::close_reason(code, reason),
                   beast::bind_front_handler(&WebSocketSession::on_close, shared_from_this()));
 }
@@ -113,6 +114,7 @@ void WebSocketSession<Stream>::on_close(beast::error_code ec) {
 template <class Stream>
 void WebSocketSession<Stream>::cut_off() {
   open_ = false;
+  release_relay();
   beast::error_code ec;
   socket_of(beast::get_lowest_layer(ws_)).close(ec);
 }

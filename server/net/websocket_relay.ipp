@@ -66,6 +66,13 @@ void WebSocketSession<Stream>::end_relay() {
   relay_hold_.reset();
 }
 
+// A session that closes ends its relay: one that waits for a relayed join's answer has no read
+// pending, so nothing else would drop the hold it has on itself (and the server leaked it).
+template <class Stream>
+void WebSocketSession<Stream>::release_relay() {
+  if (!relay_to_.empty()) end_relay();
+}
+
 template <class Stream>
 void WebSocketSession<Stream>::relay(std::string text, Clock::time_point received, bool answered) {
   RelayRequest r;

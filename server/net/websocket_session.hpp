@@ -71,7 +71,8 @@ class WebSocketSession final : public WebSocketPeer,
   void reserved(std::optional<std::string> id, ClientMessage request, Clock::time_point received);
   // `answered`: the owner says when it was handled (not for a ping's lag).
   void relay(std::string text, Clock::time_point received, bool answered = true);
-  void end_relay();  // out of the relay: bye to the owner
+  void end_relay();      // out of the relay: bye to the owner
+  void release_relay();  // end_relay() if relaying: a closing session holds itself no more
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
   void analyse_free(const RequestId& id, const AnalyseMsg& a);
   // `full`: when `text` is a delta, its full state (Peer::Message).

@@ -263,6 +263,31 @@ TEST(ClusterNodes, SigtermHandsTheRoomsOverAtOnce) {
   stop_cleanly({&b});
 }
 
+TEST(ClusterNodes, ANodeStoppedWhileARelayedJoinWaitsForItsAnswerExitsCleanly) {
+  BC_NEED_POSTGRES(pg);
+  BC_NEED_REDIS(redis);
+  TempDir dir;
+  const std::string url = pg->new_database();
+  auto a = node(dir, url, redis, "a"), b = node(dir, url, redis, "b");
+  Table t;
+  t.variant = "classic";
+  open_table(a.port, t);
+  if (HasFatalFailure()) return;
+  // a hangs, still subscribed: the join b relays to it is heard and not answered.
+  a.proc->signal(SIGSTOP);
+  auto c = std::make_unique<WsClient>(b.port);
+  c->expect("welcome");
+  c->send({{"type", "join"}, {"room", t.room}});
+  EXPECT_FALSE(c->recv(300ms)) << "no answer while a hangs";
+  // The waiting session holds itself; its server stopping lets it go (under ASan: no leak).
+  b.proc->signal(SIGTERM);
+  EXPECT_EQ(c->wait_closed(5s), 1001);
+  EXPECT_EQ(b.proc->wait(10s), 0) << b.proc->stderr_text();
+  a.proc->signal(SIGCONT);
+  for (auto& cl : t.clients) cl.reset();
+  stop_cleanly({&a});
+}
+
 TEST(ClusterNodes, ADeadNodesRoomsAreTakenOverEvenIfNobodyJoinsThem) {
   BC_NEED_POSTGRES(pg);
   BC_NEED_REDIS(redis);
