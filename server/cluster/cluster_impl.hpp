@@ -87,6 +87,8 @@ struct Cluster::Impl {
 
   // Metrics.
   std::atomic<std::uint64_t> relayed_in{0}, relayed_out{0}, publishes{0};
+  // Requests published to a node nobody listened for (down): their clients told to reconnect.
+  std::atomic<std::uint64_t> unheard{0};
   std::atomic<std::uint64_t> acquired{0}, lost{0}, released{0}, redis_errors{0};
   std::atomic<std::int64_t> renew_us{0};
   std::atomic<std::size_t> owned_count{0};

@@ -82,6 +82,20 @@ void Cluster::publish(const std::string& node, const RelayMessage& m) {
     return;
   }
   ++i.publishes;
+  // No node listened: the owner is down, or between a crash and its next run. A request (a join
+  // above all) would wait for an answer forever: its client reconnects and finds the room anew.
+  const auto* request = std::get_if<RelayRequest>(&m);
+  if (request && r->kind == RedisReply::Kind::Integer && r->integer == 0) {
+    {
+      std::lock_guard lock(i.relay_mu);
+      if (auto it = i.relayed.find(node); it != i.relayed.end()) {
+        it->second.erase(request->conn);
+        if (it->second.empty()) i.relayed.erase(it);
+      }
+    }
+    ++i.unheard;
+    if (auto s = state_.session(request->conn)) s->moved();
+  }
 }
 
 void Cluster::forward(const std::string& owner, RelayRequest r) {
@@ -470,6 +484,9 @@ std::string Cluster::prometheus() const {
   line("bc_cluster_relayed_messages_total", "counter",
        "messages (and events) of rooms here for members on other nodes", i.relayed_out.load());
   line("bc_cluster_publishes_total", "counter", "relay publishes", i.publishes.load());
+  line("bc_cluster_unheard_requests_total", "counter",
+       "relayed requests no node received (the owner was down): their clients reconnect",
+       i.unheard.load());
   line("bc_cluster_redis_errors_total", "counter", "failed or unanswered Redis calls",
        i.redis_errors.load());
   return out;

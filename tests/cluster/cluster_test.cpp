@@ -263,6 +263,55 @@ TEST(ClusterNodes, SigtermHandsTheRoomsOverAtOnce) {
   stop_cleanly({&b});
 }
 
+// Waits for a room_moving notice on `c`; the time it took, or -1 if none came within `limit`.
+double told_to_move(WsClient& c, std::chrono::milliseconds limit) {
+  const auto t0 = Clock::now();
+  while (Clock::now() - t0 < limit) {
+    auto m = c.recv(limit);
+    if (!m) break;
+    if ((*m)["type"] == "notice" && (*m)["code"] == "room_moving") return ms_since(t0);
+  }
+  return -1;
+}
+
+TEST(ClusterNodes, ARelayedJoinToANodeJustKilledIsToldToReconnectAtOnceNotAfterTheLease) {
+  BC_NEED_POSTGRES(pg);
+  BC_NEED_REDIS(redis);
+  TempDir dir;
+  const std::string url = pg->new_database();
+  auto a = node(dir, url, redis, "a"), b = node(dir, url, redis, "b");
+  Table t;
+  t.variant = "classic";
+  open_table(a.port, t);
+  if (HasFatalFailure()) return;
+  a.proc->signal(SIGKILL);
+  EXPECT_EQ(a.proc->wait(10s), 128 + SIGKILL);
+  for (auto& cl : t.clients) cl.reset();
+  std::this_thread::sleep_for(200ms);  // Redis has seen a's subscription go with its socket
+  // a's lease and heartbeat live on for 5 s: b relays the join to a, where nobody listens.
+  auto c = std::make_unique<WsClient>(b.port);
+  c->expect("welcome");
+  c->send({{"type", "join"}, {"room", t.room}});
+  const double took = told_to_move(*c, 10s);
+  ASSERT_GE(took, 0) << "the join has an answer";
+  EXPECT_EQ(c->wait_closed(5s), 1012);
+  std::printf("a join relayed to a node just killed: told to reconnect after %.0f ms\n", took);
+  EXPECT_LT(took, 2500) << "told when nobody heard the join, not when the 5 s lease ran out";
+  // The client comes back and, once the lease is out, plays on b.
+  std::unique_ptr<WsClient> back;
+  for (int i = 0; i < 20; ++i) {
+    back = std::make_unique<WsClient>(b.port);
+    back->expect("welcome");
+    back->send({{"type", "join"}, {"room", t.room}, {"token", t.tokens[0]}});
+    auto m = back->recv(10s);
+    if (m && (*m)["type"] == "joined") break;
+    back.reset();
+    std::this_thread::sleep_for(300ms);
+  }
+  ASSERT_TRUE(back) << "the room runs on b after the lease";
+  stop_cleanly({&b});
+}
+
 TEST(ClusterNodes, ANodeStoppedWhileARelayedJoinWaitsForItsAnswerExitsCleanly) {
   BC_NEED_POSTGRES(pg);
   BC_NEED_REDIS(redis);
