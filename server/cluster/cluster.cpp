@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <random>
 
@@ -118,6 +119,14 @@ std::optional<std::string> Cluster::start() {
   }
   redis_ok_ = true;
   live_nodes_ = 1;
+  // Listed at once, and every other node's run known from the start: a node that restarts before
+  // this one's first tick is noticed too.
+  count_nodes();
+  if (auto runs = i.leases.heartbeat(i.live)) {
+    for (std::size_t k = 0; k < runs->size(); ++k) {
+      if (!(*runs)[k].empty()) i.incarnations[i.live[k]] = (*runs)[k];
+    }
+  }
   i.last_renewed = SteadyClock::now();
   i.started = true;
   i.worker.start();
@@ -308,7 +317,13 @@ void Cluster::tick() {
   auto& i = *impl_;
   if (i.stopping) return;
   const auto t0 = SteadyClock::now();
-  std::vector<std::string> others = watched_nodes();
+  // The live nodes first: their runs are read below from this tick on, before any restart.
+  count_nodes();
+  const std::vector<std::string> watched = watched_nodes();
+  std::vector<std::string> others = watched;
+  for (const auto& n : i.live) {
+    if (std::find(others.begin(), others.end(), n) == others.end()) others.push_back(n);
+  }
   auto runs = i.leases.heartbeat(others);
   std::vector<std::string> rooms(i.owned.begin(), i.owned.end());
   std::optional<std::vector<std::string>> lost;
@@ -320,20 +335,21 @@ void Cluster::tick() {
         std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - t0).count();
     lose(*lost, "another node holds it, or it expired");
     publish_summaries();
-    // Gone: no heartbeat, or a new run's (a node restarted within a lease).
+    // Gone: a watched node with no heartbeat, or any node whose run changed (stopped, or
+    // restarted within a lease).
     std::vector<std::string> dead;
     for (std::size_t k = 0; k < others.size(); ++k) {
       const std::string& run = (*runs)[k];
-      auto [seen, fresh] = i.incarnations.try_emplace(others[k], run);
-      if (run.empty() || (!fresh && seen->second != run)) dead.push_back(others[k]);
+      auto seen = i.incarnations.find(others[k]);
+      const bool changed = seen != i.incarnations.end() && seen->second != run;
+      if (changed || (run.empty() && k < watched.size())) dead.push_back(others[k]);
       if (run.empty()) {
-        i.incarnations.erase(seen);
+        if (seen != i.incarnations.end()) i.incarnations.erase(seen);
       } else {
-        seen->second = run;
+        i.incarnations[others[k]] = run;
       }
     }
     if (!dead.empty()) nodes_gone(dead);
-    count_nodes();
     if (++i.ticks % kOrphanEvery == 0) adopt_orphans();
   } else {
     ++i.redis_errors;
@@ -378,9 +394,13 @@ void Cluster::count_nodes() {
   auto r = impl_->commands.pipeline(
       {{"ZADD", "bc:nodes", std::to_string(now + cfg_.lease_ttl.count()), cfg_.node_id},
        {"ZREMRANGEBYSCORE", "bc:nodes", "-inf", std::to_string(now)},
-       {"ZCARD", "bc:nodes"}});
-  if (r && (*r)[2].kind == RedisReply::Kind::Integer)
-    live_nodes_ = static_cast<std::size_t>((*r)[2].integer);
+       {"ZRANGE", "bc:nodes", "0", "-1"}});
+  if (!r || (*r)[2].kind != RedisReply::Kind::Array) return;
+  live_nodes_ = (*r)[2].elements.size();
+  impl_->live.clear();
+  for (const auto& n : (*r)[2].elements) {
+    if (n.str != cfg_.node_id) impl_->live.push_back(n.str);
+  }
 }
 
 }  // namespace bc::server

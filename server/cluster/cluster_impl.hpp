@@ -65,7 +65,10 @@ struct Cluster::Impl {
   std::chrono::steady_clock::time_point last_renewed{};
   bool stopped = false;
   std::uint64_t ticks = 0;
-  std::map<std::string, std::string> incarnations;  // of the watched nodes, as last read
+  // Every other live node's run, as last read from this node's start on: a restart within a
+  // lease is noticed even when this node began to relay to it just before.
+  std::map<std::string, std::string> incarnations;
+  std::vector<std::string> live;  // the nodes of bc:nodes but this one, as last read
 
   // Connection side of the relay: connections of this node relayed to each owner node.
   std::mutex relay_mu;
