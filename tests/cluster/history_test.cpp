@@ -248,8 +248,12 @@ class Table {
       return false;
     }
     if (!c.joined && now_ms() - c.pending_at > kGiveUpMs) {
+      char when[96];
+      std::snprintf(when, sizeof when, " (%s, sent at %.1f s)",
+                    c.who < 2 ? (c.who == 0 ? "first seat" : "second seat") : "spectator",
+                    c.pending_at / 1000);
       h.problems.push_back("a join had no answer for " +
-                           std::to_string(static_cast<int>(kGiveUpMs)) + " ms");
+                           std::to_string(static_cast<int>(kGiveUpMs)) + " ms" + when);
       drop(h, c, "no joined");
       return false;
     }
@@ -750,10 +754,14 @@ TEST(HistoryChecker, GamesUnderASeededNemesisLoseNothingAndEveryHistoryIsAPrefix
   EXPECT_TRUE(findings.empty()) << findings.size() << " findings; seed " << seed;
   EXPECT_GE(games, kTables) << "every table played";
   EXPECT_GT(acked, 200) << "the clients played through the faults";
-  // The nodes stop cleanly.
+  // The nodes stop cleanly; one that does not shows the end of its log (a sanitizer's report).
   for (auto& n : c.nodes) {
     n.proc->signal(SIGTERM);
-    EXPECT_EQ(n.proc->wait(15s), 0);
+    const int status = n.proc->wait(15s);
+    n.proc->drain_stderr();
+    const std::string& log = n.proc->stderr_text();
+    EXPECT_EQ(status, 0) << "the end of its log:\n"
+                         << log.substr(log.size() > 12000 ? log.size() - 12000 : 0);
   }
   c.write_logs();
 }
