@@ -85,7 +85,7 @@ StaticFile find_static_file(const fs::path& root, std::string_view target) {
 }
 
 std::string_view content_type(const fs::path& file) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kTypes{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kTypes{{
       {".html", "text/html; charset=utf-8"},
       {".htm", "text/html; charset=utf-8"},
       {".js", "text/javascript; charset=utf-8"},
@@ -102,6 +102,8 @@ std::string_view content_type(const fs::path& file) {
       {".jpg", "image/jpeg"},
       {".webp", "image/webp"},
       {".wav", "audio/wav"},
+      // The rules core (web/engine/): browsers compile it while it downloads only with this type.
+      {".wasm", "application/wasm"},
   }};
   std::string ext = file.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),

@@ -615,6 +615,7 @@ TEST(ContentTypes, ByExtension) {
   EXPECT_EQ(content_type("x.CSS"), "text/css; charset=utf-8");
   EXPECT_EQ(content_type("i.svg"), "image/svg+xml");
   EXPECT_EQ(content_type("i.png"), "image/png");
+  EXPECT_EQ(content_type("engine/core.wasm"), "application/wasm");
   EXPECT_EQ(content_type("favicon.ico"), "image/x-icon");
   EXPECT_EQ(content_type("d.json"), "application/json");
   EXPECT_EQ(content_type("app.webmanifest"), "application/manifest+json");
