@@ -42,6 +42,9 @@ declare -A pkgs=(
   [clang]=/usr/bin/clang++
   [clang-format]=/usr/bin/clang-format
   [libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+  # The rules core as WebAssembly for the page (scripts/build-wasm.sh; the test command checks
+  # that web/engine/ is what the sources build).
+  [emscripten]=/usr/bin/emcc
 )
 if [ "$want_browser" = 1 ]; then
   pkgs[chromium]=/usr/bin/chromium
@@ -100,7 +103,8 @@ fi
 
 if [ "$want_browser" = 1 ] && [ -f tests/browser/package.json ]; then
   if [ ! -d tests/browser/node_modules/playwright-core ] \
-    || [ ! -d tests/browser/node_modules/puppeteer-core ]; then
+    || [ ! -d tests/browser/node_modules/puppeteer-core ] \
+    || [ ! -d tests/browser/node_modules/ws ]; then
     echo "install-deps: npm ci in tests/browser"
     (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
   fi

@@ -2,6 +2,8 @@
 # Builds and runs every test, in stages:
 #   dependencies, formatting        what is missing is installed (Debian packages as root, npm ci);
 #                                   every C++ file must match .clang-format
+#   WebAssembly core                web/engine/ rebuilt by emscripten and compared with what is
+#                                   committed (scripts/build-wasm.sh --check)
 #   container preparation           in the background from here on: the container stage's
 #                                   downloads (tests/docker/run.sh --prepare)
 #   release build                   the server (g++ -O3, as shipped), the load tools, the binaries
@@ -130,6 +132,8 @@ if [ "${BC_SKIP_CONTAINER:-0}" != 1 ] && [ "${stage_rc[dependencies]}" = 0 ]; th
   stage_bg "container preparation" build -- tests/docker/run.sh --prepare
 fi
 stage "formatting" single -- scripts/check-format.sh
+# The page's rules core (web/engine/core.wasm) is committed: it must be what core/ builds now.
+stage "WebAssembly core" single --needs dependencies -- scripts/build-wasm.sh --check
 
 # The release tree: the server as shipped, the load tools and the binaries of the heavy tests (the
 # game code's exhaustive and random sweeps, labelled in tests/CMakeLists.txt: a tenth of their ASan

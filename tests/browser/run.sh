@@ -76,7 +76,7 @@ export BC_BINARY="$bin"  # for tests that start a server of their own (tls.test.
 
 cd "$here"
 if [[ ${#files[@]} -eq 0 ]]; then files=(*.test.mjs); fi
-if [[ ! -d node_modules/playwright-core || ! -d node_modules/puppeteer-core ]]; then
+if [[ ! -d node_modules/playwright-core || ! -d node_modules/puppeteer-core || ! -d node_modules/ws ]]; then
   npm ci --no-audit --no-fund
 fi
 # Two files at a time (BC_BROWSER_JOBS), each its own node process and browser, on the one server
