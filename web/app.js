@@ -30,7 +30,7 @@
 //   editor_board.js   its canvas (a BoardView with the turns' values drawn on it)
 //   editor_state.js   what its parts share, and the `analyse` of a position
 //   explore.js        playing on from the position with the server's values of every turn
-//   explore_apply.js  the position after a turn, until the server sends it
+//   engine.js         the rules core as WebAssembly (engine/core.wasm): the position after a turn
 //   editor_play.js    "Play from here" (create with the position), "Analyse this position"
 //   position_text.js  positions as text: the CLI's FEN-like line, Kaboom's Gamesman string
 

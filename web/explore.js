@@ -8,7 +8,7 @@ import { same } from './squares.js';
 import { edBoard, edCanvas, say, setValue, showPosition, unsay } from './editor_board.js';
 import { analyse, ed, edSides, positionWords, refusal } from './editor_state.js';
 import { positionShown, setPosition } from './editor.js';
-import { applyTurn } from './explore_apply.js';
+import { loadEngine } from './engine.js';
 import { isKaboom, sortPieces } from './position_text.js';
 import { valueColour, valueWords } from './values.js';
 
@@ -229,15 +229,27 @@ export function exploreGhost(sq) {
   return ok ? { side: ex.line[ex.at].pos.turn, kind: bomb ? 'bomb' : 'normal', rank: 'man' } : null;
 }
 
+// The rules core (web/engine.js): the position after a turn, which `analyse` lists but does not
+// play. Loaded with the page, so it is there by the first click.
+let engine = null;
+const engineReady = loadEngine().then((e) => (engine = e), () => null);
+
 /** Plays a turn of the list: the line goes on from the position shown. */
-function play(t) {
+async function play(t) {
   const before = ex.line[ex.at].pos;
   let after;
   let fx = { captured: [], exploded: [] };
   if (t.position) {
     after = { ...before, turn: t.position.turn, pieces: sortPieces(t.position.pieces ?? []), bombs: t.position.bombs ?? before.bombs };
   } else {
-    ({ pos: after, ...fx } = applyTurn(before, t.actions, ed.options));
+    const core = engine ?? (await engineReady);
+    const applied = core?.applyTurn(before, t.actions, ed.options);
+    if (!applied) {
+      say(core ? 'This turn cannot be played from here: the rules core refused it.'
+        : 'The rules core did not load: reload the page to play on.');
+      return;
+    }
+    ({ pos: after, ...fx } = applied);
   }
   const v = t.value;
   const over = v?.outcome && v.remoteness === 1 ? endWords(v, before.turn) : null;
