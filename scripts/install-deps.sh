@@ -102,9 +102,9 @@ if [ "$want_container" = 1 ] && [ "$(id -u)" = 0 ]; then
 fi
 
 if [ "$want_browser" = 1 ] && [ -f tests/browser/package.json ]; then
-  if [ ! -d tests/browser/node_modules/playwright-core ] \
-    || [ ! -d tests/browser/node_modules/puppeteer-core ] \
-    || [ ! -d tests/browser/node_modules/ws ]; then
+  # npm ci again when the lock file changed since the last install (a module added or moved on).
+  if [ ! -f tests/browser/node_modules/.package-lock.json ] \
+    || [ tests/browser/package-lock.json -nt tests/browser/node_modules/.package-lock.json ]; then
     echo "install-deps: npm ci in tests/browser"
     (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
   fi

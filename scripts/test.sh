@@ -2,6 +2,8 @@
 # Builds and runs every test, in stages:
 #   dependencies, formatting        what is missing is installed (Debian packages as root, npm ci);
 #                                   every C++ file must match .clang-format
+#   JavaScript checks               web/ and tests/browser/ as Prettier writes them, ESLint's
+#                                   recommended rules, no new import cycle (scripts/check-web.sh)
 #   WebAssembly core                web/engine/ rebuilt by emscripten and compared with what is
 #                                   committed (scripts/build-wasm.sh --check)
 #   container preparation           in the background from here on: the container stage's
@@ -132,6 +134,8 @@ if [ "${BC_SKIP_CONTAINER:-0}" != 1 ] && [ "${stage_rc[dependencies]}" = 0 ]; th
   stage_bg "container preparation" build -- tests/docker/run.sh --prepare
 fi
 stage "formatting" single -- scripts/check-format.sh
+# The JavaScript's format, lint and import cycles (Prettier, ESLint, scripts/web-imports.mjs).
+stage "JavaScript checks" single --needs dependencies -- scripts/check-web.sh
 # The page's rules core (web/engine/core.wasm) is committed: it must be what core/ builds now.
 stage "WebAssembly core" single --needs dependencies -- scripts/build-wasm.sh --check
 

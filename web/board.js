@@ -181,7 +181,7 @@ export class BoardView {
     const moves = acts.filter((a) => a.from && a.to);
     let moveEnd = 0;
     const captureDelay = new Map();
-    let mover = null;
+    let mover;
     let moverFrom = null;
     if (moves.length > 0) {
       const path = [moves[0].from, ...moves.map((a) => a.to)];

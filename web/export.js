@@ -99,7 +99,7 @@ async function exportGamesman(room, q, base) {
 
 /** Offers the PDN only if this server makes one. */
 async function checkPdn(link) {
-  let ok = false;
+  let ok;
   try {
     const res = await apiFetch(link.href, { method: 'HEAD', cache: 'no-store' });
     ok = res.ok;

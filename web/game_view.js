@@ -114,7 +114,7 @@ function renderHighlights(s, legal) {
 function renderStatus(s, sides, legal) {
   const line = $('#status-line');
   let text;
-  let cls = '';
+  let cls;
   const here = atOneScreen();
   const myTurn = isPlayer() && s.status === 'playing' && s.turn === mySide();
   if (s.status === 'finished') {

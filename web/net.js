@@ -38,7 +38,7 @@ export class Net {
     let ws;
     try {
       ws = new WebSocket(this.url);
-    } catch (e) {
+    } catch {
       this.scheduleRetry();
       return;
     }

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
+  person, waitBoard, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
 } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  person, board, waitBoard, createGame, shot, BASE, T,
+  person, waitBoard, createGame, shot, BASE, T,
 } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 

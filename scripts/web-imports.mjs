@@ -1,0 +1,104 @@
+// The web client's imports: which modules of web/ import each other in a cycle (a strongly
+// connected component of the static imports), and how long each module is. The goal is no cycle
+// (issue 32: the page as layers); until the layers land, the modules of today's cycles are listed
+// in scripts/web-import-cycles.txt, and this fails when a module not listed joins a cycle, or when
+// a listed one has left every cycle (take it off the list: the list only shrinks).
+//   node scripts/web-imports.mjs [--list]   (--list: print the modules in cycles, for the file)
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const web = path.join(root, 'web');
+const allowedFile = path.join(root, 'scripts', 'web-import-cycles.txt');
+
+function modules(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return modules(full);
+    return name.endsWith('.js') ? [full] : [];
+  });
+}
+
+// Static imports and re-exports of relative modules: what is evaluated before the module itself.
+const IMPORT = /^\s*(?:import|export)\s+(?:[\s\S]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+const files = modules(web).sort();
+const name = (f) => path.relative(web, f);
+const graph = new Map();
+const lines = new Map();
+for (const f of files) {
+  const text = readFileSync(f, 'utf8');
+  lines.set(name(f), text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
+  const deps = new Set();
+  for (const m of text.matchAll(IMPORT)) {
+    const target = path.resolve(path.dirname(f), m[1]);
+    if (target.startsWith(web) && target.endsWith('.js')) deps.add(name(target));
+  }
+  graph.set(name(f), [...deps].filter((d) => lines.has(d) || files.some((g) => name(g) === d)));
+}
+
+// Tarjan's strongly connected components.
+let counter = 0;
+const index = new Map();
+const low = new Map();
+const stack = [];
+const onStack = new Set();
+const components = [];
+function visit(v) {
+  index.set(v, counter);
+  low.set(v, counter);
+  counter++;
+  stack.push(v);
+  onStack.add(v);
+  for (const w of graph.get(v) ?? []) {
+    if (!index.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (onStack.has(w)) {
+      low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+  }
+  if (low.get(v) === index.get(v)) {
+    const c = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      c.push(w);
+    } while (w !== v);
+    if (c.length > 1 || (graph.get(v) ?? []).includes(v)) components.push(c.sort());
+  }
+}
+for (const v of graph.keys()) if (!index.has(v)) visit(v);
+
+const inCycles = new Set(components.flat());
+if (process.argv.includes('--list')) {
+  for (const m of [...inCycles].sort()) console.log(m);
+  process.exit(0);
+}
+
+const total = [...lines.values()].reduce((a, b) => a + b, 0);
+const long = [...lines].filter(([, n]) => n > 400).sort((a, b) => b[1] - a[1]);
+console.log(`web-imports: ${files.length} modules, ${total} lines; ${components.length} import cycle(s) holding ${inCycles.size} modules`);
+for (const c of components) console.log(`  cycle of ${c.length}: ${c.join(' ')}`);
+if (long.length) console.log(`  over 400 lines: ${long.map(([m, n]) => `${m} (${n})`).join(', ')}`);
+
+const allowed = new Set(
+  readFileSync(allowedFile, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#')),
+);
+const joined = [...inCycles].filter((m) => !allowed.has(m)).sort();
+const left = [...allowed].filter((m) => !inCycles.has(m)).sort();
+let ok = true;
+if (joined.length) {
+  ok = false;
+  console.error(`web-imports: in an import cycle, and not before: ${joined.join(', ')} (break the cycle: a module imports only layers below it)`);
+}
+if (left.length) {
+  ok = false;
+  console.error(`web-imports: in no cycle any more: ${left.join(', ')} (take them off scripts/web-import-cycles.txt)`);
+}
+process.exit(ok ? 0 : 1);
