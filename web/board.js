@@ -38,7 +38,14 @@ export class BoardView {
     this.cssW = 0;
     this.cssH = 0;
     this.ui = {
-      selected: null, targets: [], movable: [], detonatable: [], hover: null, ghost: null, premove: null, valueMarks: [],
+      selected: null,
+      targets: [],
+      movable: [],
+      detonatable: [],
+      hover: null,
+      ghost: null,
+      premove: null,
+      valueMarks: [],
     };
     this.labels = null; // the edges' labels in screen order, {cols, rows} (notation.js); null: a1-h8
     this.effects = [];
@@ -142,7 +149,10 @@ export class BoardView {
     this.kaboom = kaboom;
     if (kaboom) this.flipped = false;
     const follows =
-      prev && !geometryChanged && prev.room === next.room && (prev.game ?? 0) === (next.game ?? 0) &&
+      prev &&
+      !geometryChanged &&
+      prev.room === next.room &&
+      (prev.game ?? 0) === (next.game ?? 0) &&
       next.version === prev.version + 1;
     if (!follows) {
       this.effects = [];
@@ -172,8 +182,14 @@ export class BoardView {
     // The actions this state added: `last` may hold the whole turn so far or only the newest hop.
     let acts = last.actions;
     const pl = prev.last;
-    if (pl && pl.side === last.side && prev.turn === pl.side && Array.isArray(pl.actions) &&
-        isPrefix(pl.actions, acts) && pl.actions.length < acts.length) {
+    if (
+      pl &&
+      pl.side === last.side &&
+      prev.turn === pl.side &&
+      Array.isArray(pl.actions) &&
+      isPrefix(pl.actions, acts) &&
+      pl.actions.length < acts.length
+    ) {
       acts = acts.slice(pl.actions.length);
     }
     const before = new Map((prev.board?.pieces ?? []).map((p) => [key(p.at), p]));
@@ -193,7 +209,11 @@ export class BoardView {
       moveEnd = HOP_MS * moves.length;
       if (mover) {
         this.addEffect({
-          type: 'move', piece: started ?? mover, final: landed ?? null, path, dur: moveEnd,
+          type: 'move',
+          piece: started ?? mover,
+          final: landed ?? null,
+          path,
+          dur: moveEnd,
           hide: landed ? key(end) : null,
         });
       }
@@ -252,7 +272,13 @@ export class BoardView {
       now.forEach((p, i) => {
         if (was[i].at[1] !== p.at[1]) {
           this.addEffect({
-            type: 'fall', piece: p, fromY: was[i].at[1], dur: FALL_MS, delay: 500, hide: key(p.at), hold: true,
+            type: 'fall',
+            piece: p,
+            fromY: was[i].at[1],
+            dur: FALL_MS,
+            delay: 500,
+            hide: key(p.at),
+            hold: true,
           });
         }
       });
@@ -358,5 +384,4 @@ export class BoardView {
       drawPiece(this.ctx, cx, cy, r, p);
     }
   }
-
 }

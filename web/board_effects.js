@@ -115,7 +115,7 @@ function drawBlast(view, e, t, m) {
   ctx.stroke();
   // Sparks and debris, from a seeded generator so every frame agrees.
   let seed = (e.seed * 9301 + 49297) % 233280;
-  const rnd = () => ((seed = (seed * 9301 + 49297) % 233280) / 233280);
+  const rnd = () => (seed = (seed * 9301 + 49297) % 233280) / 233280;
   for (const [cx, cy] of centers) {
     for (let i = 0; i < 9; i++) {
       const ang = rnd() * Math.PI * 2;

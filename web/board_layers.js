@@ -34,10 +34,16 @@ export function drawCheckerboard(view, w, h) {
  *  the view's labels (a notation's), else a-h and 1-8. Kaboom's grid has them only when given. */
 function drawEdgeLabels(view, w, h) {
   const { ctx } = view;
-  const labels = view.labels ?? (view.kaboom ? null : {
-    cols: Array.from({ length: view.cols }, (_, c) => String.fromCharCode(97 + view.fromScreen(c, view.rows - 1)[0])),
-    rows: Array.from({ length: view.rows }, (_, r) => String(view.fromScreen(0, r)[1] + 1)),
-  });
+  const labels =
+    view.labels ??
+    (view.kaboom
+      ? null
+      : {
+          cols: Array.from({ length: view.cols }, (_, c) =>
+            String.fromCharCode(97 + view.fromScreen(c, view.rows - 1)[0]),
+          ),
+          rows: Array.from({ length: view.rows }, (_, r) => String(view.fromScreen(0, r)[1] + 1)),
+        });
   if (!labels) return;
   const fs = Math.max(8, Math.round(Math.min(w, h) * 0.16));
   ctx.font = `600 ${fs}px system-ui, sans-serif`;
@@ -101,7 +107,8 @@ function lastSquares(view, last, moves) {
   if (moves.length) squares.push(moves[0].from, ...moves.map((a) => a.to));
   for (const a of last.actions ?? []) {
     if (a.kind === 'drop') {
-      const top = (view.state.board?.pieces ?? []).filter((p) => p.at[0] === a.column)
+      const top = (view.state.board?.pieces ?? [])
+        .filter((p) => p.at[0] === a.column)
         .sort((p, q) => q.at[1] - p.at[1])[0];
       if (top) squares.push(top.at);
     }
@@ -241,8 +248,13 @@ export function drawUiOver(view, w, h, now) {
   for (const sq of movable) {
     if (selected && same(sq, selected)) continue;
     const isHover = hover && same(hover, sq);
-    ring(ctx, view.center(sq), m * 0.44, m * (isHover ? 0.05 : 0.03),
-      isHover ? 'rgba(255,255,255,0.9)' : 'rgba(255,255,255,0.35)');
+    ring(
+      ctx,
+      view.center(sq),
+      m * 0.44,
+      m * (isHover ? 0.05 : 0.03),
+      isHover ? 'rgba(255,255,255,0.9)' : 'rgba(255,255,255,0.35)',
+    );
   }
   for (const sq of detonatable) {
     ring(ctx, view.center(sq), m * 0.46, m * 0.05, `rgba(255, 170, 60, ${0.45 + 0.45 * pulse})`);

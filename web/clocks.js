@@ -46,8 +46,12 @@ function shown() {
 /** The clock for a player card, or null in an untimed game. */
 export function clockEl(side) {
   if (!shown()) return null;
-  const el = h('span.clock', { role: 'timer', dataset: { side }, title: `${sideName(side)}'s time` },
-    h('span.sr-only', {}, `${sideName(side)}'s time: `), h('span.clock-time', {}));
+  const el = h(
+    'span.clock',
+    { role: 'timer', dataset: { side }, title: `${sideName(side)}'s time` },
+    h('span.sr-only', {}, `${sideName(side)}'s time: `),
+    h('span.clock-time', {}),
+  );
   paintClock(el, serverNow());
   return el;
 }
@@ -130,7 +134,11 @@ export function renderClocks() {
   const label = $('#time-control-label');
   label.hidden = !s?.clock;
   if (s?.clock) {
-    label.replaceChildren(icon('clock'), ` ${s.clock.control}`, h('span.sr-only', {}, ` (${controlWords(s.clock.control)})`));
+    label.replaceChildren(
+      icon('clock'),
+      ` ${s.clock.control}`,
+      h('span.sr-only', {}, ` (${controlWords(s.clock.control)})`),
+    );
     label.title = controlWords(s.clock.control);
   }
   if (!s) lastMs.clear();

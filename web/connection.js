@@ -12,9 +12,7 @@ import { renderTimeControl } from './time_control.js';
 import { renderGame, updateDataAttrs } from './game_view.js';
 import { onTakebackNews } from './takeback.js';
 import { onAnalysisReply } from './values.js';
-import {
-  leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen,
-} from './lobby.js';
+import { leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen } from './lobby.js';
 
 export function setConn(online, text) {
   const el = $('#conn');
@@ -35,7 +33,9 @@ function showBanner(text, { spinner = true, action = null, onAction = null } = {
 
 function showReplaced() {
   showBanner('This game is open in another tab or window; this tab is paused.', {
-    spinner: false, action: 'Play here', onAction: playHere,
+    spinner: false,
+    action: 'Play here',
+    onAction: playHere,
   });
 }
 
@@ -75,21 +75,33 @@ export function sendJoin() {
 const ROOM_NEWS = new Set(['chat', 'draw_offer', 'rematch_offer', 'draw_declined', 'presence']);
 
 export function onMessage(msg) {
-  if ((msg.type === 'analysis' || msg.type === 'analysis_history' || msg.type === 'error') && onAnalysisReply(msg)) return undefined;
+  if ((msg.type === 'analysis' || msg.type === 'analysis_history' || msg.type === 'error') && onAnalysisReply(msg))
+    return undefined;
   if (ROOM_NEWS.has(msg.type) && !app.room) return;
   switch (msg.type) {
-    case 'welcome': return onWelcome(msg);
-    case 'joined': return onJoined(msg);
-    case 'state': return onState(msg);
-    case 'delta': return onDelta(msg);
-    case 'chat': return onChat(msg);
-    case 'draw_offer': return onDrawOffer(msg);
+    case 'welcome':
+      return onWelcome(msg);
+    case 'joined':
+      return onJoined(msg);
+    case 'state':
+      return onState(msg);
+    case 'delta':
+      return onDelta(msg);
+    case 'chat':
+      return onChat(msg);
+    case 'draw_offer':
+      return onDrawOffer(msg);
     case 'takeback_offer':
-    case 'takeback_declined': return onTakebackNews(msg);
-    case 'error': return onError(msg);
-    case 'notice': return onNotice(msg);
-    case 'pong': return onPong(msg);
-    case 'presence': return onPresence(msg);
+    case 'takeback_declined':
+      return onTakebackNews(msg);
+    case 'error':
+      return onError(msg);
+    case 'notice':
+      return onNotice(msg);
+    case 'pong':
+      return onPong(msg);
+    case 'presence':
+      return onPresence(msg);
     case 'ok':
       app.requests.delete(msg.id); // the request went through; its state or chat follows
       return undefined;
@@ -100,7 +112,8 @@ export function onMessage(msg) {
     case 'draw_declined':
       if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} declined the draw.`, 'info');
       return undefined;
-    default: return undefined; // unknown messages are ignored (PROTOCOL.md)
+    default:
+      return undefined; // unknown messages are ignored (PROTOCOL.md)
   }
 }
 
@@ -161,8 +174,13 @@ function onJoined(msg) {
   }
   app.joinReq = { room, seat: app.seat, name, token: app.seat !== 'spectator' ? app.token : null };
   if (req?.lostSeat) {
-    toast(app.seat === 'spectator' ? 'Your seat could not be taken back; you are watching.' :
-      `Your old seat was given up, so you have a new one: ${sideName(app.seat)}.`, 'info', 6000);
+    toast(
+      app.seat === 'spectator'
+        ? 'Your seat could not be taken back; you are watching.'
+        : `Your old seat was given up, so you have a new one: ${sideName(app.seat)}.`,
+      'info',
+      6000,
+    );
   }
   // From the start screen or the analysis board, Back returns there.
   if (location.pathname === '/' || location.pathname.startsWith('/analysis')) history.pushState({ room }, '', app.url);
@@ -229,7 +247,9 @@ function onError(msg) {
       // few seconds; try once more then, if we still want this room.
       toast(text, 'info');
       const again = app.joinReq;
-      setTimeout(() => { if (again && app.joinReq === again) sendJoin(); }, 5000);
+      setTimeout(() => {
+        if (again && app.joinReq === again) sendJoin();
+      }, 5000);
       return;
     }
     if (msg.code === 'seat_taken' && req.seat !== 'spectator') {

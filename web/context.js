@@ -27,8 +27,8 @@ export { same }; // squares.js's, for the page's modules
 
 export function sidesOf(variant) {
   const v = app.variants.find((x) => x.id === variant);
-  const sides = v?.sides?.map((s) => (typeof s === 'string' ? s : s.id ?? s.name));
-  return sides?.length === 2 ? sides : DEFAULT_SIDES[variant] ?? ['fire', 'water'];
+  const sides = v?.sides?.map((s) => (typeof s === 'string' ? s : (s.id ?? s.name)));
+  return sides?.length === 2 ? sides : (DEFAULT_SIDES[variant] ?? ['fire', 'water']);
 }
 
 export function isPlayer() {
@@ -48,7 +48,8 @@ export function mySide() {
 
 export function myLegal() {
   const s = app.state;
-  if (!s || app.replay || app.pending || app.replaced || !isPlayer() || s.status !== 'playing' || s.turn !== mySide()) return [];
+  if (!s || app.replay || app.pending || app.replaced || !isPlayer() || s.status !== 'playing' || s.turn !== mySide())
+    return [];
   return Array.isArray(s.legal) ? s.legal : [];
 }
 

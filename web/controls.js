@@ -56,8 +56,9 @@ $('#flip').addEventListener('click', () => {
 $('#resign').addEventListener('click', async () => {
   // At one screen the side to move resigns (the server's rule): the question names both sides.
   const side = atOneScreen() ? app.state.turn : null;
-  const question = side ? `${sideWithName(side)} resigns? ${sideWithName(otherSide(side))} wins.` :
-    'Resign this game? Your opponent wins.';
+  const question = side
+    ? `${sideWithName(side)} resigns? ${sideWithName(otherSide(side))} wins.`
+    : 'Resign this game? Your opponent wins.';
   if (await confirmDialog(question, 'Resign')) {
     send({ type: 'resign' }, { kind: 'resign' });
   }
@@ -85,7 +86,8 @@ $('#rematch').addEventListener('click', askRematch);
 export function sendLeave() {
   if (!app.room) return;
   const s = app.state;
-  const freesSeat = isPlayer() && !atOneScreen() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
+  const freesSeat =
+    isPlayer() && !atOneScreen() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
   if (send({ type: 'leave' }) !== null && freesSeat) store.dropSeat(app.room);
 }
 

@@ -9,7 +9,14 @@ import { drawPiece } from './pieces.js';
 import { showScreen } from './lobby.js';
 import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf, unsay } from './editor_board.js';
 import {
-  analyse, analysisLink, defaultOptions, ed, edSides, optionSpecs, positionWords, refusal,
+  analyse,
+  analysisLink,
+  defaultOptions,
+  ed,
+  edSides,
+  optionSpecs,
+  positionWords,
+  refusal,
 } from './editor_state.js';
 import { enterExplore, exploreClick, exploreGhost, exploreKey, leaveExplore } from './explore.js';
 import { renderPlay } from './editor_play.js';
@@ -20,10 +27,11 @@ const kaboom = () => pt.isKaboom(ed.variant);
 
 // ---- opening: /analysis?variant=V&<option>=<value>...&fen=<text> -----------------------------
 
-const variantsKnown = () => new Promise((resolve) => {
-  const check = () => (app.variants.length ? resolve() : setTimeout(check, 50));
-  check();
-});
+const variantsKnown = () =>
+  new Promise((resolve) => {
+    const check = () => (app.variants.length ? resolve() : setTimeout(check, 50));
+    check();
+  });
 
 /** Opens the analysis board on the position of the address (or the start). */
 export async function openAnalysis() {
@@ -34,7 +42,9 @@ export async function openAnalysis() {
     setValue('Connecting to the server…');
     await variantsKnown();
   }
-  $('#ed-variant').replaceChildren(...app.variants.map((v) => h('option', { value: v.id }, v.name ?? variantName(v.id))));
+  $('#ed-variant').replaceChildren(
+    ...app.variants.map((v) => h('option', { value: v.id }, v.name ?? variantName(v.id))),
+  );
   const q = new URLSearchParams(location.search);
   const text = q.get('fen') ?? q.get('position');
   let variant = q.get('variant') ?? (text ? variantOfText(text) : null) ?? ed.variant;
@@ -58,7 +68,8 @@ function variantOfText(text) {
   const side = t.split(':')[0];
   if (side === 'x' || side === 'o') return 'kaboom';
   if (side === 'fire' || side === 'water') return 'bomb';
-  if (side === 'black' || side === 'white') return ['classic', 'triple_king'].includes(ed.variant) ? ed.variant : 'classic';
+  if (side === 'black' || side === 'white')
+    return ['classic', 'triple_king'].includes(ed.variant) ? ed.variant : 'classic';
   return null;
 }
 
@@ -80,11 +91,28 @@ function renderOptions() {
     const help = o.help ?? o.description ?? '';
     const id = `ed-opt-${o.name}`;
     if (o.type === 'bool') {
-      return h('label.check', { title: help }, h('input', { type: 'checkbox', id, name: o.name, checked: !!ed.options[o.name] }),
-        h('span', {}, humanize(o.name)));
+      return h(
+        'label.check',
+        { title: help },
+        h('input', { type: 'checkbox', id, name: o.name, checked: !!ed.options[o.name] }),
+        h('span', {}, humanize(o.name)),
+      );
     }
-    return h('label.field.num', { title: help }, h('span', {}, humanize(o.name)),
-      h('input', { type: 'number', id, name: o.name, min: o.min, max: o.max, step: 1, value: ed.options[o.name], inputmode: 'numeric' }));
+    return h(
+      'label.field.num',
+      { title: help },
+      h('span', {}, humanize(o.name)),
+      h('input', {
+        type: 'number',
+        id,
+        name: o.name,
+        min: o.min,
+        max: o.max,
+        step: 1,
+        value: ed.options[o.name],
+        inputmode: 'numeric',
+      }),
+    );
   });
   $('#ed-options').replaceChildren(...inputs);
 }
@@ -120,7 +148,12 @@ $('#ed-options').addEventListener('change', (e) => {
 
 function paletteTools() {
   if (kaboom()) {
-    return [['x', 'normal'], ['o', 'normal'], ['x', 'bomb'], ['o', 'bomb']].map(([side, kind]) => ({ side, kind, rank: 'man' }));
+    return [
+      ['x', 'normal'],
+      ['o', 'normal'],
+      ['x', 'bomb'],
+      ['o', 'bomb'],
+    ].map(([side, kind]) => ({ side, kind, rank: 'man' }));
   }
   const kinds = ed.variant === 'bomb' ? ['normal', 'shield', 'bomb'] : ['normal'];
   const ranks = ed.variant === 'triple_king' ? ['man', 'king', 'triple_king'] : ['man', 'king'];
@@ -143,16 +176,26 @@ function pieceIcon(t) {
 function renderPalette() {
   const tools = [...paletteTools(), 'erase'];
   if (!tools.some((t) => sameTool(t, ed.tool))) ed.tool = tools[0];
-  $('#ed-palette').replaceChildren(...tools.map((t) => {
-    const name = toolName(t);
-    return h('button.ed-tool', {
-      type: 'button', role: 'radio', 'aria-checked': String(sameTool(t, ed.tool)), 'aria-label': name, title: name,
-      onclick: () => {
-        ed.tool = t;
-        renderPalette();
-      },
-    }, t === 'erase' ? h('span.ed-eraser', { 'aria-hidden': 'true' }, '✕') : pieceIcon(t));
-  }));
+  $('#ed-palette').replaceChildren(
+    ...tools.map((t) => {
+      const name = toolName(t);
+      return h(
+        'button.ed-tool',
+        {
+          type: 'button',
+          role: 'radio',
+          'aria-checked': String(sameTool(t, ed.tool)),
+          'aria-label': name,
+          title: name,
+          onclick: () => {
+            ed.tool = t;
+            renderPalette();
+          },
+        },
+        t === 'erase' ? h('span.ed-eraser', { 'aria-hidden': 'true' }, '✕') : pieceIcon(t),
+      );
+    }),
+  );
 }
 
 function sameTool(a, b) {
@@ -222,7 +265,9 @@ edCanvas.addEventListener('pointermove', (e) => {
 edCanvas.addEventListener('pointerleave', () => edBoard.setUi({ hover: null, ghost: null }));
 
 document.addEventListener('keydown', (e) => {
-  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement ||
+  const typing =
+    e.target instanceof HTMLInputElement ||
+    e.target instanceof HTMLTextAreaElement ||
     e.target instanceof HTMLSelectElement;
   if (typing || $('#analysis').hidden || document.querySelector('dialog[open]')) return;
   if (ed.mode === 'explore' && exploreKey(e.key)) e.preventDefault();
@@ -253,8 +298,18 @@ export function positionShown(pos) {
 
 function renderTurn() {
   const box = $('#ed-turn');
-  box.replaceChildren(h('legend', {}, 'To move'), ...edSides().map((s) => h('label.side-pick', {},
-    h('input', { type: 'radio', name: 'ed-turn', value: s, checked: s === ed.pos.turn }), sideChip(s), h('span', {}, sideName(s)))));
+  box.replaceChildren(
+    h('legend', {}, 'To move'),
+    ...edSides().map((s) =>
+      h(
+        'label.side-pick',
+        {},
+        h('input', { type: 'radio', name: 'ed-turn', value: s, checked: s === ed.pos.turn }),
+        sideChip(s),
+        h('span', {}, sideName(s)),
+      ),
+    ),
+  );
   markChecked(box);
 }
 
@@ -264,8 +319,25 @@ function renderBombs() {
   const box = $('#ed-bombs');
   box.hidden = !kaboom();
   if (!kaboom()) return;
-  box.replaceChildren(...edSides().map((s) => h('label.field.num', {}, h('span', {}, `${sideName(s)}: bombs left to drop`),
-    h('input', { type: 'number', name: s, min: 0, max: 10, step: 1, value: ed.pos.bombs?.[s] ?? 0, inputmode: 'numeric', id: `ed-bombs-${s}` }))));
+  box.replaceChildren(
+    ...edSides().map((s) =>
+      h(
+        'label.field.num',
+        {},
+        h('span', {}, `${sideName(s)}: bombs left to drop`),
+        h('input', {
+          type: 'number',
+          name: s,
+          min: 0,
+          max: 10,
+          step: 1,
+          value: ed.pos.bombs?.[s] ?? 0,
+          inputmode: 'numeric',
+          id: `ed-bombs-${s}`,
+        }),
+      ),
+    ),
+  );
 }
 
 $('#ed-bombs').addEventListener('change', (e) => {
@@ -291,9 +363,13 @@ function loadText(text, keepFormat = false) {
   try {
     got = pt.parsePositionText(text, ed.variant, ed.options);
     if (got.format === 'gamesman') {
-      for (const [name, n] of [['width', got.pos.width], ['height', got.pos.height]]) {
+      for (const [name, n] of [
+        ['width', got.pos.width],
+        ['height', got.pos.height],
+      ]) {
         const s = optionSpecs().find((o) => o.name === name);
-        if (s && (n < s.min || n > s.max)) throw new pt.PositionTextError(`the board's ${name} must be from ${s.min} to ${s.max}, not ${n}`);
+        if (s && (n < s.min || n > s.max))
+          throw new pt.PositionTextError(`the board's ${name} must be from ${s.min} to ${s.max}, not ${n}`);
       }
     }
   } catch (e) {
@@ -344,7 +420,7 @@ $('#ed-link').addEventListener('click', async () => {
 });
 
 /** The position shown: the one set up, or the one reached while exploring. */
-export const currentPos = () => (ed.mode === 'explore' ? ed.shown ?? ed.pos : ed.pos);
+export const currentPos = () => (ed.mode === 'explore' ? (ed.shown ?? ed.pos) : ed.pos);
 
 // ---- the server's check of the position -------------------------------------------------------
 

@@ -67,8 +67,12 @@ export function showPosition(pos, { last = null, animate = false } = {}) {
   shown += animate ? 1 : 2;
   edBoard.ui.ghost = null; // a drop's ghost is about the position before
   const geometry = edBoard.setState({
-    variant: pos.variant, room: 'analysis', game: 0, version: shown,
-    board: { width: pos.width, height: pos.height, pieces: pos.pieces }, last,
+    variant: pos.variant,
+    room: 'analysis',
+    game: 0,
+    version: shown,
+    board: { width: pos.width, height: pos.height, pieces: pos.pieces },
+    last,
   });
   edCanvas.dataset.variant = pos.variant;
   edCanvas.dataset.cols = String(pos.width);

@@ -19,17 +19,27 @@ export function renderPlay() {
   const sides = edSides();
   const was = box.querySelector('input:checked')?.value;
   const pick = [...sides, 'random'].includes(was) ? was : sides[0];
-  box.replaceChildren(h('legend', {}, 'Play as'), ...[...sides, 'random'].map((s) => h('label.side-pick', {},
-    h('input', { type: 'radio', name: 'ed-seat', value: s, checked: s === pick }),
-    s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
-    h('span', {}, s === 'random' ? 'Random' : sideName(s)))));
+  box.replaceChildren(
+    h('legend', {}, 'Play as'),
+    ...[...sides, 'random'].map((s) =>
+      h(
+        'label.side-pick',
+        {},
+        h('input', { type: 'radio', name: 'ed-seat', value: s, checked: s === pick }),
+        s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
+        h('span', {}, s === 'random' ? 'Random' : sideName(s)),
+      ),
+    ),
+  );
   markChecked(box);
   const select = $('#ed-opponent');
   const levels = app.ai.levels;
   const chosen = select.value || (store.ai.on ? `ai:${store.ai.level}` : 'person');
-  select.replaceChildren(h('option', { value: 'person' }, 'A person (you send them the link)'),
+  select.replaceChildren(
+    h('option', { value: 'person' }, 'A person (you send them the link)'),
     h('option', { value: 'screen' }, 'Two people at this screen (both sides here)'),
-    ...levels.map((l) => h('option', { value: `ai:${l}` }, `The computer: ${aiLevelName(l)} (level ${l})`)));
+    ...levels.map((l) => h('option', { value: `ai:${l}` }, `The computer: ${aiLevelName(l)} (level ${l})`)),
+  );
   select.value = [...select.options].some((o) => o.value === chosen) ? chosen : 'person';
 }
 
@@ -74,7 +84,8 @@ function updateAnalyseLink() {
 }
 
 new MutationObserver(updateAnalyseLink).observe($('#board'), {
-  attributes: true, attributeFilter: ['data-status', 'data-version', 'data-replay-version', 'data-replay-game', 'data-game'],
+  attributes: true,
+  attributeFilter: ['data-status', 'data-version', 'data-replay-version', 'data-replay-game', 'data-game'],
 });
 
 link.addEventListener('click', (e) => {

@@ -25,7 +25,7 @@ export function optionSpecs(variant = ed.variant) {
 /** The variant's default options. */
 export function defaultOptions(variant) {
   const o = {};
-  for (const s of optionSpecs(variant)) o[s.name] = s.type === 'bool' ? !!s.default : s.default ?? s.min ?? 0;
+  for (const s of optionSpecs(variant)) o[s.name] = s.type === 'bool' ? !!s.default : (s.default ?? s.min ?? 0);
   return o;
 }
 

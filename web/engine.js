@@ -65,7 +65,8 @@ export class Engine {
     };
     const bombs = sides.map((s) => pos.bombs?.[s] ?? 0).join(',');
     const pieces = pos.pieces.map(
-      (p) => `${p.at[0]},${p.at[1]},${side(p.side)},${KINDS.indexOf(p.kind ?? 'normal')},${RANKS.indexOf(p.rank ?? 'man')}`,
+      (p) =>
+        `${p.at[0]},${p.at[1]},${side(p.side)},${KINDS.indexOf(p.kind ?? 'normal')},${RANKS.indexOf(p.rank ?? 'man')}`,
     );
     const text = [String(side(pos.turn)), bombs, ...pieces].join(';');
     return this.game_(this.fromPosition_(variant, optionsText(options), text));

@@ -146,7 +146,8 @@ function renderChoices() {
       const k = String(t.actions[0]?.from);
       byFrom.set(k, [...(byFrom.get(k) ?? []), t]);
     }
-    for (const list of byFrom.values()) marks.push({ sq: list[0].actions[0].from, colour: valueColour(best(list).value), shape: 'ring' });
+    for (const list of byFrom.values())
+      marks.push({ sq: list[0].actions[0].from, colour: valueColour(best(list).value), shape: 'ring' });
   } else {
     selected = ex.path.from;
     const n = ex.path.hops.length;
@@ -156,7 +157,8 @@ function renderChoices() {
       const a = t.actions[n];
       if (a?.to) next.set(String(a.to), [...(next.get(String(a.to)) ?? []), t]);
     }
-    for (const list of next.values()) marks.push({ sq: list[0].actions[n].to, colour: valueColour(best(list).value), shape: 'dot' });
+    for (const list of next.values())
+      marks.push({ sq: list[0].actions[n].to, colour: valueColour(best(list).value), shape: 'dot' });
   }
   edBoard.setUi({ selected });
   edBoard.setMarks(marks);
@@ -167,16 +169,40 @@ function renderChoices() {
 function renderTurnList() {
   const mover = ex.line[ex.at].pos.turn;
   const list = ex.path ? alongPath() : turns();
-  const items = [...list].sort((a, b) => rank(b.value) - rank(a.value)).map((t) => {
-    const text = turnText({ actions: t.actions });
-    const words = valueWords(t.value, mover, edSides());
-    return h('li', {}, h('button.ed-turn', {
-      type: 'button', dataset: { turn: text }, onclick: () => play(t), title: words,
-    }, h('span.ed-swatch', { style: `background:${valueColour(t.value)}`, 'aria-hidden': 'true' }),
-    h('span.ed-turn-text', {}, text), h('span.ed-turn-value', {}, words)));
-  });
+  const items = [...list]
+    .sort((a, b) => rank(b.value) - rank(a.value))
+    .map((t) => {
+      const text = turnText({ actions: t.actions });
+      const words = valueWords(t.value, mover, edSides());
+      return h(
+        'li',
+        {},
+        h(
+          'button.ed-turn',
+          {
+            type: 'button',
+            dataset: { turn: text },
+            onclick: () => play(t),
+            title: words,
+          },
+          h('span.ed-swatch', { style: `background:${valueColour(t.value)}`, 'aria-hidden': 'true' }),
+          h('span.ed-turn-text', {}, text),
+          h('span.ed-turn-value', {}, words),
+        ),
+      );
+    });
   if (ex.path && alongPath().some((t) => endsHere(t, ex.path.hops.length)) && ex.path.hops.length) {
-    items.unshift(h('li', {}, h('button.btn.small', { type: 'button', onclick: () => play(alongPath().find((t) => endsHere(t, ex.path.hops.length))) }, 'End the turn here')));
+    items.unshift(
+      h(
+        'li',
+        {},
+        h(
+          'button.btn.small',
+          { type: 'button', onclick: () => play(alongPath().find((t) => endsHere(t, ex.path.hops.length))) },
+          'End the turn here',
+        ),
+      ),
+    );
   }
   if (!items.length) items.push(h('li.muted', {}, ex.analysis ? 'No turns: the game is over.' : '…'));
   $('#ed-turns').replaceChildren(...items);
@@ -187,13 +213,22 @@ function renderTurnList() {
 /** A click on the board while exploring. */
 export function exploreClick(sq) {
   if (!ex.analysis) {
-    say(ex.line[ex.at].turn?.over ? 'The game is over here: step back, or go back to the editor.' : 'Wait for the server’s answer…', 'info');
+    say(
+      ex.line[ex.at].turn?.over
+        ? 'The game is over here: step back, or go back to the editor.'
+        : 'Wait for the server’s answer…',
+      'info',
+    );
     return;
   }
   if (isKaboom(ed.variant)) {
     const bomb = $('#ed-bomb-drop').checked;
-    const t = turns().find((x) => x.actions[0].kind === 'detonate' && same(x.actions[0].at, sq)) ??
-      turns().find((x) => x.actions[0].kind === 'drop' && x.actions[0].column === sq[0] && (x.actions[0].piece === 'bomb') === bomb);
+    const t =
+      turns().find((x) => x.actions[0].kind === 'detonate' && same(x.actions[0].at, sq)) ??
+      turns().find(
+        (x) =>
+          x.actions[0].kind === 'drop' && x.actions[0].column === sq[0] && (x.actions[0].piece === 'bomb') === bomb,
+      );
     if (t) play(t);
     else edBoard.flash(sq);
     return;
@@ -225,14 +260,21 @@ export function exploreClick(sq) {
 /** The piece a drop in the column of `sq` would make, if there is such a drop; else null. */
 export function exploreGhost(sq) {
   const bomb = $('#ed-bomb-drop').checked;
-  const ok = sq && turns().some((t) => t.actions[0].kind === 'drop' && t.actions[0].column === sq[0] && (t.actions[0].piece === 'bomb') === bomb);
+  const ok =
+    sq &&
+    turns().some(
+      (t) => t.actions[0].kind === 'drop' && t.actions[0].column === sq[0] && (t.actions[0].piece === 'bomb') === bomb,
+    );
   return ok ? { side: ex.line[ex.at].pos.turn, kind: bomb ? 'bomb' : 'normal', rank: 'man' } : null;
 }
 
 // The rules core (web/engine.js): the position after a turn, which `analyse` lists but does not
 // play. Loaded with the page, so it is there by the first click.
 let engine = null;
-const engineReady = loadEngine().then((e) => (engine = e), () => null);
+const engineReady = loadEngine().then(
+  (e) => (engine = e),
+  () => null,
+);
 
 /** Plays a turn of the list: the line goes on from the position shown. */
 async function play(t) {
@@ -240,20 +282,37 @@ async function play(t) {
   let after;
   let fx = { captured: [], exploded: [] };
   if (t.position) {
-    after = { ...before, turn: t.position.turn, pieces: sortPieces(t.position.pieces ?? []), bombs: t.position.bombs ?? before.bombs };
+    after = {
+      ...before,
+      turn: t.position.turn,
+      pieces: sortPieces(t.position.pieces ?? []),
+      bombs: t.position.bombs ?? before.bombs,
+    };
   } else {
     const core = engine ?? (await engineReady);
     const applied = core?.applyTurn(before, t.actions, ed.options);
     if (!applied) {
-      say(core ? 'This turn cannot be played from here: the rules core refused it.'
-        : 'The rules core did not load: reload the page to play on.');
+      say(
+        core
+          ? 'This turn cannot be played from here: the rules core refused it.'
+          : 'The rules core did not load: reload the page to play on.',
+      );
       return;
     }
     ({ pos: after, ...fx } = applied);
   }
   const v = t.value;
   const over = v?.outcome && v.remoteness === 1 ? endWords(v, before.turn) : null;
-  const turn = { side: before.turn, actions: t.actions, captured: fx.captured, exploded: fx.exploded, promoted: [], complete: true, over, value: v };
+  const turn = {
+    side: before.turn,
+    actions: t.actions,
+    captured: fx.captured,
+    exploded: fx.exploded,
+    promoted: [],
+    complete: true,
+    over,
+    value: v,
+  };
   ex.line = [...ex.line.slice(0, ex.at + 1), { pos: after, turn }];
   ex.at += 1;
   show(true);
@@ -267,9 +326,19 @@ function endWords(v, mover) {
 
 /** The turns played, to click back to. */
 function renderLine() {
-  const items = ex.line.map((step, i) => h(`li${i === ex.at ? '.current' : ''}`, {},
-    h('button.move', { type: 'button', onclick: () => go(i), 'aria-current': i === ex.at ? 'step' : null },
-      i === 0 ? h('span', {}, 'Start position') : [h('span.num', {}, `${i}.`), sideChip(step.turn.side), h('span', {}, turnText(step.turn))])));
+  const items = ex.line.map((step, i) =>
+    h(
+      `li${i === ex.at ? '.current' : ''}`,
+      {},
+      h(
+        'button.move',
+        { type: 'button', onclick: () => go(i), 'aria-current': i === ex.at ? 'step' : null },
+        i === 0
+          ? h('span', {}, 'Start position')
+          : [h('span.num', {}, `${i}.`), sideChip(step.turn.side), h('span', {}, turnText(step.turn))],
+      ),
+    ),
+  );
   $('#ed-history').replaceChildren(...items);
   $('#ed-back').disabled = ex.at === 0;
   $('#ed-forward').disabled = ex.at >= ex.line.length - 1;

@@ -25,13 +25,31 @@ async function renderExportMenu() {
   // `?game=N` only for an earlier game; the record of the current game needs no query.
   const q = game !== app.gameNo ? game : undefined;
   const base = `bombcheckers-${room}-game${game}`;
-  const items = [h('a.menu-item', {
-    id: 'export-json', href: recordUrl(room, q), download: `${base}.json`, role: 'menuitem',
-  }, h('strong', {}, 'Game record'), h('small', {}, 'JSON: variant, options, players, every action'))];
+  const items = [
+    h(
+      'a.menu-item',
+      {
+        id: 'export-json',
+        href: recordUrl(room, q),
+        download: `${base}.json`,
+        role: 'menuitem',
+      },
+      h('strong', {}, 'Game record'),
+      h('small', {}, 'JSON: variant, options, players, every action'),
+    ),
+  ];
   if (app.gameNo > 1) {
-    const sel = h('select', { id: 'export-game', 'aria-label': 'Which game to export' },
-      ...Array.from({ length: app.gameNo }, (_, k) => h('option', { value: k + 1, selected: k + 1 === game },
-        k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`)));
+    const sel = h(
+      'select',
+      { id: 'export-game', 'aria-label': 'Which game to export' },
+      ...Array.from({ length: app.gameNo }, (_, k) =>
+        h(
+          'option',
+          { value: k + 1, selected: k + 1 === game },
+          k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`,
+        ),
+      ),
+    );
     sel.addEventListener('change', () => {
       exportPick = Number(sel.value);
       renderExportMenu();
@@ -41,24 +59,46 @@ async function renderExportMenu() {
   // The server says which notation it writes for each variant (welcome's variants).
   const notation = app.variants.find((v) => v.id === s.variant)?.notation;
   if (notation === 'pdn') {
-    const pdn = h('a.menu-item', { id: 'export-pdn', href: pdnUrl(room, q), download: `${base}.pdn`, role: 'menuitem', 'aria-disabled': 'true' },
-      h('strong', {}, 'PDN'), h('small', {}, 'Portable Draughts Notation, for checkers programs'));
+    const pdn = h(
+      'a.menu-item',
+      { id: 'export-pdn', href: pdnUrl(room, q), download: `${base}.pdn`, role: 'menuitem', 'aria-disabled': 'true' },
+      h('strong', {}, 'PDN'),
+      h('small', {}, 'Portable Draughts Notation, for checkers programs'),
+    );
     pdn.classList.add('checking');
     items.push(pdn);
     checkPdn(pdn);
   }
   if (notation === 'text') {
-    items.push(h('button.menu-item', { type: 'button', id: 'export-text', role: 'menuitem', onclick: () => exportKaboomText(room, game, q) },
-      h('strong', {}, 'Text record'), h('small', {}, 'Plain text: players, options, every drop and detonation')));
+    items.push(
+      h(
+        'button.menu-item',
+        { type: 'button', id: 'export-text', role: 'menuitem', onclick: () => exportKaboomText(room, game, q) },
+        h('strong', {}, 'Text record'),
+        h('small', {}, 'Plain text: players, options, every drop and detonation'),
+      ),
+    );
   }
   // The turns as plain text, in the notation the page shows them in.
   const shown = currentNotation(s.variant);
   const label = notationChoices(s.variant).find((n) => n.id === shown)?.label;
-  items.push(h('button.menu-item', { type: 'button', id: 'export-moves', role: 'menuitem', onclick: () => exportMoveList(room, game, q, base) },
-    h('strong', {}, 'Move list'), h('small', {}, `Plain text, a turn a line${label ? `, in ${label}` : ''}`)));
+  items.push(
+    h(
+      'button.menu-item',
+      { type: 'button', id: 'export-moves', role: 'menuitem', onclick: () => exportMoveList(room, game, q, base) },
+      h('strong', {}, 'Move list'),
+      h('small', {}, `Plain text, a turn a line${label ? `, in ${label}` : ''}`),
+    ),
+  );
   if (s.variant === 'kaboom' && shown === 'gamesman') {
-    items.push(h('button.menu-item', { type: 'button', id: 'export-gamesman', role: 'menuitem', onclick: () => exportGamesman(room, q, base) },
-      h('strong', {}, 'Gamesman positions'), h('small', {}, 'Plain text: the position after every turn, from the start')));
+    items.push(
+      h(
+        'button.menu-item',
+        { type: 'button', id: 'export-gamesman', role: 'menuitem', onclick: () => exportGamesman(room, q, base) },
+        h('strong', {}, 'Gamesman positions'),
+        h('small', {}, 'Plain text: the position after every turn, from the start'),
+      ),
+    );
   }
   list.replaceChildren(...items);
 }
@@ -70,16 +110,22 @@ async function exportMoveList(room, game, q, base) {
     if (!rec) throw new Error('no record');
     const variant = rec.variant ?? app.state.variant;
     const sides = sidesOf(variant);
-    download(`${base}-moves.txt`, moveListText({
-      title: `${variantName(variant, app.variants)}, room ${room}, game ${game}`,
-      variant,
-      options: rec.options ?? {},
-      options_text: rec.options_text ?? app.state?.options_text ?? '',
-      sides,
-      players: Object.fromEntries(sides.map((side) => [side, rec.players?.[side]?.name ?? ''])),
-      result: rec.result ? resultShort(rec.result, sides) : 'in progress',
-      turns: movesFromRecord(rec),
-    }, currentNotation(variant)));
+    download(
+      `${base}-moves.txt`,
+      moveListText(
+        {
+          title: `${variantName(variant, app.variants)}, room ${room}, game ${game}`,
+          variant,
+          options: rec.options ?? {},
+          options_text: rec.options_text ?? app.state?.options_text ?? '',
+          sides,
+          players: Object.fromEntries(sides.map((side) => [side, rec.players?.[side]?.name ?? ''])),
+          result: rec.result ? resultShort(rec.result, sides) : 'in progress',
+          turns: movesFromRecord(rec),
+        },
+        currentNotation(variant),
+      ),
+    );
     $('#export-menu').open = false;
   } catch {
     toast('The game record could not be loaded.', 'error');
@@ -143,5 +189,7 @@ $('#export-list').addEventListener('click', (e) => {
     e.preventDefault();
     return;
   }
-  setTimeout(() => { $('#export-menu').open = false; }, 0);
+  setTimeout(() => {
+    $('#export-menu').open = false;
+  }, 0);
 });

@@ -104,20 +104,26 @@ async function loadHistory(s, attempt = 0) {
     const rec = await res.json();
     if (seq !== historySeq || app.state?.room !== s.room || app.gameNo !== game || !Array.isArray(rec.actions)) return;
     const recVersion = rec.version ?? rec.actions[rec.actions.length - 1]?.version;
-    const behind = (Number.isInteger(recVersion) && recVersion !== app.state.version) ||
+    const behind =
+      (Number.isInteger(recVersion) && recVersion !== app.state.version) ||
       (Number.isInteger(rec.game) && rec.game !== game);
     if (behind) {
       // A move came while the record was on its way: ask again for one that has it, rather than
       // leave the list without its beginning for good.
       if (attempt < HISTORY_RETRIES) {
-        setTimeout(() => {
-          if (seq === historySeq && app.state?.room === s.room && app.gameNo === game) loadHistory(app.state, attempt + 1);
-        }, 200 * (attempt + 1));
+        setTimeout(
+          () => {
+            if (seq === historySeq && app.state?.room === s.room && app.gameNo === game)
+              loadHistory(app.state, attempt + 1);
+          },
+          200 * (attempt + 1),
+        );
       }
       return;
     }
     // A server that puts the positions in the record gives the replay what this tab missed.
-    if (!Number.isInteger(rec.game) || rec.game === app.gameNo) mergePositions(app.gameNo, parsePositions(rec, rec.game));
+    if (!Number.isInteger(rec.game) || rec.game === app.gameNo)
+      mergePositions(app.gameNo, parsePositions(rec, rec.game));
     const moves = movesFromRecord(rec);
     enrichMoves(moves, app.gameNo);
     // The latest turn keeps what the live state says about it (explosions, promotions).
@@ -155,11 +161,18 @@ function recordMove(prev, s) {
   if (!last || !Array.isArray(last.actions) || !last.actions.length) return;
   if (prev && s.version === prev.version) return;
   const entry = app.moves[app.moves.length - 1];
-  const continues = prev && entry && prev.last && prev.status === 'playing' &&
-    prev.turn === prev.last.side && last.side === prev.last.side && entry.side === last.side &&
+  const continues =
+    prev &&
+    entry &&
+    prev.last &&
+    prev.status === 'playing' &&
+    prev.turn === prev.last.side &&
+    last.side === prev.last.side &&
+    entry.side === last.side &&
     s.version === prev.version + 1;
   if (continues) {
-    const cumulative = last.actions.length > entry.actions.length &&
+    const cumulative =
+      last.actions.length > entry.actions.length &&
       entry.actions.every((a, i) => JSON.stringify(a) === JSON.stringify(last.actions[i]));
     entry.actions = cumulative ? last.actions.slice() : entry.actions.concat(last.actions);
     entry.exploded = [...entry.exploded, ...(last.exploded ?? [])];
@@ -169,8 +182,11 @@ function recordMove(prev, s) {
   }
   if (prev && s.version !== prev.version + 1) app.movesPartial = true;
   app.moves.push({
-    side: last.side, actions: last.actions.slice(), exploded: [...(last.exploded ?? [])],
-    promoted: [...(last.promoted ?? [])], versions: [s.version],
+    side: last.side,
+    actions: last.actions.slice(),
+    exploded: [...(last.exploded ?? [])],
+    promoted: [...(last.promoted ?? [])],
+    versions: [s.version],
   });
 }
 

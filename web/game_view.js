@@ -42,7 +42,8 @@ export function updateDataAttrs() {
 /** What a game kept under rules revision 1 (begun before 2026-11-24) plays differently. */
 const RULES_1_NOTE = {
   bomb: 'This game began under the earlier rules and keeps them: a bomb that steps onto the far row explodes instead of being crowned.',
-  triple_king: 'This game began under the earlier rules and keeps them: after a capture a triple king may land beyond its own pieces.',
+  triple_king:
+    'This game began under the earlier rules and keeps them: after a capture a triple king may land beyond its own pieces.',
   other: 'This game began under the earlier rules and keeps them.',
 };
 
@@ -82,9 +83,12 @@ export function renderGame() {
   renderClocks();
   renderAway();
   renderValues();
-  canvas.setAttribute('aria-label', app.replay ?
-    `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}` :
-    `${variantName(s.variant, app.variants)} board. ${text}`);
+  canvas.setAttribute(
+    'aria-label',
+    app.replay
+      ? `${variantName(s.variant, app.variants)} board, replay: ${replayLabel().join(' ')}`
+      : `${variantName(s.variant, app.variants)} board. ${text}`,
+  );
 }
 
 /** What the board marks: pieces that may move, the selected one's targets, bombs to detonate. */
@@ -99,13 +103,18 @@ function renderHighlights(s, legal) {
     for (const a of legal) if (a.from) froms.set(a.from.join(','), a.from);
     movable = [...froms.values()];
     if (app.selected) {
-      targets = legal.filter((a) => a.to && same(a.from, app.selected))
+      targets = legal
+        .filter((a) => a.to && same(a.from, app.selected))
         .map((a) => ({ sq: a.to, capture: a.kind === 'jump' }));
     }
   }
   board.setFlipped(flipped());
   board.setUi({
-    selected: app.replay ? null : app.selected, targets, movable, detonatable, ghost: kaboomGhost(legal),
+    selected: app.replay ? null : app.selected,
+    targets,
+    movable,
+    detonatable,
+    ghost: kaboomGhost(legal),
     premove: app.replay ? null : premoveMarks(),
   });
 }
@@ -159,7 +168,7 @@ function renderHeader(s) {
   $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
   // A game stored under earlier rules goes on under them (docs/RULES.md, Revisions).
   $('#rules-note').hidden = !(s.rules < 2);
-  $('#rules-note').textContent = s.rules < 2 ? RULES_1_NOTE[s.variant] ?? RULES_1_NOTE.other : '';
+  $('#rules-note').textContent = s.rules < 2 ? (RULES_1_NOTE[s.variant] ?? RULES_1_NOTE.other) : '';
 }
 
 /** Which game buttons show, and which a paused tab may not use. */
@@ -172,7 +181,14 @@ function renderControls(s, legal) {
   $('#rematch').hidden = !(isPlayer() && s.status === 'finished');
   $('#rematch').disabled = app.rematchAsked || app.replaced;
   // A paused tab (another one has the seat) shows the game but cannot act in it.
-  for (const el of [$('#offer-draw'), $('#resign'), $('#draw-accept'), $('#draw-decline'), $('#chat-input'), $('#chat-form button')]) {
+  for (const el of [
+    $('#offer-draw'),
+    $('#resign'),
+    $('#draw-accept'),
+    $('#draw-decline'),
+    $('#chat-input'),
+    $('#chat-form button'),
+  ]) {
     el.disabled = app.replaced;
   }
   $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
@@ -188,8 +204,11 @@ function renderDrawOffer(s) {
     const here = atOneScreen(); // the offer is answered on the screen it was made on
     const mine = !here && app.drawOffer.from === app.seat;
     offer.hidden = false;
-    $('#draw-offer-text').textContent = here ? drawQuestion(app.drawOffer.from) : mine ? 'You offered a draw.' :
-      `${sideName(app.drawOffer.from)} offers a draw.`;
+    $('#draw-offer-text').textContent = here
+      ? drawQuestion(app.drawOffer.from)
+      : mine
+        ? 'You offered a draw.'
+        : `${sideName(app.drawOffer.from)} offers a draw.`;
     $('#draw-accept').hidden = mine || !isPlayer();
     $('#draw-decline').hidden = mine || !isPlayer();
   } else {
@@ -205,21 +224,50 @@ export function forgetOverlay() {
 function renderOverlay(s, sides) {
   const ov = $('#board-overlay');
   // Rebuilt only when what it says changes, so its entrance animation plays once.
-  const k = JSON.stringify([s.room, s.status, s.result, app.leftSide, app.seat, app.url, app.invite?.share, app.rematchAsked, app.rematchFrom,
-    app.overlayClosed, !!app.replay, app.aiRequested, app.replaced, app.oneScreen]);
+  const k = JSON.stringify([
+    s.room,
+    s.status,
+    s.result,
+    app.leftSide,
+    app.seat,
+    app.url,
+    app.invite?.share,
+    app.rematchAsked,
+    app.rematchFrom,
+    app.overlayClosed,
+    !!app.replay,
+    app.aiRequested,
+    app.replaced,
+    app.oneScreen,
+  ]);
   if (k === overlayKey) return;
   overlayKey = k;
   if (app.replay) {
     ov.hidden = true;
     return;
   }
-  const closeBtn = () => h('button.icon-btn.close', {
-    type: 'button', 'aria-label': 'Close and look at the board', onclick: () => { app.overlayClosed = true; renderGame(); },
-  }, '×');
+  const closeBtn = () =>
+    h(
+      'button.icon-btn.close',
+      {
+        type: 'button',
+        'aria-label': 'Close and look at the board',
+        onclick: () => {
+          app.overlayClosed = true;
+          renderGame();
+        },
+      },
+      '×',
+    );
   if (s.status === 'waiting' && isPlayer() && app.aiRequested && app.ai.advertised && !app.overlayClosed) {
-    ov.replaceChildren(h('div.overlay-card', {},
-      h('h2', {}, h('span.spinner', { 'aria-hidden': 'true' }), ' The computer is taking its seat…'),
-      h('p.muted', {}, `${aiLevelName(app.aiRequested)} level.`)));
+    ov.replaceChildren(
+      h(
+        'div.overlay-card',
+        {},
+        h('h2', {}, h('span.spinner', { 'aria-hidden': 'true' }), ' The computer is taking its seat…'),
+        h('p.muted', {}, `${aiLevelName(app.aiRequested)} level.`),
+      ),
+    );
     ov.hidden = false;
     return;
   }
@@ -230,15 +278,31 @@ function renderOverlay(s, sides) {
     // A phone on the same network joins by scanning; the image waits for the LAN address.
     const qr = app.invite?.room === s.room ? qrImage(link, { size: 168, alt: `QR code of ${link}` }) : null;
     if (qr) qr.id = 'invite-qr';
-    ov.replaceChildren(h('div.overlay-card.invite', {},
-      closeBtn(),
-      h('h2', {}, 'Waiting for an opponent'),
-      h('p', {}, app.aiRequested ?
-        'This server has no computer opponent. Send this link to a friend instead: the game starts when they open it.' :
-        'Send this link to a friend. The game starts when they open it.'),
-      h('div.link-row', {}, input, h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy')),
-      qr ? h('figure.invite-qr', {}, qr, h('figcaption.muted.small', {}, 'On the same network? Scan it with a phone.')) : null,
-      h('p.muted.small', {}, 'Room code ', h('strong', {}, s.room))));
+    ov.replaceChildren(
+      h(
+        'div.overlay-card.invite',
+        {},
+        closeBtn(),
+        h('h2', {}, 'Waiting for an opponent'),
+        h(
+          'p',
+          {},
+          app.aiRequested
+            ? 'This server has no computer opponent. Send this link to a friend instead: the game starts when they open it.'
+            : 'Send this link to a friend. The game starts when they open it.',
+        ),
+        h(
+          'div.link-row',
+          {},
+          input,
+          h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy'),
+        ),
+        qr
+          ? h('figure.invite-qr', {}, qr, h('figcaption.muted.small', {}, 'On the same network? Scan it with a phone.'))
+          : null,
+        h('p.muted.small', {}, 'Room code ', h('strong', {}, s.room)),
+      ),
+    );
     ov.hidden = false;
     return;
   }
@@ -247,20 +311,53 @@ function renderOverlay(s, sides) {
     const here = atOneScreen();
     // At one screen the winner is one of the two people here: named, and in gold.
     const won = s.result?.winner && isPlayer() ? here || s.result.winner === app.seat : null;
-    const title = s.result?.reason === 'aborted' ? 'Aborted' : !s.result?.winner ? 'Draw' : here ? winnerTitle(s) :
-      won === true ? 'You win!' : won === false ? 'You lose' : `${sideName(s.result.winner)} wins`;
+    const title =
+      s.result?.reason === 'aborted'
+        ? 'Aborted'
+        : !s.result?.winner
+          ? 'Draw'
+          : here
+            ? winnerTitle(s)
+            : won === true
+              ? 'You win!'
+              : won === false
+                ? 'You lose'
+                : `${sideName(s.result.winner)} wins`;
     // Just finished in front of us: let the last move's animation play before covering the board.
     const live = app.finishedLive;
     app.finishedLive = false;
-    ov.replaceChildren(h(`div.overlay-card.result${won === true ? '.won' : ''}${live ? '.delayed' : ''}`, {},
-      closeBtn(),
-      h('h2', {}, title),
-      h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere, app.leftSide)),
-      app.rematchFrom?.length && !app.rematchAsked ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`) : null,
-      here ? h('p.small.muted', {}, rematchNote(s)) : null,
-      h('div.overlay-buttons', {},
-        s.version > 0 ? h('button.btn', { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' }, icon('play'), 'Replay') : null,
-        isPlayer() ? h('button.btn.primary', { type: 'button', onclick: askRematch, disabled: app.rematchAsked || app.replaced }, app.rematchAsked ? 'Rematch asked…' : '↻ Rematch') : null)));
+    ov.replaceChildren(
+      h(
+        `div.overlay-card.result${won === true ? '.won' : ''}${live ? '.delayed' : ''}`,
+        {},
+        closeBtn(),
+        h('h2', {}, title),
+        h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere, app.leftSide)),
+        app.rematchFrom?.length && !app.rematchAsked
+          ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`)
+          : null,
+        here ? h('p.small.muted', {}, rematchNote(s)) : null,
+        h(
+          'div.overlay-buttons',
+          {},
+          s.version > 0
+            ? h(
+                'button.btn',
+                { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' },
+                icon('play'),
+                'Replay',
+              )
+            : null,
+          isPlayer()
+            ? h(
+                'button.btn.primary',
+                { type: 'button', onclick: askRematch, disabled: app.rematchAsked || app.replaced },
+                app.rematchAsked ? 'Rematch asked…' : '↻ Rematch',
+              )
+            : null,
+        ),
+      ),
+    );
     ov.hidden = false;
     return;
   }
@@ -274,7 +371,8 @@ export function kaboomGhost(legal) {
   if (!legal.some((a) => a.kind === 'drop' && a.column === col)) return null;
   const y = (s.board?.pieces ?? []).filter((p) => p.at[0] === col).length;
   if (y >= (s.board?.height ?? 6)) return null;
-  if (pieceAt(app.hover)?.kind === 'bomb' && legal.some((a) => a.kind === 'detonate' && same(a.at, app.hover))) return null;
+  if (pieceAt(app.hover)?.kind === 'bomb' && legal.some((a) => a.kind === 'detonate' && same(a.at, app.hover)))
+    return null;
   return { sq: [col, y], piece: { at: [col, y], side: mySide(), kind: 'normal', rank: 'man' } };
 }
 
@@ -300,7 +398,8 @@ function renderDrops(s, legal) {
   for (const button of drops.querySelectorAll('button.drop')) {
     const column = Number(button.dataset.column);
     const bomb = button.dataset.piece === 'bomb';
-    button.dropAction = legal.find((a) => a.kind === 'drop' && a.column === column && (a.piece === 'bomb') === bomb) ?? null;
+    button.dropAction =
+      legal.find((a) => a.kind === 'drop' && a.column === column && (a.piece === 'bomb') === bomb) ?? null;
     button.disabled = !button.dropAction;
     if (!bomb) {
       // Only the side's colour: the Values toggle's classes on the button stay.
@@ -314,15 +413,32 @@ function renderDrops(s, legal) {
 /** Column c's two drop buttons; each plays the action the last render gave it. */
 function dropColumn(c) {
   const onclick = (e) => e.currentTarget.dropAction && act(e.currentTarget.dropAction);
-  return h('div.drop-col', {},
-    h('button.drop', {
-      type: 'button', 'aria-label': `Drop a piece in column ${c + 1}`, title: `Drop in column ${c + 1}`,
-      dataset: { column: c, piece: 'normal' }, onclick,
-    }, '▼'),
-    h('button.drop.bomb', {
-      type: 'button', 'aria-label': `Drop a bomb in column ${c + 1}`, title: `Drop a bomb in column ${c + 1}`,
-      dataset: { column: c, piece: 'bomb' }, onclick,
-    }, icon('bomb')));
+  return h(
+    'div.drop-col',
+    {},
+    h(
+      'button.drop',
+      {
+        type: 'button',
+        'aria-label': `Drop a piece in column ${c + 1}`,
+        title: `Drop in column ${c + 1}`,
+        dataset: { column: c, piece: 'normal' },
+        onclick,
+      },
+      '▼',
+    ),
+    h(
+      'button.drop.bomb',
+      {
+        type: 'button',
+        'aria-label': `Drop a bomb in column ${c + 1}`,
+        title: `Drop a bomb in column ${c + 1}`,
+        dataset: { column: c, piece: 'bomb' },
+        onclick,
+      },
+      icon('bomb'),
+    ),
+  );
 }
 
 // ---- layout -----------------------------------------------------------------------------------
@@ -345,9 +461,13 @@ new ResizeObserver(() => layoutBoard()).observe(area);
  *  screen): then the board is redrawn for the new ratio and a query for that one is watched. */
 function watchPixelRatio() {
   const mq = window.matchMedia?.(`(resolution: ${window.devicePixelRatio}dppx)`);
-  mq?.addEventListener?.('change', () => {
-    layoutBoard();
-    watchPixelRatio();
-  }, { once: true });
+  mq?.addEventListener?.(
+    'change',
+    () => {
+      layoutBoard();
+      watchPixelRatio();
+    },
+    { once: true },
+  );
 }
 watchPixelRatio();

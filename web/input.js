@@ -33,8 +33,11 @@ function clickSquare(sq) {
   if (!s || !sq) return;
   if (app.replay) {
     const running = app.replay.game === app.gameNo && s.status !== 'finished';
-    hint(running ? 'This is an earlier position. Press Live to get back to the game.' :
-      'Replay: step with ← and →, or the buttons below the board.');
+    hint(
+      running
+        ? 'This is an earlier position. Press Live to get back to the game.'
+        : 'Replay: step with ← and →, or the buttons below the board.',
+    );
     return;
   }
   if (app.replaced) {
@@ -81,13 +84,20 @@ function clickSquare(sq) {
   }
   board.flash(sq);
   const p = pieceAt(sq);
-  if (seq) hint(legal.some((a) => a.kind === 'end_turn') ?
-    'Keep capturing with the highlighted piece, or press Space to end your turn.' :
-    'Keep capturing with the highlighted piece.');
+  if (seq)
+    hint(
+      legal.some((a) => a.kind === 'end_turn')
+        ? 'Keep capturing with the highlighted piece, or press Space to end your turn.'
+        : 'Keep capturing with the highlighted piece.',
+    );
   else if (p && p.side === mySide()) hint('That piece has no move right now.');
   else if (app.selected) hint('The selected piece cannot go there.');
-  else hint(atOneScreen() ? `${sideName(s.turn)} to move: pick one of its pieces that can move (ringed).` :
-    'Pick one of your pieces that can move (ringed).');
+  else
+    hint(
+      atOneScreen()
+        ? `${sideName(s.turn)} to move: pick one of its pieces that can move (ringed).`
+        : 'Pick one of your pieces that can move (ringed).',
+    );
   if (!seq && app.selected && !(p && p.side === mySide())) {
     app.selected = null;
     renderGame();
@@ -142,8 +152,10 @@ canvas.addEventListener('pointermove', (e) => {
   if (same(sq, app.hover)) return;
   app.hover = sq;
   const legal = myLegal();
-  const clickable = sq && (legal.some((a) => same(a.from, sq) || (app.selected && same(a.from, app.selected) && same(a.to, sq))) ||
-    legal.some((a) => (a.kind === 'detonate' && same(a.at, sq)) || (a.kind === 'drop' && a.column === sq[0])));
+  const clickable =
+    sq &&
+    (legal.some((a) => same(a.from, sq) || (app.selected && same(a.from, app.selected) && same(a.to, sq))) ||
+      legal.some((a) => (a.kind === 'detonate' && same(a.at, sq)) || (a.kind === 'drop' && a.column === sq[0])));
   canvas.style.cursor = clickable ? 'pointer' : 'default';
   board.setUi({ hover: sq, ghost: kaboomGhost(legal) });
 });
@@ -153,13 +165,16 @@ canvas.addEventListener('pointerleave', () => {
 });
 
 document.addEventListener('keydown', (e) => {
-  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement ||
+  const typing =
+    e.target instanceof HTMLInputElement ||
+    e.target instanceof HTMLTextAreaElement ||
     e.target instanceof HTMLSelectElement;
   if (typing || $('#game').hidden) return;
   if (e.key === ' ' || e.code === 'Space') {
     // Space belongs to a dialog, or to the focused control (a button, the Export menu's summary);
     // and with nothing to do it scrolls the page as usual.
-    if (document.querySelector('dialog[open]') || e.target.closest?.('button, summary, a[href], [contenteditable]')) return;
+    if (document.querySelector('dialog[open]') || e.target.closest?.('button, summary, a[href], [contenteditable]'))
+      return;
     if (myLegal().some((a) => a.kind === 'end_turn')) {
       e.preventDefault();
       endTurn();

@@ -1,6 +1,18 @@
 // The start screen and routes: choosing a game and a side, the computer, open rooms, /r/{room}.
 
-import { $, aiName, h, humanize, icon, markChecked, sideChip, sideName, toast, variantBlurb, variantName } from './ui.js';
+import {
+  $,
+  aiName,
+  h,
+  humanize,
+  icon,
+  markChecked,
+  sideChip,
+  sideName,
+  toast,
+  variantBlurb,
+  variantName,
+} from './ui.js';
 import { app, decodeRoom, normRoom, store } from './state.js';
 import { sendJoin } from './connection.js';
 import { net, send, sidesOf } from './context.js';
@@ -44,9 +56,19 @@ export function renderVariantPicker() {
   app.variants.forEach((v, i) => {
     const input = h('input', { type: 'radio', name: 'variant', value: v.id, checked: i === 0 });
     input.addEventListener('change', renderVariantDetails);
-    kids.push(h('label.variant', {}, input, h('span.variant-body', {},
-      h('span.variant-name', {}, v.name ?? variantName(v.id)),
-      h('span.variant-blurb', {}, variantBlurb(v.id)))));
+    kids.push(
+      h(
+        'label.variant',
+        {},
+        input,
+        h(
+          'span.variant-body',
+          {},
+          h('span.variant-name', {}, v.name ?? variantName(v.id)),
+          h('span.variant-blurb', {}, variantBlurb(v.id)),
+        ),
+      ),
+    );
   });
   list.replaceChildren(...kids);
   markChecked(list);
@@ -67,19 +89,49 @@ function renderVariantDetails() {
     const id = `opt-${o.name}`;
     const help = o.description ?? o.help ?? '';
     if (o.type === 'bool') {
-      return h('label.check', { title: help }, h('input', { type: 'checkbox', id, name: o.name, checked: !!o.default, dataset: { type: 'bool' } }),
-        h('span', {}, humanize(o.name)), help ? h('small.muted', {}, help) : null);
+      return h(
+        'label.check',
+        { title: help },
+        h('input', { type: 'checkbox', id, name: o.name, checked: !!o.default, dataset: { type: 'bool' } }),
+        h('span', {}, humanize(o.name)),
+        help ? h('small.muted', {}, help) : null,
+      );
     }
-    return h('label.field.num', { title: help }, h('span', {}, humanize(o.name)),
+    return h(
+      'label.field.num',
+      { title: help },
+      h('span', {}, humanize(o.name)),
       h('input', {
-        type: 'number', id, name: o.name, min: o.min, max: o.max, step: 1, value: o.default ?? o.min ?? 0,
-        inputmode: 'numeric', dataset: { type: 'int' },
+        type: 'number',
+        id,
+        name: o.name,
+        min: o.min,
+        max: o.max,
+        step: 1,
+        value: o.default ?? o.min ?? 0,
+        inputmode: 'numeric',
+        dataset: { type: 'int' },
       }),
-      help ? h('small.muted', {}, help) : null);
+      help ? h('small.muted', {}, help) : null,
+    );
   });
-  const details = h('details.advanced', {}, h('summary', {}, 'Start position (advanced)'),
-    h('label.field', {}, h('span', {}, 'Position as JSON, see PROTOCOL.md (leave empty for the normal start)'),
-      h('textarea', { id: 'create-position', name: 'position', rows: 3, spellcheck: 'false', placeholder: '{"pieces":[…],"turn":"fire"}' })));
+  const details = h(
+    'details.advanced',
+    {},
+    h('summary', {}, 'Start position (advanced)'),
+    h(
+      'label.field',
+      {},
+      h('span', {}, 'Position as JSON, see PROTOCOL.md (leave empty for the normal start)'),
+      h('textarea', {
+        id: 'create-position',
+        name: 'position',
+        rows: 3,
+        spellcheck: 'false',
+        placeholder: '{"pieces":[…],"turn":"fire"}',
+      }),
+    ),
+  );
   $('#options').replaceChildren(...(opts.length ? [h('div.options-grid', {}, opts)] : []), details);
   renderSidePicks(sidesOf(v.id));
   updateOpponent();
@@ -214,7 +266,7 @@ async function fetchRooms() {
   const res = await apiFetch('/api/rooms', { cache: 'no-store' });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   const data = await res.json();
-  return Array.isArray(data) ? data : data.rooms ?? [];
+  return Array.isArray(data) ? data : (data.rooms ?? []);
 }
 
 /** Seats from /api/rooms, whatever their shape: [{side, name}] or {side: name|{name}|null}. */
@@ -246,23 +298,59 @@ export async function refreshRooms() {
     list.replaceChildren(h('li.muted', {}, 'No games right now. Start one!'));
     return;
   }
-  list.replaceChildren(...live.map((r) => {
-    const seats = seatList(r);
-    const free = seats.some((x) => x.name === null) && !r.one_screen;
-    return h('li.room', { dataset: { room: r.id } },
-      h('div.room-main', {},
-        h('span.room-variant', {}, variantName(r.variant, app.variants)),
-        r.options_text ? h('span.room-options', {}, r.options_text) : null,
-        h('span.room-players', {}, ...seats.flatMap((x, i) => [i ? h('span.vs', {}, 'vs') : null, sideChip(x.side), h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—'))]))),
-      h('div.room-meta', {},
-        h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : r.status ?? ''),
-        r.one_screen ? h('span.pill.one-screen', { title: 'Two people play at one screen' }, 'one screen') : null,
-        r.clock ? h('span.pill.clock', { title: controlWords(r.clock) }, icon('clock'), r.clock,
-          h('span.sr-only', {}, ` (${controlWords(r.clock)})`)) : null,
-        h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
-        free ? h('button.btn.small.primary', { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any') }, 'Play') : null,
-        h('button.btn.small', { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') }, 'Watch')));
-  }));
+  list.replaceChildren(
+    ...live.map((r) => {
+      const seats = seatList(r);
+      const free = seats.some((x) => x.name === null) && !r.one_screen;
+      return h(
+        'li.room',
+        { dataset: { room: r.id } },
+        h(
+          'div.room-main',
+          {},
+          h('span.room-variant', {}, variantName(r.variant, app.variants)),
+          r.options_text ? h('span.room-options', {}, r.options_text) : null,
+          h(
+            'span.room-players',
+            {},
+            ...seats.flatMap((x, i) => [
+              i ? h('span.vs', {}, 'vs') : null,
+              sideChip(x.side),
+              h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—')),
+            ]),
+          ),
+        ),
+        h(
+          'div.room-meta',
+          {},
+          h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : (r.status ?? '')),
+          r.one_screen ? h('span.pill.one-screen', { title: 'Two people play at one screen' }, 'one screen') : null,
+          r.clock
+            ? h(
+                'span.pill.clock',
+                { title: controlWords(r.clock) },
+                icon('clock'),
+                r.clock,
+                h('span.sr-only', {}, ` (${controlWords(r.clock)})`),
+              )
+            : null,
+          h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
+          free
+            ? h(
+                'button.btn.small.primary',
+                { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any') },
+                'Play',
+              )
+            : null,
+          h(
+            'button.btn.small',
+            { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') },
+            'Watch',
+          ),
+        ),
+      );
+    }),
+  );
 }
 
 function goRoom(id, seat) {
@@ -334,10 +422,11 @@ async function openRoom(room) {
     // The game as the server words it: its variant, then its options that are not the default.
     const game = `${variantName(info.variant, app.variants)}${info.options_text ? ` (${info.options_text})` : ''}`;
     const names = seats.map((x) => x.name || sideName(x.side)).join(' and ');
-    $('#join-info').textContent = info.one_screen ?
-      `${game}: ${names} are playing at one screen, so you can watch.` : free ?
-      `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${game}.` :
-      `${game}: both seats are taken, so you can watch.`;
+    $('#join-info').textContent = info.one_screen
+      ? `${game}: ${names} are playing at one screen, so you can watch.`
+      : free
+        ? `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${game}.`
+        : `${game}: both seats are taken, so you can watch.`;
     $('#join-play').hidden = !free;
   } catch {
     // the dialog works without the details

@@ -11,7 +11,7 @@ import { gamesmanNodes, moveText, positionAfterMove } from './notation_view.js';
 /** The turns shown in the move list: the current game's, or those of the game being replayed. */
 export function shownMoves() {
   const r = app.replay;
-  return r && r.game !== app.gameNo ? r.moves ?? [] : app.moves;
+  return r && r.game !== app.gameNo ? (r.moves ?? []) : app.moves;
 }
 
 /** How the current game ended, in a few words, once it has. */
@@ -38,22 +38,46 @@ export function renderMoves() {
   const result = r && r.game !== app.gameNo ? null : finalResult();
   const game = r?.game ?? app.gameNo;
   const after = moves.map((m) => positionAfterMove(m, game));
-  const k = JSON.stringify([moves.map((m) => [m.side, m.actions.length, m.versions, m.exploded.length, m.promoted.length]),
-    app.movesPartial, r?.game, current, app.gameNo, result, moves.map(moveText), after]);
+  const k = JSON.stringify([
+    moves.map((m) => [m.side, m.actions.length, m.versions, m.exploded.length, m.promoted.length]),
+    app.movesPartial,
+    r?.game,
+    current,
+    app.gameNo,
+    result,
+    moves.map(moveText),
+    after,
+  ]);
   if (k === movesKey && list.children.length) return;
   movesKey = k;
   const items = moves.map((m, i) => {
     const v = m.versions?.length ? Math.max(...m.versions) : null;
-    const body = [h('span.num', {}, `${i + 1}.`), sideChip(m.side), h('span.mv', {}, moveText(m)),
-      m.exploded.length ? icon('boom', 'explosion') : null, m.promoted.length ? icon('crown', 'crowned') : null,
-      after[i] ? h('span.pos-after', { title: 'The position after this move (Gamesman)' }, ...gamesmanNodes(after[i])) : null];
+    const body = [
+      h('span.num', {}, `${i + 1}.`),
+      sideChip(m.side),
+      h('span.mv', {}, moveText(m)),
+      m.exploded.length ? icon('boom', 'explosion') : null,
+      m.promoted.length ? icon('crown', 'crowned') : null,
+      after[i]
+        ? h('span.pos-after', { title: 'The position after this move (Gamesman)' }, ...gamesmanNodes(after[i]))
+        : null,
+    ];
     const cls = `li${i === current ? '.current' : ''}`;
     if (v === null) return h(cls, {}, ...body);
-    return h(cls, { dataset: { version: v }, 'aria-current': i === current ? 'step' : null },
-      h('button.move', {
-        type: 'button', title: 'Show the board after this move', 'aria-label': `Move ${i + 1}, ${sideName(m.side)} ${moveText(m)}: show the board after it`,
-        onclick: () => openReplay(v, r?.game ?? app.gameNo),
-      }, ...body));
+    return h(
+      cls,
+      { dataset: { version: v }, 'aria-current': i === current ? 'step' : null },
+      h(
+        'button.move',
+        {
+          type: 'button',
+          title: 'Show the board after this move',
+          'aria-label': `Move ${i + 1}, ${sideName(m.side)} ${moveText(m)}: show the board after it`,
+          onclick: () => openReplay(v, r?.game ?? app.gameNo),
+        },
+        ...body,
+      ),
+    );
   });
   if (app.movesPartial && !(r && r.game !== app.gameNo)) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
   if (!items.length) items.push(h('li.muted', {}, 'No moves yet'));
@@ -62,8 +86,14 @@ export function renderMoves() {
     // The earlier games of a rematch series, newest first.
     const earlier = [];
     for (let g = app.gameNo - 1; g >= Math.max(1, app.gameNo - 3); g--) {
-      earlier.push(h('button.btn.small.ghost', { type: 'button', onclick: () => openReplay(0, g), 'aria-label': `Replay game ${g}` },
-        icon('play'), `Game ${g}`));
+      earlier.push(
+        h(
+          'button.btn.small.ghost',
+          { type: 'button', onclick: () => openReplay(0, g), 'aria-label': `Replay game ${g}` },
+          icon('play'),
+          `Game ${g}`,
+        ),
+      );
     }
     items.push(h('li.earlier', {}, h('span.muted', {}, 'Replay'), ...earlier));
   }

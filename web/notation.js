@@ -134,7 +134,7 @@ export function edgeLabels(variant, notation, { width = 8, height = 8 } = {}, fl
 /** The edges in words, for screen readers. */
 export function edgeWords(labels) {
   if (!labels) return '';
-  const span = (l) => (l.length > 1 ? `${l[0]} to ${l[l.length - 1]}` : l[0] ?? '');
+  const span = (l) => (l.length > 1 ? `${l[0]} to ${l[l.length - 1]}` : (l[0] ?? ''));
   return `Columns ${span(labels.cols)} from the left, rows ${span(labels.rows)} from the top.`;
 }
 
@@ -148,8 +148,9 @@ export function gamesmanOf(state, fallbackTurn = 'x') {
 // ---- plain-text exports -----------------------------------------------------------------------
 
 const NOTATION_NOTE = {
-  rowcol: 'Squares are (row,column), both from 0, row 0 at the top (the original document\'s).',
-  gamesman: 'Columns count from 1 at the left; a detonation names its bomb\'s column and its row from 1 at the top (Gamesman).',
+  rowcol: "Squares are (row,column), both from 0, row 0 at the top (the original document's).",
+  gamesman:
+    "Columns count from 1 at the left; a detonation names its bomb's column and its row from 1 at the top (Gamesman).",
   standard: 'Drops name their column from 1 at the left; squares are a1 at the bottom left.',
   algebraic: 'Squares are a1 at the bottom left to h8 at the top right.',
 };
@@ -177,12 +178,15 @@ export function moveListText(game, notation) {
 /** A Kaboom game as its Gamesman positions, from the start, one a line. `positions`: the states
  *  by version (a Map or a list), each with its board, turn and bombs. */
 export function gamesmanSequence(positions) {
-  const list = positions instanceof Map ? [...positions.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]) : positions;
+  const list =
+    positions instanceof Map ? [...positions.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]) : positions;
   // A state that names no side to move (a finished game's may not) has the other side of the one
   // before it to move.
   let turn = 'o';
-  return `${list.map((s) => {
-    turn = s.turn ?? (turn === 'x' ? 'o' : 'x');
-    return gamesmanOf({ ...s, turn });
-  }).join('\n')}\n`;
+  return `${list
+    .map((s) => {
+      turn = s.turn ?? (turn === 'x' ? 'o' : 'x');
+      return gamesmanOf({ ...s, turn });
+    })
+    .join('\n')}\n`;
 }

@@ -37,7 +37,10 @@ export function positionAfterMove(m, game) {
 /** A Gamesman string as nodes whose text is the string, each of its words unbroken: a browser
  *  would otherwise wrap a line after any "-" of a row. */
 export function gamesmanNodes(text) {
-  return text.split(' ').flatMap((word, i) => [i ? ' ' : null, h('span.nobr', {}, word)]).filter(Boolean);
+  return text
+    .split(' ')
+    .flatMap((word, i) => [i ? ' ' : null, h('span.nobr', {}, word)])
+    .filter(Boolean);
 }
 
 // Screen readers hear the edges' labels (the canvas draws them) through the board's description.

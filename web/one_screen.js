@@ -70,10 +70,12 @@ function byName(side) {
   return name ? ` (${name})` : '';
 }
 // Their words elsewhere, from index.html, to put back when this page leaves a one-screen room.
-const usual = new Map(Object.keys(BUTTONS).map((id) => {
-  const el = $(`#${id}`);
-  return [id, [el.textContent, el.getAttribute('aria-label')]];
-}));
+const usual = new Map(
+  Object.keys(BUTTONS).map((id) => {
+    const el = $(`#${id}`);
+    return [id, [el.textContent, el.getAttribute('aria-label')]];
+  }),
+);
 
 function label(id, [text, aria]) {
   const el = $(`#${id}`);

@@ -183,7 +183,11 @@ function drawCrown(ctx, cx, cy, size) {
   ctx.lineJoin = 'round';
   ctx.stroke();
   ctx.fillStyle = '#fff8d0';
-  for (const [x, y] of [[cx - w * 1.05, top], [cx, top - h * 0.25], [cx + w * 1.05, top]]) {
+  for (const [x, y] of [
+    [cx - w * 1.05, top],
+    [cx, top - h * 0.25],
+    [cx + w * 1.05, top],
+  ]) {
     ctx.beginPath();
     ctx.arc(x, y, size * 0.06, 0, Math.PI * 2);
     ctx.fill();

@@ -22,16 +22,27 @@ export function renderPlayer(el, side, s) {
   const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
   if (you) kids.push(h('span.tag', {}, 'you'));
   const ai = p && (p.ai ?? p.bot ?? p.computer);
-  if (ai) kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
+  if (ai)
+    kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
   kids.push(h('span.pside', {}, sideName(side)));
   if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
     // Screen readers get the count in words (an aria-label on a plain span is not read); the
     // icons and the "×N" are for the eye.
     const n = s.bombs[side];
-    kids.push(h('span.bombs', { title: 'Bombs left to drop' },
-      h('span', { 'aria-hidden': 'true' }, ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
-        n === 0 ? 'no bombs' : '', n > 5 ? `×${n}` : ''),
-      h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`)));
+    kids.push(
+      h(
+        'span.bombs',
+        { title: 'Bombs left to drop' },
+        h(
+          'span',
+          { 'aria-hidden': 'true' },
+          ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
+          n === 0 ? 'no bombs' : '',
+          n > 5 ? `×${n}` : '',
+        ),
+        h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`),
+      ),
+    );
   }
   // Whether the player is here now, and their lag, from the live state: not for the players of an
   // earlier game being replayed.

@@ -80,7 +80,12 @@ function pieceToken(p) {
 
 export function formatFen(pos) {
   const sides = sidesOf(pos.variant);
-  const lists = sides.map((s) => sortPieces(pos.pieces).filter((p) => p.side === s).map(pieceToken).join(','));
+  const lists = sides.map((s) =>
+    sortPieces(pos.pieces)
+      .filter((p) => p.side === s)
+      .map(pieceToken)
+      .join(','),
+  );
   let text = `${pos.turn}:${lists[0]}:${lists[1]}`;
   if (isKaboom(pos.variant)) text += `:${pos.bombs?.x ?? 0},${pos.bombs?.o ?? 0}`;
   return text;
@@ -161,7 +166,12 @@ export function parseFen(text, variant, options = {}) {
 
 const CELL = { x: { normal: 'x', bomb: '*' }, o: { normal: 'o', bomb: '@' } };
 const FROM_CELL = {
-  x: ['x', 'normal'], o: ['o', 'normal'], '*': ['x', 'bomb'], '@': ['o', 'bomb'], '-': null, '\u2013': null,
+  x: ['x', 'normal'],
+  o: ['o', 'normal'],
+  '*': ['x', 'bomb'],
+  '@': ['o', 'bomb'],
+  '-': null,
+  '\u2013': null,
 };
 
 export function formatGamesman(pos) {
@@ -191,7 +201,8 @@ export function parseGamesman(text) {
   const pieces = [];
   rows.forEach((row, i) => {
     const cells = [...row];
-    if (cells.length !== width) fail(`row ${i + 1} from the top has ${cells.length} cells, not ${width} like the first`);
+    if (cells.length !== width)
+      fail(`row ${i + 1} from the top has ${cells.length} cells, not ${width} like the first`);
     cells.forEach((c, x) => {
       if (!(c in FROM_CELL)) fail(`'${c}' is not a cell: x, o, * (x's bomb), @ (o's bomb) or - (empty)`);
       const what = FROM_CELL[c];

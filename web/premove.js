@@ -14,7 +14,16 @@ import { key } from './squares.js';
  *  at one screen, where every turn is played here). */
 export function premoveTime() {
   const s = app.state;
-  return !!s && isPlayer() && !atOneScreen() && s.status === 'playing' && s.turn !== app.seat && !app.replay && !app.replaced && !app.pending;
+  return (
+    !!s &&
+    isPlayer() &&
+    !atOneScreen() &&
+    s.status === 'playing' &&
+    s.turn !== app.seat &&
+    !app.replay &&
+    !app.replaced &&
+    !app.pending
+  );
 }
 
 /** A click during the other side's turn. */
@@ -24,8 +33,8 @@ export function premoveClick(sq) {
   const mine = !!p && p.side === app.seat;
   const pm = app.premove;
   if (s.variant === 'kaboom') {
-    const action = mine && p.kind === 'bomb' ? { kind: 'detonate', at: sq } :
-      { kind: 'drop', column: sq[0], piece: 'normal' };
+    const action =
+      mine && p.kind === 'bomb' ? { kind: 'detonate', at: sq } : { kind: 'drop', column: sq[0], piece: 'normal' };
     app.premove = premoveKey() === premoveKey({ action }) ? null : { action };
   } else if (mine) {
     // The piece picked again, with nowhere to go yet: put down.

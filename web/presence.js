@@ -29,19 +29,25 @@ export function lagOf(side) {
 export function presenceEl(side, p) {
   if (!p) return null;
   if (!p.connected) {
-    return h('span.presence.off', { title: 'Offline: not connected', dataset: { side } },
-      h('span.presence-text', {}, 'offline'));
+    return h(
+      'span.presence.off',
+      { title: 'Offline: not connected', dataset: { side } },
+      h('span.presence-text', {}, 'offline'),
+    );
   }
   const ai = p.ai ?? p.bot ?? p.computer;
   const ms = ai ? null : lagOf(side);
   if (ms === null) {
-    return h('span.presence.on', { title: 'Connected', dataset: { side } },
-      h('span.sr-only', {}, 'connected'));
+    return h('span.presence.on', { title: 'Connected', dataset: { side } }, h('span.sr-only', {}, 'connected'));
   }
   const n = bars(ms);
-  return h(`span.presence.on.bars-${n}`, { title: `Connected, lag ${ms} ms`, dataset: { side, lag: ms } },
+  return h(
+    `span.presence.on.bars-${n}`,
+    { title: `Connected, lag ${ms} ms`, dataset: { side, lag: ms } },
     h('span.signal', { 'aria-hidden': 'true' }, h('i', {}), h('i', {}), h('i', {})),
-    h('span.presence-text', { 'aria-hidden': 'true' }, `${ms} ms`), h('span.sr-only', {}, `connected, lag ${ms} ms`));
+    h('span.presence-text', { 'aria-hidden': 'true' }, `${ms} ms`),
+    h('span.sr-only', {}, `connected, lag ${ms} ms`),
+  );
 }
 
 /** A `presence` message: the players' lag (and connections, which the next state confirms). */
@@ -81,8 +87,11 @@ function paint() {
   const wait = Number.isFinite(a.claim_at) ? a.claim_at - serverNow() : 0;
   const ready = mine && wait <= 0;
   // The live part changes only when what one may do changes; the seconds are a timer of their own.
-  const text = !mine ? `${who} is disconnected.` :
-    ready ? `${who} left the game. You can claim victory, or call it a draw.` : `${who} left the game.`;
+  const text = !mine
+    ? `${who} is disconnected.`
+    : ready
+      ? `${who} left the game. You can claim victory, or call it a draw.`
+      : `${who} left the game.`;
   const wait$ = $('#away-wait');
   const secs = Math.max(1, Math.ceil(wait / 1000));
   const count = mine && !ready ? `You can claim victory in ${secs} s.` : '';

@@ -24,7 +24,9 @@ export function joinUrl(base, path) {
 
 // Whether the page was opened through a name only this machine understands.
 export function isLocalHost(hostname) {
-  const h = String(hostname).toLowerCase().replace(/^\[|\]$/g, '');
+  const h = String(hostname)
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\./.test(h);
 }
 

@@ -4,7 +4,6 @@
 // and download links (the server writes every text record: PDN, and Kaboom's text).
 import { apiFetch } from './net.js';
 
-
 /** What a replay needs of a `state` (or of one entry of the positions list). */
 export function snapshot(s) {
   const snap = {
@@ -30,7 +29,7 @@ export function snapshot(s) {
  */
 export function parsePositions(data, game) {
   if (!data) return null;
-  const list = Array.isArray(data) ? data : data.positions ?? data.states;
+  const list = Array.isArray(data) ? data : (data.positions ?? data.states);
   if (!Array.isArray(list)) return null;
   if (!Array.isArray(data) && Number.isInteger(data.game) && Number.isInteger(game) && data.game !== game) return null;
   const out = new Map();

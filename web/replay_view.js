@@ -40,7 +40,7 @@ export function viewState() {
   if (!s || !r) return s;
   const snap = positionsOf(r.game).get(r.version);
   if (!snap) return s;
-  const players = r.game === app.gameNo ? s.players : snap.players ?? r.record?.players ?? s.players;
+  const players = r.game === app.gameNo ? s.players : (snap.players ?? r.record?.players ?? s.players);
   const status = snap.status ?? (snap.result ? 'finished' : 'playing');
   return { ...s, ...snap, status, players, legal: [], draw_offer: null };
 }
@@ -107,7 +107,7 @@ export async function openReplay(version, game = app.gameNo) {
   if (!s || !app.room) return;
   const room = app.room;
   let record = app.replay?.game === game ? app.replay.record : null;
-  let moves = app.replay?.game === game ? app.replay.moves : app.pastMoves.get(game) ?? null;
+  let moves = app.replay?.game === game ? app.replay.moves : (app.pastMoves.get(game) ?? null);
   if (!haveAll(game)) await loadPositions(game);
   if (game !== app.gameNo && !record) {
     try {
@@ -126,15 +126,21 @@ export async function openReplay(version, game = app.gameNo) {
   if (app.room !== room || !app.state) return;
   const vs = replayVersions(game);
   if (!vs.length) {
-    toast(game === app.gameNo ? 'The positions of this game are not available.' : record ?
-      `This server does not send the positions of earlier games, so game ${game} cannot be replayed here. Its record is in the Export menu.` :
-      `Game ${game} is not available on this server any more.`, 'error', 6000);
+    toast(
+      game === app.gameNo
+        ? 'The positions of this game are not available.'
+        : record
+          ? `This server does not send the positions of earlier games, so game ${game} cannot be replayed here. Its record is in the Export menu.`
+          : `Game ${game} is not available on this server any more.`,
+      'error',
+      6000,
+    );
     renderGame();
     return;
   }
   // The position after that version (or the one a takeback put in its place), else the nearest
   // one before it, else the first one there is.
-  const list = game === app.gameNo ? app.moves : moves ?? [];
+  const list = game === app.gameNo ? app.moves : (moves ?? []);
   const after = positionAfter(version, game, vs, list);
   const target = after ?? [...vs].reverse().find((v) => v <= version) ?? vs[0];
   if (after === null && vs[0] > 0 && target === vs[0] && version < vs[0]) {
@@ -211,11 +217,22 @@ export function renderReplayBar() {
   const sides = sidesOf(s.variant);
   if (snap?.result && i === vs.length - 1) {
     const o = s.options ?? {};
-    detail.replaceChildren(resultText(snap.result, sides, snap.connect ?? o.connect ?? 4, !!o.misere,
-      r.game === app.gameNo ? app.leftSide : null));
+    detail.replaceChildren(
+      resultText(
+        snap.result,
+        sides,
+        snap.connect ?? o.connect ?? 4,
+        !!o.misere,
+        r.game === app.gameNo ? app.leftSide : null,
+      ),
+    );
   } else if (snap?.last && r.version > 0) {
-    detail.replaceChildren(sideChip(snap.last.side), ` ${sideName(snap.last.side)} ${moveText(snap.last)}`,
-      snap.last.exploded?.length ? icon('boom', 'explosion') : '', snap.last.promoted?.length ? icon('crown', 'crowned') : '');
+    detail.replaceChildren(
+      sideChip(snap.last.side),
+      ` ${sideName(snap.last.side)} ${moveText(snap.last)}`,
+      snap.last.exploded?.length ? icon('boom', 'explosion') : '',
+      snap.last.promoted?.length ? icon('crown', 'crowned') : '',
+    );
   } else {
     detail.replaceChildren(snap?.turn ? `${sideName(snap.turn)} to move` : '');
   }
@@ -229,8 +246,11 @@ export function renderReplayBar() {
   const sel = $('#replay-game');
   sel.hidden = app.gameNo < 2;
   if (app.gameNo > 1 && sel.options.length !== app.gameNo) {
-    sel.replaceChildren(...Array.from({ length: app.gameNo }, (_, k) =>
-      h('option', { value: k + 1 }, k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`)));
+    sel.replaceChildren(
+      ...Array.from({ length: app.gameNo }, (_, k) =>
+        h('option', { value: k + 1 }, k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`),
+      ),
+    );
   }
   sel.value = String(r.game);
 }

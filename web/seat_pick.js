@@ -14,15 +14,25 @@ export function renderSidePicks(sides) {
   const keep = chosenSeat() === 'both';
   const kids = [h('legend', {}, 'Play as')];
   for (const s of [...sides, 'random']) {
-    kids.push(h('label.side-pick', {},
-      h('input', { type: 'radio', name: 'seat', value: s, checked: keep ? false : s === sides[0] }),
-      s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
-      h('span', {}, s === 'random' ? 'Random' : sideName(s))));
+    kids.push(
+      h(
+        'label.side-pick',
+        {},
+        h('input', { type: 'radio', name: 'seat', value: s, checked: keep ? false : s === sides[0] }),
+        s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
+        h('span', {}, s === 'random' ? 'Random' : sideName(s)),
+      ),
+    );
   }
-  kids.push(h('label.side-pick.both-pick', { title: 'Two people at this computer play each other, taking turns at the board' },
-    h('input', { type: 'radio', name: 'seat', value: 'both', checked: keep }),
-    h('span.chip-pair', { 'aria-hidden': 'true' }, sideChip(sides[0]), sideChip(sides[1])),
-    h('span', {}, 'Both sides on this screen')));
+  kids.push(
+    h(
+      'label.side-pick.both-pick',
+      { title: 'Two people at this computer play each other, taking turns at the board' },
+      h('input', { type: 'radio', name: 'seat', value: 'both', checked: keep }),
+      h('span.chip-pair', { 'aria-hidden': 'true' }, sideChip(sides[0]), sideChip(sides[1])),
+      h('span', {}, 'Both sides on this screen'),
+    ),
+  );
   $('#side-list').replaceChildren(...kids);
   markChecked($('#side-list'));
   renderNames(sides);
@@ -35,12 +45,24 @@ function renderNames(sides) {
   const typed = [...box.querySelectorAll('input')].map((i) => i.value);
   const values = typed.length === 2 ? typed : [$('#create-name').value.trim() || store.name, store.name2];
   const max = $('#create-name').maxLength;
-  box.replaceChildren(h('legend', {}, 'Players'), ...sides.map((side, i) => h('label.field', {},
-    h('span', {}, sideChip(side), ` ${sideName(side)}`),
-    h('input', {
-      id: `both-name-${i}`, value: values[i] ?? '', placeholder: i === 0 ? 'Player 1' : 'Player 2',
-      maxlength: max > 0 ? max : null, autocomplete: 'off', dataset: { side },
-    }))));
+  box.replaceChildren(
+    h('legend', {}, 'Players'),
+    ...sides.map((side, i) =>
+      h(
+        'label.field',
+        {},
+        h('span', {}, sideChip(side), ` ${sideName(side)}`),
+        h('input', {
+          id: `both-name-${i}`,
+          value: values[i] ?? '',
+          placeholder: i === 0 ? 'Player 1' : 'Player 2',
+          maxlength: max > 0 ? max : null,
+          autocomplete: 'off',
+          dataset: { side },
+        }),
+      ),
+    ),
+  );
 }
 
 /** Both sides here: a name for each instead of "Your name". */

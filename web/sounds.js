@@ -59,10 +59,13 @@ function wake() {
   try {
     const c = audio();
     if (c?.state === 'suspended') {
-      c.resume().then(() => {
-        started = c.state === 'running';
-        if (started) idleLater();
-      }, () => {});
+      c.resume().then(
+        () => {
+          started = c.state === 'running';
+          if (started) idleLater();
+        },
+        () => {},
+      );
     }
   } catch {
     // no sound, then
@@ -119,7 +122,8 @@ const SOUNDS = {
     tone(c, out, 990, t, 0.1, { gain: 0.18 });
     tone(c, out, 990, t + 0.16, 0.1, { gain: 0.18 });
   },
-  end: (c, out, t) => [523, 659, 784, 1047].forEach((f, i) => tone(c, out, f, t + i * 0.11, 0.22, { type: 'triangle', gain: 0.16 })),
+  end: (c, out, t) =>
+    [523, 659, 784, 1047].forEach((f, i) => tone(c, out, f, t + i * 0.11, 0.22, { type: 'triangle', gain: 0.16 })),
 };
 
 /** Plays a sound by name, after `delay` seconds; never throws. */
@@ -127,11 +131,13 @@ export function playSound(name, delay = 0) {
   played.push(name);
   if (played.length > 50) played.shift();
   if (store.muted || !SOUNDS[name]) return;
-  running().then((c) => {
-    if (c) SOUNDS[name](c, c.destination, c.currentTime + delay);
-  }).catch(() => {
-    // a sound is never worth an error
-  });
+  running()
+    .then((c) => {
+      if (c) SOUNDS[name](c, c.destination, c.currentTime + delay);
+    })
+    .catch(() => {
+      // a sound is never worth an error
+    });
 }
 
 /** The sound of a new state after `prev`: the turn just played, then the end of the game. */

@@ -7,7 +7,10 @@ import { aiLevels } from './ui.js';
 
 /** Room ids are case-insensitive and the server's are upper-case: "k7qf2m " from a link or the
  *  join box must find the seat saved under "K7QF2M". */
-export const normRoom = (room) => String(room ?? '').trim().toUpperCase();
+export const normRoom = (room) =>
+  String(room ?? '')
+    .trim()
+    .toUpperCase();
 
 /** The room in a link's path segment, or null when its %-escapes are broken (a link cut short). */
 export function decodeRoom(segment) {

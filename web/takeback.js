@@ -50,7 +50,7 @@ export function renderTakeback(s) {
   const box = $('#takeback-offer');
   // A server without takebacks says nothing of them in its states: no button then.
   const playing = s.status === 'playing' && 'takeback_offer' in s;
-  const offer = playing ? s.takeback_offer ?? null : null;
+  const offer = playing ? (s.takeback_offer ?? null) : null;
   const mine = offer !== null && offer === app.seat;
   const declined = playing && tb.declined?.key === keyOf(s) ? tb.declined : null;
   btn.hidden = !(isPlayer() && playing);
@@ -62,10 +62,17 @@ export function renderTakeback(s) {
       btn.replaceChildren(...(words === 'Take back' ? [h('span', { 'aria-hidden': 'true' }, '↶ '), words] : [words]));
     }
     btn.disabled = mine || asking || app.replaced || (offer !== null && !mine) || !!declined || !havePlayed(s);
-    btn.title = declined ? 'You can ask again once the game has moved on.' :
-      !havePlayed(s) ? (atOneScreen() ? 'No move has been played yet.' : 'You have not played a move yet.') :
-        atOneScreen() ? 'Take back the last move' :
-          vsComputer(s) ? 'Take back your last move (and the computer’s reply)' : 'Ask your opponent to let you take back your last move';
+    btn.title = declined
+      ? 'You can ask again once the game has moved on.'
+      : !havePlayed(s)
+        ? atOneScreen()
+          ? 'No move has been played yet.'
+          : 'You have not played a move yet.'
+        : atOneScreen()
+          ? 'Take back the last move'
+          : vsComputer(s)
+            ? 'Take back your last move (and the computer’s reply)'
+            : 'Ask your opponent to let you take back your last move';
   }
   // The prompt for the opponent (and what spectators see); the notice of a decline for us.
   if (offer !== null && !mine && !waiting(tb.answered)) {

@@ -37,8 +37,13 @@ export function renderTimeControl(clocks) {
   }
   limits = { maxBase: clocks.max_base ?? 10800, maxIncrement: clocks.max_increment ?? 180 };
   const before = box.querySelector('input[name=clock]:checked')?.value ?? 'none';
-  const pick = (value, text, title) => h('label.clock-pick', { title },
-    h('input', { type: 'radio', name: 'clock', value, checked: value === before }), h('span', {}, text));
+  const pick = (value, text, title) =>
+    h(
+      'label.clock-pick',
+      { title },
+      h('input', { type: 'radio', name: 'clock', value, checked: value === before }),
+      h('span', {}, text),
+    );
   const presets = (Array.isArray(clocks.presets) ? clocks.presets : [])
     .filter((p) => Array.isArray(p) && p.length === 2)
     .map(([b, i]) => {
@@ -50,13 +55,14 @@ export function renderTimeControl(clocks) {
     pick('none', 'No clock', 'Untimed: take as long as you like'),
     ...presets,
     pick('custom', 'Custom', 'Minutes and an increment of your choice'),
-    days.length ? pick('days', 'Days a move', 'Correspondence: days to make each move') : null);
+    days.length ? pick('days', 'Days a move', 'Correspondence: days to make each move') : null,
+  );
   if (!$('#clock-picks input:checked')) $('#clock-picks input[value=none]').checked = true;
   $('#clock-increment').max = String(limits.maxIncrement);
   const sel = $('#clock-days-n');
   const keep = sel.value;
   sel.replaceChildren(...days.map((d) => h('option', { value: d }, `${d} ${d === 1 ? 'day' : 'days'}`)));
-  sel.value = days.map(String).includes(keep) ? keep : String(days.includes(3) ? 3 : days[0] ?? '');
+  sel.value = days.map(String).includes(keep) ? keep : String(days.includes(3) ? 3 : (days[0] ?? ''));
   box.hidden = false;
   showChoice();
 }
@@ -89,7 +95,10 @@ export function chosenClock() {
   if (v === 'custom') {
     const base = Math.round(parseMinutes($('#clock-minutes').value) * 1000) / 1000;
     if (!(base >= 1 && base <= limits.maxBase)) {
-      return { error: `The clock's time: minutes such as 5 or 1.5, or minutes:seconds such as 0:30 (1 s to ${limits.maxBase / 3600} hours).`, input: $('#clock-minutes') };
+      return {
+        error: `The clock's time: minutes such as 5 or 1.5, or minutes:seconds such as 0:30 (1 s to ${limits.maxBase / 3600} hours).`,
+        input: $('#clock-minutes'),
+      };
     }
     const inc = Number(String($('#clock-increment').value).trim().replace(',', '.') || 0);
     if (!(inc >= 0 && inc <= limits.maxIncrement)) {

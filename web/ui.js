@@ -76,7 +76,7 @@ export function aiLevels(welcome) {
   let levels = [];
   if (Array.isArray(raw)) {
     for (const x of raw) {
-      const n = Number.isInteger(x) ? x : x?.level ?? x?.id ?? x?.value;
+      const n = Number.isInteger(x) ? x : (x?.level ?? x?.id ?? x?.value);
       if (!Number.isInteger(n)) continue;
       levels.push(n);
       const name = x?.name ?? x?.label;
@@ -126,23 +126,37 @@ export function resultText(result, sides, connect, misere, left = null) {
   const W = sideName(w);
   const L = sideName(loser);
   switch (result.reason) {
-    case 'no_pieces': return `${W} wins: ${L} has no pieces left.`;
-    case 'no_moves': return `${W} wins: ${L} has no moves left.`;
-    case 'mutual_destruction': return 'Draw: both sides were wiped out.';
+    case 'no_pieces':
+      return `${W} wins: ${L} has no pieces left.`;
+    case 'no_moves':
+      return `${W} wins: ${L} has no moves left.`;
+    case 'mutual_destruction':
+      return 'Draw: both sides were wiped out.';
     case 'connect':
       if (!w) return 'Draw: both sides made a line at once.';
       return misere ? `${W} wins: ${L} made a line of ${connect} (misère).` : `${W} wins with ${connect} in a row.`;
-    case 'resigned': return `${W} wins: ${L} resigned.`;
-    case 'draw_agreed': return 'Draw by agreement.';
-    case 'draw_rule': return 'Draw: too many turns without a capture or a man moving.';
-    case 'board_full': return 'Draw: the board is full.';
-    case 'turn_limit': return 'Draw: the game reached its limit of 1,000 turns.';
-    case 'timeout': return w ? `${W} wins on time: ${L} ran out of time.` :
-      'Drawn on time: a clock ran out, and the other side could not have won.';
-    case 'aborted': return 'Aborted: a first move was not made in time.';
-    case 'abandoned': return w ? `${W} wins: ${L} left the game.` :
-      `Drawn: ${left ? sideName(left) : 'a player'} left the game.`;
-    default: return w ? `${W} wins (${humanize(result.reason ?? 'game over')}).` : `Draw (${humanize(result.reason ?? 'game over')}).`;
+    case 'resigned':
+      return `${W} wins: ${L} resigned.`;
+    case 'draw_agreed':
+      return 'Draw by agreement.';
+    case 'draw_rule':
+      return 'Draw: too many turns without a capture or a man moving.';
+    case 'board_full':
+      return 'Draw: the board is full.';
+    case 'turn_limit':
+      return 'Draw: the game reached its limit of 1,000 turns.';
+    case 'timeout':
+      return w
+        ? `${W} wins on time: ${L} ran out of time.`
+        : 'Drawn on time: a clock ran out, and the other side could not have won.';
+    case 'aborted':
+      return 'Aborted: a first move was not made in time.';
+    case 'abandoned':
+      return w ? `${W} wins: ${L} left the game.` : `Drawn: ${left ? sideName(left) : 'a player'} left the game.`;
+    default:
+      return w
+        ? `${W} wins (${humanize(result.reason ?? 'game over')}).`
+        : `Draw (${humanize(result.reason ?? 'game over')}).`;
   }
 }
 

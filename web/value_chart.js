@@ -17,7 +17,14 @@ const PAD = 7;
 const MID = H / 2;
 const RETRY_MS = 6000;
 const PLAYING_REFRESH_MS = 5000; // a game under way asks again at most this often
-const SIDE_COLOURS = { fire: '#ff7b2e', x: '#ff7b2e', water: '#3b9cff', o: '#3b9cff', black: '#9aa0ad', white: '#efe8da' };
+const SIDE_COLOURS = {
+  fire: '#ff7b2e',
+  x: '#ff7b2e',
+  water: '#3b9cff',
+  o: '#3b9cff',
+  black: '#9aa0ad',
+  white: '#efe8da',
+};
 const BIG_FALL = 150; // hundredths of a man: an estimate's fall that counts as throwing it away
 
 const histories = new Map(); // "room#game" -> {status, values, asked, at, error, retryAt}
@@ -46,14 +53,25 @@ function historyOf(game) {
   const fields = { history: true };
   if (!current) fields.game = game;
   const room = app.room;
-  requestAnalysis(fields).then((answer) => {
-    const values = (answer.values ?? []).filter((x) => Number.isInteger(x?.version)).sort((a, b) => a.version - b.version);
-    Object.assign(next, { status: 'ready', values, at: Date.now() });
-  }, (err) => {
-    Object.assign(next, { status: 'error', error: err ?? {}, retryAt: ['rate_limited', 'timeout', 'offline'].includes(err?.code) ? Date.now() + RETRY_MS : 0 });
-  }).then(() => {
-    if (app.room === room) renderValueChart(shownNow);
-  });
+  requestAnalysis(fields)
+    .then(
+      (answer) => {
+        const values = (answer.values ?? [])
+          .filter((x) => Number.isInteger(x?.version))
+          .sort((a, b) => a.version - b.version);
+        Object.assign(next, { status: 'ready', values, at: Date.now() });
+      },
+      (err) => {
+        Object.assign(next, {
+          status: 'error',
+          error: err ?? {},
+          retryAt: ['rate_limited', 'timeout', 'offline'].includes(err?.code) ? Date.now() + RETRY_MS : 0,
+        });
+      },
+    )
+    .then(() => {
+      if (app.room === room) renderValueChart(shownNow);
+    });
   return next;
 }
 
@@ -122,7 +140,12 @@ function pointsOf(values, sides) {
   const step = n > 1 ? (W - 2 * PAD) / (n - 1) : 0;
   return values.map((e, i) => {
     const y = (e.turn === sides[1] ? -1 : 1) * valueNumber(e.value);
-    return { x: n > 1 ? PAD + i * step : W / 2, y: MID - y * (MID - PAD), version: e.version, words: valueWords(e.value, e.turn, sides) };
+    return {
+      x: n > 1 ? PAD + i * step : W / 2,
+      y: MID - y * (MID - PAD),
+      version: e.version,
+      words: valueWords(e.value, e.turn, sides),
+    };
   });
 }
 
@@ -136,7 +159,8 @@ function drawChart(box, values, game, shown) {
   box.dataset.points = String(pts.length);
   box.dataset.shown = String(pts[at]?.version ?? '');
   box.dataset.blunder = fall ? String(fall.version) : '';
-  const summary = `Value chart of the ${pts.length} positions of this game: ${sideName(sides[0])} is ahead above the line, ` +
+  const summary =
+    `Value chart of the ${pts.length} positions of this game: ${sideName(sides[0])} is ahead above the line, ` +
     `${sideName(sides[1])} below. Start: ${pts[0].words}. End: ${pts[pts.length - 1].words}.` +
     (fall ? ` The turn that threw the most away: ${sideName(fall.side)}'s, to position ${fall.version}.` : '');
   box.setAttribute('aria-label', summary);
@@ -152,29 +176,64 @@ function drawChart(box, values, game, shown) {
   const area = `M${pts[0].x.toFixed(1)},${MID} ${line.replace(/^M/, 'L')} L${pts[pts.length - 1].x.toFixed(1)},${MID} Z`;
   const r = Math.max(1.4, Math.min(3, layout.step / 2.6 || 3));
   const cur = pts[at];
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', 'aria-hidden': 'true', focusable: 'false' },
-    svg('defs', {},
+  const chart = svg(
+    'svg',
+    { viewBox: `0 0 ${W} ${H}`, width: '100%', 'aria-hidden': 'true', focusable: 'false' },
+    svg(
+      'defs',
+      {},
       svg('clipPath', { id: 'vc-above' }, svg('rect', { x: 0, y: 0, width: W, height: MID })),
-      svg('clipPath', { id: 'vc-below' }, svg('rect', { x: 0, y: MID, width: W, height: MID }))),
-    svg('path', { d: area, class: 'area above', fill: SIDE_COLOURS[sides[0]] ?? '#ff7b2e', 'clip-path': 'url(#vc-above)' }),
-    svg('path', { d: area, class: 'area below', fill: SIDE_COLOURS[sides[1]] ?? '#3b9cff', 'clip-path': 'url(#vc-below)' }),
+      svg('clipPath', { id: 'vc-below' }, svg('rect', { x: 0, y: MID, width: W, height: MID })),
+    ),
+    svg('path', {
+      d: area,
+      class: 'area above',
+      fill: SIDE_COLOURS[sides[0]] ?? '#ff7b2e',
+      'clip-path': 'url(#vc-above)',
+    }),
+    svg('path', {
+      d: area,
+      class: 'area below',
+      fill: SIDE_COLOURS[sides[1]] ?? '#3b9cff',
+      'clip-path': 'url(#vc-below)',
+    }),
     svg('line', { x1: 0, x2: W, y1: MID, y2: MID, class: 'zero' }),
     svg('line', { x1: cur.x, x2: cur.x, y1: 2, y2: H - 2, class: 'shown' }),
-    svg('path', { d: line, class: 'line' }));
+    svg('path', { d: line, class: 'line' }),
+  );
   if (fall) {
     // A red dot under the point of the position the turn led to, and a label on its open side.
     const p = pts[fall.index];
-    chart.append(svg('circle', { cx: p.x, cy: p.y, r: r + 2.6, class: 'blunder', 'data-version': p.version },
-      title(`Position ${p.version}: ${sideName(fall.side)} threw it away here (${p.words})`)));
+    chart.append(
+      svg(
+        'circle',
+        { cx: p.x, cy: p.y, r: r + 2.6, class: 'blunder', 'data-version': p.version },
+        title(`Position ${p.version}: ${sideName(fall.side)} threw it away here (${p.words})`),
+      ),
+    );
     const label = svg('text', {
-      x: Math.min(W - 22, Math.max(22, p.x)), y: p.y > MID ? p.y - 8 : p.y + 15, class: 'blunder-label', 'text-anchor': 'middle',
+      x: Math.min(W - 22, Math.max(22, p.x)),
+      y: p.y > MID ? p.y - 8 : p.y + 15,
+      class: 'blunder-label',
+      'text-anchor': 'middle',
     });
     label.textContent = 'blunder';
     chart.append(label);
   }
   for (const [i, p] of pts.entries()) {
-    chart.append(svg('circle', { cx: p.x, cy: p.y, r: i === at ? r + 1.6 : r, class: `pt${i === at ? ' current' : ''}`, 'data-version': p.version },
-      title(`Position ${p.version}: ${p.words}`)));
+    chart.append(
+      svg(
+        'circle',
+        {
+          cx: p.x,
+          cy: p.y,
+          r: i === at ? r + 1.6 : r,
+          class: `pt${i === at ? ' current' : ''}`,
+          'data-version': p.version,
+        },
+        title(`Position ${p.version}: ${p.words}`),
+      ),
+    );
   }
   box.replaceChildren(chart);
 }
@@ -203,12 +262,16 @@ export function renderValueChart(enabled) {
     drawChart(box, e.values, game, r ? r.version : s.version);
     return;
   }
-  const text = e.status === 'loading' ? ' Working out the value of every position…' :
-    e.error?.code === 'unknown_type' ? 'This server cannot analyse positions.' :
-      e.error?.message || 'The values of this game are not available.';
+  const text =
+    e.status === 'loading'
+      ? ' Working out the value of every position…'
+      : e.error?.code === 'unknown_type'
+        ? 'This server cannot analyse positions.'
+        : e.error?.message || 'The values of this game are not available.';
   if (box.dataset.state === e.status && !box.querySelector('svg') && box.textContent === text) return;
   box.dataset.state = e.status;
-  for (const a of ['role', 'tabindex', 'aria-valuemin', 'aria-valuemax', 'aria-valuenow', 'aria-valuetext']) box.removeAttribute(a);
+  for (const a of ['role', 'tabindex', 'aria-valuemin', 'aria-valuemax', 'aria-valuenow', 'aria-valuetext'])
+    box.removeAttribute(a);
   box.setAttribute('aria-label', 'Value chart');
   layout = null;
   drawnKey = '';

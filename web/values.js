@@ -53,7 +53,8 @@ export function valueWords(value, side, sides) {
   if (!value) return '';
   const who = sideName(side);
   const them = sideName(other(sides, side));
-  if (value.outcome === 'tie') return value.remoteness > 0 ? `Tie (the board fills in ${turnsText(value.remoteness)})` : 'Tie';
+  if (value.outcome === 'tie')
+    return value.remoteness > 0 ? `Tie (the board fills in ${turnsText(value.remoteness)})` : 'Tie';
   if (value.outcome === 'win' || value.outcome === 'lose') {
     const winner = value.outcome === 'win' ? who : them;
     const sure = value.kind === 'solved' ? '' : ' (found by search)';

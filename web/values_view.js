@@ -79,10 +79,13 @@ function entryFor(pos) {
   if (timerKey !== k) {
     clearTimeout(timer);
     timerKey = k;
-    timer = setTimeout(() => {
-      timerKey = '';
-      if (shownKey() === k && valuesOn() && analysisAllowed()) ask(pos);
-    }, app.replay ? REPLAY_DELAY_MS : 0);
+    timer = setTimeout(
+      () => {
+        timerKey = '';
+        if (shownKey() === k && valuesOn() && analysisAllowed()) ask(pos);
+      },
+      app.replay ? REPLAY_DELAY_MS : 0,
+    );
   }
   return { status: 'loading' };
 }
@@ -95,20 +98,27 @@ function ask(pos) {
   while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value);
   const fields = { version: pos.version };
   if (pos.earlier) fields.game = pos.game;
-  requestAnalysis(fields).then((answer) => {
-    e.status = 'ready';
-    e.answer = answer;
-  }, (err) => {
-    e.status = 'error';
-    e.error = err ?? {};
-    if (TRANSIENT.has(e.error.code)) {
-      e.retryAt = Date.now() + RETRY_MS;
-      setTimeout(() => { if (shownKey() === k) renderValues(); }, RETRY_MS + 50);
-    }
-  }).then(() => {
-    // An answer about a position no longer shown stays in the cache, unseen.
-    if (shownKey() === k) renderValues();
-  });
+  requestAnalysis(fields)
+    .then(
+      (answer) => {
+        e.status = 'ready';
+        e.answer = answer;
+      },
+      (err) => {
+        e.status = 'error';
+        e.error = err ?? {};
+        if (TRANSIENT.has(e.error.code)) {
+          e.retryAt = Date.now() + RETRY_MS;
+          setTimeout(() => {
+            if (shownKey() === k) renderValues();
+          }, RETRY_MS + 50);
+        }
+      },
+    )
+    .then(() => {
+      // An answer about a position no longer shown stays in the cache, unseen.
+      if (shownKey() === k) renderValues();
+    });
 }
 
 // ---- comparing values -------------------------------------------------------------------------
@@ -145,14 +155,16 @@ function marksOf(answer, view) {
       const piece = a.piece === 'bomb' ? 'bomb' : 'normal';
       put(`drop@${a.column}:${piece}`, { column: a.column, piece, value: m.value });
       const y = pieces.filter((p) => p.at[0] === a.column).length;
-      if (piece === 'normal' && y < rows) put(`cell@${a.column},${y}`, { sq: [a.column, y], shape: 'cell', value: m.value });
+      if (piece === 'normal' && y < rows)
+        put(`cell@${a.column},${y}`, { sq: [a.column, y], shape: 'cell', value: m.value });
     } else if (a.kind === 'detonate' && a.at) {
       put(`cell@${a.at}`, { sq: a.at, shape: 'cell', value: m.value });
     } else if (a.kind === 'end_turn') {
       put('end_turn', { value: m.value });
     } else if (a.from) {
       put(`piece@${a.from}`, { sq: a.from, shape: 'piece', value: m.value });
-      if (a.to && selected && same(a.from, selected)) put(`target@${a.to}`, { sq: a.to, shape: 'target', value: m.value });
+      if (a.to && selected && same(a.from, selected))
+        put(`target@${a.to}`, { sq: a.to, shape: 'target', value: m.value });
     }
   }
   const marks = [];
@@ -171,7 +183,10 @@ function marksOf(answer, view) {
 let marksKey = '';
 function showMarks(marks) {
   // For tests and the curious: "piece:2,2:win target:3,3:lose ..." on the canvas.
-  canvas.dataset.valueMarks = marks.map((m) => `${m.shape}:${m.sq.join(',')}:${valueClass(m.value)}`).sort().join(' ');
+  canvas.dataset.valueMarks = marks
+    .map((m) => `${m.shape}:${m.sq.join(',')}:${valueClass(m.value)}`)
+    .sort()
+    .join(' ');
   const k = marks.map((m) => `${m.shape}:${m.sq.join(',')}:${m.colour}`).join(' ');
   if (k === marksKey) return;
   marksKey = k;
@@ -212,7 +227,11 @@ function paintButtons(drops, endTurn, turn, sides) {
 let lineKey = '';
 function showLine(state, content, data = {}) {
   const line = $('#values-line');
-  const k = JSON.stringify([state, data, content.map((el) => el && [el.className, el.title, el.textContent, el.getAttribute('style')])]);
+  const k = JSON.stringify([
+    state,
+    data,
+    content.map((el) => el && [el.className, el.title, el.textContent, el.getAttribute('style')]),
+  ]);
   if (k === lineKey) return;
   lineKey = k;
   line.hidden = state === 'off' || state === 'hidden';
@@ -271,17 +290,33 @@ export function renderValues() {
     // The swatch is the value for the side to move, as the board's colours are for the mover;
     // none once the game is over.
     const over = a.value?.remoteness === 0 && a.value?.outcome;
-    showLine('ready', [
-      over ? null : h('span.value-swatch', { title: `For ${sideName(a.turn)}, to move`, style: `--value: ${valueColour(a.value)}` }),
-      h('span.value-words', { title: a.cached ? 'Analysed before' : `Analysed in ${a.ms ?? 0} ms` }, words),
-    ], { value: valueClass(a.value) });
+    showLine(
+      'ready',
+      [
+        over
+          ? null
+          : h('span.value-swatch', {
+              title: `For ${sideName(a.turn)}, to move`,
+              style: `--value: ${valueColour(a.value)}`,
+            }),
+        h('span.value-words', { title: a.cached ? 'Analysed before' : `Analysed in ${a.ms ?? 0} ms` }, words),
+      ],
+      { value: valueClass(a.value) },
+    );
     showMarks(marks);
     paintButtons(drops, endTurn, a.turn, sides);
   } else {
-    const text = e.status === 'waiting' ? 'The values come after the computer’s move.' :
-      e.status === 'loading' ? 'Working out the values…' : errorText(e.error);
-    showLine(e.status, [e.status === 'loading' ? h('span.spinner', { 'aria-hidden': 'true' }) : null, h('span.value-words', {}, text)],
-      e.status === 'error' ? { code: e.error.code ?? '' } : {});
+    const text =
+      e.status === 'waiting'
+        ? 'The values come after the computer’s move.'
+        : e.status === 'loading'
+          ? 'Working out the values…'
+          : errorText(e.error);
+    showLine(
+      e.status,
+      [e.status === 'loading' ? h('span.spinner', { 'aria-hidden': 'true' }) : null, h('span.value-words', {}, text)],
+      e.status === 'error' ? { code: e.error.code ?? '' } : {},
+    );
     showMarks([]);
     paintButtons(null, null);
   }

@@ -4,8 +4,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
-  BASE, T,
+  person,
+  board,
+  waitBoard,
+  clickSquare,
+  move,
+  createGame,
+  shareLink,
+  joinByLink,
+  shot,
+  pieceAt,
+  piece,
+  BASE,
+  T,
 } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 
@@ -135,8 +146,12 @@ test('a whole game from a set position: multi-capture, end turn with Space, expl
   const position = {
     turn: 'fire',
     pieces: [
-      piece(0, 0, 'fire'), piece(7, 3, 'fire', 'bomb'), piece(7, 1, 'fire', 'shield'),
-      piece(1, 1, 'water'), piece(3, 3, 'water'), piece(5, 5, 'water'),
+      piece(0, 0, 'fire'),
+      piece(7, 3, 'fire', 'bomb'),
+      piece(7, 1, 'fire', 'shield'),
+      piece(1, 1, 'water'),
+      piece(3, 3, 'water'),
+      piece(5, 5, 'water'),
     ],
   };
   const fire = await person(browser, { motion: true });

@@ -3,9 +3,7 @@
 // bomb.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, piece, BASE, T,
-} from './helpers.mjs';
+import { person, board, waitBoard, move, createGame, shareLink, joinByLink, shot, piece, BASE, T } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 
 test('a refused position is explained in words', async () => {
@@ -35,7 +33,7 @@ test('phone layout: the board fits the screen and a tap selects', async () => {
   assert.equal(canvasPx[0], Math.round(box.width * 2), 'backing store follows devicePixelRatio');
   const tap = async (page, [x, y]) => {
     const b = await page.locator('#board').boundingBox();
-    await page.touchscreen.tap(b.x + (x + 0.5) * b.width / 8, b.y + (7 - y + 0.5) * b.height / 8);
+    await page.touchscreen.tap(b.x + ((x + 0.5) * b.width) / 8, b.y + ((7 - y + 0.5) * b.height) / 8);
   };
   await tap(p2, [0, 2]);
   await waitBoard(p2, { selected: '0,2' });
@@ -51,8 +49,14 @@ test('phone layout: the board fits the screen and a tap selects', async () => {
 test('Space ends a capture sequence only when no dialog or control has it, and otherwise scrolls', async () => {
   const position = {
     turn: 'fire',
-    pieces: [piece(0, 0, 'fire'), piece(7, 1, 'fire', 'shield'), piece(1, 1, 'water'), piece(3, 3, 'water'), piece(5, 5, 'water'),
-      piece(7, 7, 'water')],
+    pieces: [
+      piece(0, 0, 'fire'),
+      piece(7, 1, 'fire', 'shield'),
+      piece(1, 1, 'water'),
+      piece(3, 3, 'water'),
+      piece(5, 5, 'water'),
+      piece(7, 7, 'water'),
+    ],
   };
   const fire = await person(browser);
   const water = await person(browser);
@@ -108,7 +112,10 @@ function fakeResolutionQueries() {
     const m = /^\(resolution: ([\d.]+)dppx\)$/.exec(q);
     if (!m) return real(q);
     const mql = {
-      media: q, want: Number(m[1]), matches: Number(m[1]) === window.devicePixelRatio, listeners: [],
+      media: q,
+      want: Number(m[1]),
+      matches: Number(m[1]) === window.devicePixelRatio,
+      listeners: [],
       addEventListener(type, fn, opts) {
         if (type === 'change') this.listeners.push({ fn, once: !!opts?.once });
       },
@@ -159,7 +166,9 @@ test('the chosen game and side are marked by a class, for browsers without :has(
   await page.locator('label.side-pick:has(input[value="random"])').click();
   assert.deepEqual(await marked('label.side-pick'), ['random']);
   // The marked one looks chosen: its border is not the others'.
-  const borders = await page.locator('label.side-pick').evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor));
+  const borders = await page
+    .locator('label.side-pick')
+    .evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor));
   assert.notEqual(borders[2], borders[0]);
   assert.equal(borders[0], borders[1]);
   assert.deepEqual(page.errors, []);

@@ -3,20 +3,26 @@
 // bomb_board.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  person, waitBoard, move, createGame, shareLink, joinByLink, shot, pieceAt, piece,
-} from './helpers.mjs';
+import { person, waitBoard, move, createGame, shareLink, joinByLink, shot, pieceAt, piece } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 
 test('a crowning is marked, and kings and triple kings wear crowns', async () => {
   const fire = await person(browser);
   const water = await person(browser);
   await createGame(fire, {
-    variant: 'bomb', name: 'Kim', seat: 'fire',
+    variant: 'bomb',
+    name: 'Kim',
+    seat: 'fire',
     position: {
       turn: 'fire',
-      pieces: [piece(1, 5, 'fire'), piece(0, 0, 'fire', 'shield', 'king'), piece(2, 2, 'fire', 'bomb'),
-        piece(2, 6, 'water'), piece(6, 6, 'water', 'shield'), piece(5, 3, 'water', 'normal', 'king')],
+      pieces: [
+        piece(1, 5, 'fire'),
+        piece(0, 0, 'fire', 'shield', 'king'),
+        piece(2, 2, 'fire', 'bomb'),
+        piece(2, 6, 'water'),
+        piece(6, 6, 'water', 'shield'),
+        piece(5, 3, 'water', 'normal', 'king'),
+      ],
     },
   });
   await joinByLink(water, await shareLink(fire), 'Lee');
@@ -31,11 +37,19 @@ test('a crowning is marked, and kings and triple kings wear crowns', async () =>
   // Triple-king checkers in black and white, with a king and a triple king on the board.
   const black = await person(browser);
   await createGame(black, {
-    variant: 'triple_king', name: 'Max', seat: 'black',
+    variant: 'triple_king',
+    name: 'Max',
+    seat: 'black',
     position: {
       turn: 'black',
-      pieces: [piece(0, 0, 'black'), piece(2, 2, 'black', 'normal', 'king'), piece(4, 4, 'black', 'normal', 'triple_king'),
-        piece(7, 7, 'white'), piece(5, 7, 'white', 'normal', 'king'), piece(1, 5, 'white', 'normal', 'triple_king')],
+      pieces: [
+        piece(0, 0, 'black'),
+        piece(2, 2, 'black', 'normal', 'king'),
+        piece(4, 4, 'black', 'normal', 'triple_king'),
+        piece(7, 7, 'white'),
+        piece(5, 7, 'white', 'normal', 'king'),
+        piece(1, 5, 'white', 'normal', 'triple_king'),
+      ],
     },
   });
   await waitBoard(black, { variant: 'triple_king', seat: 'black' });
@@ -50,11 +64,19 @@ test('B8: a bomb that steps onto the far row is crowned, wears a crown, and as a
   const fire = await person(browser);
   const water = await person(browser);
   await createGame(fire, {
-    variant: 'bomb', name: 'Ada', seat: 'fire',
+    variant: 'bomb',
+    name: 'Ada',
+    seat: 'fire',
     position: {
       turn: 'fire',
-      pieces: [piece(2, 6, 'fire', 'bomb'), piece(0, 0, 'fire'), piece(7, 7, 'water'),
-        piece(2, 4, 'water'), piece(0, 4, 'water'), piece(1, 1, 'water', 'shield', 'king')],
+      pieces: [
+        piece(2, 6, 'fire', 'bomb'),
+        piece(0, 0, 'fire'),
+        piece(7, 7, 'water'),
+        piece(2, 4, 'water'),
+        piece(0, 4, 'water'),
+        piece(1, 1, 'water', 'shield', 'king'),
+      ],
     },
   });
   await joinByLink(water, await shareLink(fire), 'Bo');
@@ -89,15 +111,19 @@ test('B8: a bomb that steps onto the far row is crowned, wears a crown, and as a
   await waitBoard(water, { version: 7 });
   const after = await fire.evaluate(() => window.bombcheckers.app.state.last);
   assert.deepEqual(after.captured, [[2, 4]]);
-  assert.ok(after.exploded.some(([x, y]) => x === 3 && y === 3), 'the king bomb itself is gone');
+  assert.ok(
+    after.exploded.some(([x, y]) => x === 3 && y === 3),
+    'the king bomb itself is gone',
+  );
   assert.equal(await pieceAt(fire, [3, 3]), null);
   assert.equal(await pieceAt(fire, [4, 4]), null, 'the blast took the water piece on e5');
 
   // The replay of version 1 shows the crowned bomb too.
   await fire.locator('#move-list li', { hasText: 'c7–d8' }).getByRole('button').click();
   await waitBoard(fire, { replayVersion: '1' });
-  const shown = await fire.evaluate(() => window.bombcheckers.board.state.board.pieces
-    .find((p) => p.at[0] === 3 && p.at[1] === 7));
+  const shown = await fire.evaluate(() =>
+    window.bombcheckers.board.state.board.pieces.find((p) => p.at[0] === 3 && p.at[1] === 7),
+  );
   assert.deepEqual(shown, piece(3, 7, 'fire', 'bomb', 'king'));
   await fire.waitForTimeout(350);
   await shot(fire, 'bomb-king-bomb-replay');

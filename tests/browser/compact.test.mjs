@@ -55,7 +55,10 @@ test('moves and a capture arrive as deltas that rebuild the full state exactly',
   await move(water, [6, 6], [4, 4]); // takes [5,5]
   await waitBoard(fire, { version: 4, turn: 'black' });
 
-  for (const [page, frames] of [[fire, fireFrames], [water, waterFrames]]) {
+  for (const [page, frames] of [
+    [fire, fireFrames],
+    [water, waterFrames],
+  ]) {
     const deltas = frames.filter((f) => f.type === 'delta');
     assert.ok(deltas.length >= 4, `deltas received: ${JSON.stringify(frames)}`);
     const fulls = frames.filter((f) => f.type === 'state');
@@ -63,7 +66,10 @@ test('moves and a capture arrive as deltas that rebuild the full state exactly',
     const largestFull = Math.max(...fulls.map((f) => f.bytes));
     for (const d of deltas) assert.ok(d.bytes < largestFull / 2, `a delta of ${d.bytes} bytes`);
     // The page asks for short actions (compact=2): the deltas' `legal` lists are strings.
-    assert.ok(deltas.some((d) => d.short), 'deltas with short actions');
+    assert.ok(
+      deltas.some((d) => d.short),
+      'deltas with short actions',
+    );
 
     const { held, synced, replaced } = await heldThenSynced(page);
     assert.ok(replaced, 'sync answered with a full state');

@@ -13,7 +13,9 @@ async function spySocket(page) {
     WebSocket.prototype.send = function (data) {
       try {
         window.sent.push(JSON.parse(data));
-      } catch { /* not JSON */ }
+      } catch {
+        /* not JSON */
+      }
       return send.call(this, data);
     };
   });
@@ -79,7 +81,7 @@ test('a game against the computer (when the server offers one)', async (t) => {
   await page.locator('#create-btn:not([disabled])').waitFor();
   const welcome = await page.evaluate(() => window.bombcheckers.app.welcome);
   if (!(welcome?.ai || welcome?.ai_levels)) {
-    t.skip('the server\'s welcome offers no computer opponent (no `ai` field)');
+    t.skip("the server's welcome offers no computer opponent (no `ai` field)");
     await page.context().close();
     return;
   }

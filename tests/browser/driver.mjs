@@ -22,7 +22,10 @@ const KINDS = ['chromium', 'firefox'];
 
 /** The engines to test, from BC_BROWSERS (comma-separated; default both). */
 export function browsers() {
-  const list = (process.env.BC_BROWSERS ?? 'chromium,firefox').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (process.env.BC_BROWSERS ?? 'chromium,firefox')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const k of list) {
     if (!KINDS.includes(k)) throw new Error(`BC_BROWSERS: unknown browser "${k}" (known: ${KINDS.join(', ')})`);
   }
@@ -69,15 +72,18 @@ const VIEWPORT = { width: 1280, height: 820 };
 class Person {
   constructor(kind) {
     this.kind = kind;
-    this.errors = [];  // uncaught exceptions in the page
+    this.errors = []; // uncaught exceptions in the page
   }
 
   // --- built on the primitives, the same for both engines ---
 
   /** Waits until an element matching `css` whose text contains `text` is there. */
   async waitText(css, text, timeout = T) {
-    await this.waitFn(([c, t]) => [...document.querySelectorAll(c)].some((e) => e.textContent.includes(t)),
-      [css, text], { timeout });
+    await this.waitFn(
+      ([c, t]) => [...document.querySelectorAll(c)].some((e) => e.textContent.includes(t)),
+      [css, text],
+      { timeout },
+    );
   }
 
   /** How many elements match `css` now. */
@@ -94,7 +100,7 @@ class Person {
   /** Sets a checkbox to `on` by clicking it when it is not already. */
   async setChecked(css, on) {
     await this.visible(css);
-    if (await this.eval((c) => document.querySelector(c).checked, css) !== on) await this.click(css);
+    if ((await this.eval((c) => document.querySelector(c).checked, css)) !== on) await this.click(css);
   }
 
   /** The page's path, e.g. "/r/ABCD". */
@@ -134,27 +140,57 @@ class ChromiumPerson extends Person {
   }
 
   /** Closes the page (its connection goes), keeping the context and its storage. */
-  closePage() { return this.page.close(); }
+  closePage() {
+    return this.page.close();
+  }
   /** A new page in the same context (the same storage: the seat's token), at `url`. */
   async reopen(url) {
     this.setPage(await this.context.newPage());
     await this.page.goto(url);
   }
 
-  goto(url) { return this.page.goto(url); }
-  reload() { return this.page.reload(); }
-  async url() { return this.page.url(); }
-  click(css) { return this.page.click(css); }
-  fill(css, value) { return this.page.fill(css, value); }
-  visible(css, timeout = T) { return this.page.locator(css).first().waitFor({ state: 'visible', timeout }); }
-  hidden(css, timeout = T) { return this.page.locator(css).first().waitFor({ state: 'hidden', timeout }); }
-  eval(fn, arg) { return this.page.evaluate(fn, arg); }
-  waitFn(fn, arg, { timeout = T, polling = 50 } = {}) { return this.page.waitForFunction(fn, arg, { timeout, polling }); }
-  mouse(x, y, { button = 'left' } = {}) { return this.page.mouse.click(x, y, { button }); }
-  key(k) { return this.page.keyboard.press(k); }
-  box(css) { return this.page.locator(css).first().boundingBox(); }
-  screenshotTo(file) { return this.page.screenshot({ path: file }); }
-  close() { return this.context.close(); }
+  goto(url) {
+    return this.page.goto(url);
+  }
+  reload() {
+    return this.page.reload();
+  }
+  async url() {
+    return this.page.url();
+  }
+  click(css) {
+    return this.page.click(css);
+  }
+  fill(css, value) {
+    return this.page.fill(css, value);
+  }
+  visible(css, timeout = T) {
+    return this.page.locator(css).first().waitFor({ state: 'visible', timeout });
+  }
+  hidden(css, timeout = T) {
+    return this.page.locator(css).first().waitFor({ state: 'hidden', timeout });
+  }
+  eval(fn, arg) {
+    return this.page.evaluate(fn, arg);
+  }
+  waitFn(fn, arg, { timeout = T, polling = 50 } = {}) {
+    return this.page.waitForFunction(fn, arg, { timeout, polling });
+  }
+  mouse(x, y, { button = 'left' } = {}) {
+    return this.page.mouse.click(x, y, { button });
+  }
+  key(k) {
+    return this.page.keyboard.press(k);
+  }
+  box(css) {
+    return this.page.locator(css).first().boundingBox();
+  }
+  screenshotTo(file) {
+    return this.page.screenshot({ path: file });
+  }
+  close() {
+    return this.context.close();
+  }
 }
 
 async function chromiumEngine() {
@@ -184,33 +220,61 @@ class FirefoxPerson extends Person {
     page.on('pageerror', (e) => this.errors.push(e.message));
   }
 
-  closePage() { return this.page.close(); }
+  closePage() {
+    return this.page.close();
+  }
   async reopen(url) {
     this.setPage(await firefoxPage(this.context));
     await this.page.goto(url);
   }
 
-  goto(url) { return this.page.goto(url); }
-  reload() { return this.page.reload(); }
-  async url() { return this.page.url(); }
+  goto(url) {
+    return this.page.goto(url);
+  }
+  reload() {
+    return this.page.reload();
+  }
+  async url() {
+    return this.page.url();
+  }
   // Locators wait for the element to be visible, enabled and still before acting, like
   // playwright's page.click and page.fill.
-  click(css) { return this.page.locator(css).setTimeout(T).click(); }
-  fill(css, value) { return this.page.locator(css).setTimeout(T).fill(value); }
-  visible(css, timeout = T) { return this.page.waitForSelector(css, { visible: true, timeout }); }
-  hidden(css, timeout = T) { return this.page.waitForSelector(css, { hidden: true, timeout }); }
-  eval(fn, arg) { return this.page.evaluate(fn, arg); }
+  click(css) {
+    return this.page.locator(css).setTimeout(T).click();
+  }
+  fill(css, value) {
+    return this.page.locator(css).setTimeout(T).fill(value);
+  }
+  visible(css, timeout = T) {
+    return this.page.waitForSelector(css, { visible: true, timeout });
+  }
+  hidden(css, timeout = T) {
+    return this.page.waitForSelector(css, { hidden: true, timeout });
+  }
+  eval(fn, arg) {
+    return this.page.evaluate(fn, arg);
+  }
   // puppeteer takes the options before the argument.
-  waitFn(fn, arg, { timeout = T, polling = 50 } = {}) { return this.page.waitForFunction(fn, { timeout, polling }, arg); }
-  mouse(x, y, { button = 'left' } = {}) { return this.page.mouse.click(x, y, { button }); }
+  waitFn(fn, arg, { timeout = T, polling = 50 } = {}) {
+    return this.page.waitForFunction(fn, { timeout, polling }, arg);
+  }
+  mouse(x, y, { button = 'left' } = {}) {
+    return this.page.mouse.click(x, y, { button });
+  }
   // puppeteer's BiDi keyboard knows no "Space" (its CDP one does): the key's own character.
-  key(k) { return this.page.keyboard.press(k === 'Space' ? ' ' : k); }
+  key(k) {
+    return this.page.keyboard.press(k === 'Space' ? ' ' : k);
+  }
   async box(css) {
     const el = await this.visible(css);
     return el.boundingBox();
   }
-  screenshotTo(file) { return this.page.screenshot({ path: file }); }
-  close() { return this.context.close(); }
+  screenshotTo(file) {
+    return this.page.screenshot({ path: file });
+  }
+  close() {
+    return this.context.close();
+  }
 }
 
 /** A new page of a person's context. */
@@ -226,17 +290,19 @@ async function firefoxPage(context) {
 async function firefoxEngine() {
   const executablePath = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
   if (!existsSync(executablePath)) {
-    throw new Error(`no Firefox at ${executablePath}: run scripts/install-deps.sh (Debian's firefox-esr), `
-      + 'set FIREFOX to its path, or leave firefox out of BC_BROWSERS');
+    throw new Error(
+      `no Firefox at ${executablePath}: run scripts/install-deps.sh (Debian's firefox-esr), ` +
+        'set FIREFOX to its path, or leave firefox out of BC_BROWSERS',
+    );
   }
   const browser = await puppeteer.launch({
-    browser: 'firefox',  // without it puppeteer-core starts any executablePath with Chrome's flags
+    browser: 'firefox', // without it puppeteer-core starts any executablePath with Chrome's flags
     executablePath,
     protocol: 'webDriverBiDi',
     headless: true,
-    timeout: 60000,  // Firefox starts slower than Chromium, more so on a busy machine
+    timeout: 60000, // Firefox starts slower than Chromium, more so on a busy machine
     extraPrefsFirefox: {
-      'media.autoplay.default': 0,  // the game's sounds may play without a gesture, as in Chromium
+      'media.autoplay.default': 0, // the game's sounds may play without a gesture, as in Chromium
       // The same drawing code at half the frames: two files took 76 core-s instead of 86 (three
       // runs each, interleaved), and the animations still run to their end.
       'layout.frame_rate': 30,
@@ -245,7 +311,7 @@ async function firefoxEngine() {
   return {
     kind: 'firefox',
     async person() {
-      const context = await browser.createBrowserContext();  // a BiDi user context: its own storage
+      const context = await browser.createBrowserContext(); // a BiDi user context: its own storage
       return new FirefoxPerson(context, await firefoxPage(context));
     },
     close: () => browser.close(),

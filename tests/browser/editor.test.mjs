@@ -29,13 +29,19 @@ async function edClick(page, sq) {
 /** Waits until the analysis board's data-* attributes have these values. */
 async function waitEd(page, want) {
   try {
-    await page.waitForFunction((w) => {
-      const d = document.querySelector('#ed-board')?.dataset;
-      return !!d && Object.entries(w).every(([k, v]) => d[k] === String(v));
-    }, want, { timeout: T, polling: 50 });
+    await page.waitForFunction(
+      (w) => {
+        const d = document.querySelector('#ed-board')?.dataset;
+        return !!d && Object.entries(w).every(([k, v]) => d[k] === String(v));
+      },
+      want,
+      { timeout: T, polling: 50 },
+    );
   } catch (e) {
     const got = await ed(page).catch(() => ({}));
-    throw new Error(`the analysis board never had ${JSON.stringify(want)}: it has ${JSON.stringify(got)}`, { cause: e });
+    throw new Error(`the analysis board never had ${JSON.stringify(want)}: it has ${JSON.stringify(got)}`, {
+      cause: e,
+    });
   }
 }
 
@@ -67,7 +73,12 @@ test('analysis board: a Kaboom position by clicking, its Gamesman string out and
   assert.equal(new URL(page.url()).pathname, '/analysis');
   await page.locator('#ed-variant option[value=kaboom]').waitFor({ state: 'attached' });
   await page.selectOption('#ed-variant', 'kaboom');
-  for (const [k, v] of [['width', 4], ['height', 4], ['connect', 3]]) await setOption(page, k, v);
+  for (const [k, v] of [
+    ['width', 4],
+    ['height', 4],
+    ['connect', 3],
+  ])
+    await setOption(page, k, v);
   await waitEd(page, { variant: 'kaboom', cols: 4, rows: 4, position: 'x:::1,1' });
 
   // Pieces fall to the bottom of the column clicked; a click on a piece of another kind replaces it.
@@ -252,7 +263,7 @@ test('analysis board: a checkers position by clicking, its FEN-like line out and
   await page.context().close();
 });
 
-test('analysis board: a refused position shows the server\'s reason', async () => {
+test("analysis board: a refused position shows the server's reason", async () => {
   const page = await person(browser);
   await page.goto(`${BASE}/analysis?variant=bomb&fen=fire:Kc3:b6`);
   await waitEd(page, { position: 'fire:Kc3:b6' });
@@ -295,7 +306,10 @@ test('a finished game: Analyse this position opens the board on its last positio
   await waitBoard(page, { status: 'finished' });
   const link = page.locator('#analyse-position');
   await link.waitFor();
-  assert.match(await link.getAttribute('href'), /^\/analysis\?variant=kaboom&width=4&height=4&connect=3&fen=o:a1,b1,c1:d1,a2:1,1$/);
+  assert.match(
+    await link.getAttribute('href'),
+    /^\/analysis\?variant=kaboom&width=4&height=4&connect=3&fen=o:a1,b1,c1:d1,a2:1,1$/,
+  );
   await link.click();
   await waitEd(page, { variant: 'kaboom', cols: 4, position: 'o:a1,b1,c1:d1,a2:1,1' });
   await page.locator('#ed-message', { hasText: 'The game is over in this position' }).waitFor();

@@ -128,8 +128,11 @@ async function playBoth(conn, variant, options, seed, cap) {
   for (let n = 0; ; n++) {
     const mine = game.text();
     for (const f of FIELDS) {
-      assert.equal(fieldText(mine, f), fieldText(text, f),
-        `${variant} ${JSON.stringify(options)} seed ${seed}, version ${m.version}: "${f}" differs`);
+      assert.equal(
+        fieldText(mine, f),
+        fieldText(text, f),
+        `${variant} ${JSON.stringify(options)} seed ${seed}, version ${m.version}: "${f}" differs`,
+      );
     }
     compared++;
     if (m.status !== 'playing') break;
@@ -162,20 +165,28 @@ const GAMES = [
 ];
 
 test('the WebAssembly core counts the same perft as the native one, in every variant', () => {
-  for (const [variant, depth] of [['bomb', 6], ['classic', 7], ['triple_king', 6], ['kaboom', 5]]) {
-    const native = JSON.parse(execFileSync(bin, ['perft', '--variant', variant, '--depth', String(depth), '--json'],
-      { encoding: 'utf8' }));
+  for (const [variant, depth] of [
+    ['bomb', 6],
+    ['classic', 7],
+    ['triple_king', 6],
+    ['kaboom', 5],
+  ]) {
+    const native = JSON.parse(
+      execFileSync(bin, ['perft', '--variant', variant, '--depth', String(depth), '--json'], { encoding: 'utf8' }),
+    );
     const g = engine.start(variant);
     const t0 = performance.now();
     const leaves = g.perft(depth);
     const ms = performance.now() - t0;
     g.free();
     assert.equal(leaves, native.nodes.at(-1), `${variant} perft ${depth}`);
-    console.log(`# ${variant} perft ${depth}: ${leaves} leaves in ${ms.toFixed(0)} ms (native ${(native.seconds * 1000).toFixed(0)} ms)`);
+    console.log(
+      `# ${variant} perft ${depth}: ${leaves} leaves in ${ms.toFixed(0)} ms (native ${(native.seconds * 1000).toFixed(0)} ms)`,
+    );
   }
 });
 
-test('random games of every variant: each state of the server is the WebAssembly core\'s, byte for byte', async () => {
+test("random games of every variant: each state of the server is the WebAssembly core's, byte for byte", async () => {
   // Three sockets at once, each under its own rate limit (the address's is 60 a second).
   const jobs = [];
   for (let k = 0; k < 3; k++) jobs.push([]);
@@ -186,11 +197,13 @@ test('random games of every variant: each state of the server is the WebAssembly
   const conns = await Promise.all(jobs.map(() => connect()));
   let counts;
   try {
-    counts = await Promise.all(jobs.map(async (list, k) => {
-      let states = 0;
-      for (const [variant, options, s] of list) states += await playBoth(conns[k], variant, options, s, 90);
-      return states;
-    }));
+    counts = await Promise.all(
+      jobs.map(async (list, k) => {
+        let states = 0;
+        for (const [variant, options, s] of list) states += await playBoth(conns[k], variant, options, s, 90);
+        return states;
+      }),
+    );
   } finally {
     // A failure on one socket ends the others' games too: the file ends with its first failure.
     for (const c of conns) c.ws.close();
@@ -203,21 +216,41 @@ test('random games of every variant: each state of the server is the WebAssembly
 test('a custom position is read as the server reads it, and a refused one says why', () => {
   assert.deepEqual(engine.sides('bomb'), ['fire', 'water']);
   assert.deepEqual(engine.sides('kaboom'), ['x', 'o']);
-  const g = engine.position('bomb', {}, {
-    turn: 'water',
-    pieces: [
-      { at: [1, 1], side: 'fire', kind: 'bomb', rank: 'man' },
-      { at: [2, 2], side: 'water', kind: 'shield', rank: 'king' },
-    ],
-  });
+  const g = engine.position(
+    'bomb',
+    {},
+    {
+      turn: 'water',
+      pieces: [
+        { at: [1, 1], side: 'fire', kind: 'bomb', rank: 'man' },
+        { at: [2, 2], side: 'water', kind: 'shield', rank: 'king' },
+      ],
+    },
+  );
   const s = g.state();
   assert.equal(s.turn, 'water');
-  assert.deepEqual(s.board.pieces.map((p) => p.at), [[1, 1], [2, 2]]);
+  assert.deepEqual(
+    s.board.pieces.map((p) => p.at),
+    [
+      [1, 1],
+      [2, 2],
+    ],
+  );
   assert.ok(s.legal.length > 0);
   g.free();
-  assert.throws(() => engine.position('bomb', {}, {
-    turn: 'fire', pieces: [{ at: [0, 1], side: 'fire', kind: 'normal', rank: 'man' }],
-  }), /./, 'a piece on a light square is refused');
+  assert.throws(
+    () =>
+      engine.position(
+        'bomb',
+        {},
+        {
+          turn: 'fire',
+          pieces: [{ at: [0, 1], side: 'fire', kind: 'normal', rank: 'man' }],
+        },
+      ),
+    /./,
+    'a piece on a light square is refused',
+  );
   assert.throws(() => engine.start('chess'), /no such variant/);
   assert.throws(() => engine.start('kaboom', { width: 99 }), /width/);
 });

@@ -19,8 +19,11 @@ const bin = process.env.BC_BINARY;
 function cli(variant, options, fen, moves) {
   const opts = Object.entries(options).flatMap(([k, v]) => ['--opt', `${k}=${typeof v === 'boolean' ? Number(v) : v}`]);
   try {
-    return execFileSync(bin, ['analyse', '--variant', variant, ...opts, '--fen', fen, '--moves', moves, '--time-ms', '1', '--level', '1'],
-      { encoding: 'utf8', timeout: 20000, stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(
+      bin,
+      ['analyse', '--variant', variant, ...opts, '--fen', fen, '--moves', moves, '--time-ms', '1', '--level', '1'],
+      { encoding: 'utf8', timeout: 20000, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
   } catch (e) {
     return String(e.stderr ?? '') + String(e.stdout ?? '');
   }
@@ -37,7 +40,8 @@ const square = (s) => [s.charCodeAt(0) - 97, Number(s.slice(1)) - 1];
 /** A turn's text (ai_notation.hpp) as the protocol's actions. */
 function actionsOf(turn) {
   if (turn === 'end') return [{ kind: 'end_turn' }];
-  if (/^B?[a-l]$/.test(turn)) return [{ kind: 'drop', column: turn.at(-1).charCodeAt(0) - 97, piece: turn.length > 1 ? 'bomb' : 'normal' }];
+  if (/^B?[a-l]$/.test(turn))
+    return [{ kind: 'drop', column: turn.at(-1).charCodeAt(0) - 97, piece: turn.length > 1 ? 'bomb' : 'normal' }];
   if (turn.startsWith('*')) return [{ kind: 'detonate', at: square(turn.slice(1)) }];
   if (turn.includes('-')) {
     const [from, to] = turn.split('-').map(square);
@@ -81,7 +85,8 @@ function walk(variant, options, startFen, seed, steps) {
     }
     assert.ok(after, `${variant} ${JSON.stringify(options)}: the engine refused ${turn} from ${fen}`);
     const ours = pt.formatFen(after.pos);
-    const crowns = (pos) => pos.pieces.filter((p) => p.rank !== 'man').length + pos.pieces.filter((p) => p.rank === 'triple_king').length;
+    const crowns = (pos) =>
+      pos.pieces.filter((p) => p.rank !== 'man').length + pos.pieces.filter((p) => p.rank === 'triple_king').length;
     if (!/^[a-z]+:/.test(theirs)) break; // the game is over: the CLI refuses the position after it
     assert.equal(ours, theirs, `${variant} ${JSON.stringify(options)}: ${turn} from ${fen}`);
     fen = theirs;
@@ -90,7 +95,9 @@ function walk(variant, options, startFen, seed, steps) {
     seen.blasts += after.exploded.length > 0;
     seen.crownings += crowns(after.pos) > crowns(before);
   }
-  console.log(`${variant} ${JSON.stringify(options)} from ${startFen}, seed ${seed}: ${played} turns, ${JSON.stringify(seen)}`);
+  console.log(
+    `${variant} ${JSON.stringify(options)} from ${startFen}, seed ${seed}: ${played} turns, ${JSON.stringify(seen)}`,
+  );
   return { played, ...seen };
 }
 
@@ -102,32 +109,47 @@ function walks(list, want) {
   for (const [variant, options, start, seed, steps] of list) {
     for (const [k, v] of Object.entries(walk(variant, options, start, seed, steps))) total[k] += v;
   }
-  for (const [k, v] of Object.entries(want)) assert.ok(total[k] >= v, `${k}: ${total[k]} (want ${v}): ${JSON.stringify(total)}`);
+  for (const [k, v] of Object.entries(want))
+    assert.ok(total[k] >= v, `${k}: ${total[k]} (want ${v}): ${JSON.stringify(total)}`);
 }
 
 test('bomb checkers: steps, captures, crowning, blasts (shields survive)', { skip }, () => {
-  walks([
-    ['bomb', {}, 'start', 1, 60], ['bomb', {}, 'start', 2, 60], ['bomb', {}, 'start', 3, 60],
-    // Bombs and kings of both sides close together, to blow up and crown early.
-    ['bomb', {}, 'fire:Bc3,Se3,Kg3,Bb4,d4:Sc5,Be5,Bd6,Kb6,Sf6,g7', 5, 30],
-    ['bomb', {}, 'water:KBa1,Sc3,e3:Bb4,KSd4,Bf4,Kh6', 6, 30],
-  ], { played: 150, captures: 10, blasts: 5, crownings: 2 });
+  walks(
+    [
+      ['bomb', {}, 'start', 1, 60],
+      ['bomb', {}, 'start', 2, 60],
+      ['bomb', {}, 'start', 3, 60],
+      // Bombs and kings of both sides close together, to blow up and crown early.
+      ['bomb', {}, 'fire:Bc3,Se3,Kg3,Bb4,d4:Sc5,Be5,Bd6,Kb6,Sf6,g7', 5, 30],
+      ['bomb', {}, 'water:KBa1,Sc3,e3:Bb4,KSd4,Bf4,Kh6', 6, 30],
+    ],
+    { played: 150, captures: 10, blasts: 5, crownings: 2 },
+  );
 });
 
 test('classic and triple-king checkers: multi-jumps, flying kings, triple kings', { skip }, () => {
-  walks([
-    ['classic', {}, 'start', 1, 50], ['classic', {}, 'start', 2, 50],
-    ['triple_king', {}, 'start', 1, 60], ['triple_king', {}, 'start', 2, 60],
-    ['triple_king', {}, 'black:Ka1,Kc1,e3,Tg1:b6,d6,Kf6,Th8,c7', 7, 40],
-    ['triple_king', {}, 'white:Ka3,c1,e1:Kb8,Kd8,f6', 9, 30],
-  ], { played: 150, captures: 10, crownings: 3 });
+  walks(
+    [
+      ['classic', {}, 'start', 1, 50],
+      ['classic', {}, 'start', 2, 50],
+      ['triple_king', {}, 'start', 1, 60],
+      ['triple_king', {}, 'start', 2, 60],
+      ['triple_king', {}, 'black:Ka1,Kc1,e3,Tg1:b6,d6,Kf6,Th8,c7', 7, 40],
+      ['triple_king', {}, 'white:Ka3,c1,e1:Kb8,Kd8,f6', 9, 30],
+    ],
+    { played: 150, captures: 10, crownings: 3 },
+  );
 });
 
 test('kaboom: drops, bombs, detonations and their chains, superbombs', { skip }, () => {
-  walks([
-    ['kaboom', { bombs: 4, connect: 5 }, 'start', 1, 40], ['kaboom', { bombs: 4, connect: 5 }, 'start', 2, 40],
-    ['kaboom', { width: 5, height: 5, bombs: 3, superbomb: true, connect: 5 }, 'start', 4, 30],
-    ['kaboom', { width: 5, height: 5, bombs: 3, superbomb: true, connect: 5 }, 'start', 5, 30],
-    ['kaboom', { width: 4, height: 4, connect: 4 }, 'x:Ba1,Bb1,c1,Ba2:d1,Bb2,Bc2,a3:2,2', 8, 12],
-  ], { played: 60, blasts: 5 });
+  walks(
+    [
+      ['kaboom', { bombs: 4, connect: 5 }, 'start', 1, 40],
+      ['kaboom', { bombs: 4, connect: 5 }, 'start', 2, 40],
+      ['kaboom', { width: 5, height: 5, bombs: 3, superbomb: true, connect: 5 }, 'start', 4, 30],
+      ['kaboom', { width: 5, height: 5, bombs: 3, superbomb: true, connect: 5 }, 'start', 5, 30],
+      ['kaboom', { width: 4, height: 4, connect: 4 }, 'x:Ba1,Bb1,c1,Ba2:d1,Bb2,Bc2,a3:2,2', 8, 12],
+    ],
+    { played: 60, blasts: 5 },
+  );
 });

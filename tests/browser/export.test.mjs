@@ -34,8 +34,11 @@ test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text
 
   // The PDN of a checkers game (GET /api/games/{room}.pdn): this server makes one, so it is offered.
   const pdn = fire.locator('#export-pdn');
-  assert.equal(await pdn.evaluate((el) => el.classList.contains('unavailable')), false,
-    `the PDN is offered (GET /api/games/${room}.pdn answers)`);
+  assert.equal(
+    await pdn.evaluate((el) => el.classList.contains('unavailable')),
+    false,
+    `the PDN is offered (GET /api/games/${room}.pdn answers)`,
+  );
   const res = await fire.request.get(new URL(await pdn.getAttribute('href'), BASE).href);
   assert.equal(res.status(), 200);
   assert.match(res.headers()['content-type'], /^text\/plain/);
@@ -78,7 +81,7 @@ test('export: the game record as JSON, the PDN of a checkers game, a Kaboom text
   if (served.status() === 200) {
     // The server writes Kaboom's text record itself: the download is that text.
     assert.equal(text, await served.text());
-    t.diagnostic('Kaboom text record: the server\'s');
+    t.diagnostic("Kaboom text record: the server's");
   } else {
     assert.match(text, /Kaboom/);
     assert.match(text, /X: Xena/);

@@ -51,7 +51,10 @@ export async function openingMoves(fire, water) {
  * `seat: 'both'`: both sides on this screen, `name` the first side's player and `name2` the second's.
  * `base`: the server (default run.sh's; a test's own from startServer).
  */
-export async function createGame(p, { variant = 'bomb', name, name2 = 'Bob', seat, options = {}, position, clock, base = BASE } = {}) {
+export async function createGame(
+  p,
+  { variant = 'bomb', name, name2 = 'Bob', seat, options = {}, position, clock, base = BASE } = {},
+) {
   await p.goto(`${base}/`);
   await p.visible('#create-btn:not([disabled])');
   await p.click(`label.variant:has(input[value="${variant}"])`);
@@ -74,7 +77,9 @@ export async function createGame(p, { variant = 'bomb', name, name2 = 'Bob', sea
     await p.fill('#clock-increment', clock.increment ?? '0');
   } else if (clock?.days) {
     await p.click('label.clock-pick:has(input[value="days"])');
-    await p.eval((d) => { document.querySelector('#clock-days-n').value = String(d); }, clock.days);
+    await p.eval((d) => {
+      document.querySelector('#clock-days-n').value = String(d);
+    }, clock.days);
   }
   if (position) {
     await p.click('details.advanced summary');
@@ -137,8 +142,10 @@ export function clockOf(p, side) {
     if (!el) return null;
     const [{ timeLeft }, { app }] = await Promise.all([import('/clocks.js'), import('/state.js')]);
     return {
-      text: el.querySelector('.clock-time').textContent, ms: timeLeft(app.state.clock, s),
-      running: el.classList.contains('running'), low: el.classList.contains('low'),
+      text: el.querySelector('.clock-time').textContent,
+      ms: timeLeft(app.state.clock, s),
+      running: el.classList.contains('running'),
+      low: el.classList.contains('low'),
     };
   }, side);
 }
@@ -154,6 +161,7 @@ export function presenceOf(p, side) {
 
 /** The pieces the page knows, sorted, to compare two views of one position. */
 export function pieces(p) {
-  return p.eval(() => window.bombcheckers.app.state.board.pieces
-    .map((q) => `${q.at[0]},${q.at[1]} ${q.side} ${q.kind} ${q.rank}`).sort());
+  return p.eval(() =>
+    window.bombcheckers.app.state.board.pieces.map((q) => `${q.at[0]},${q.at[1]} ${q.side} ${q.kind} ${q.rank}`).sort(),
+  );
 }

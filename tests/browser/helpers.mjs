@@ -22,8 +22,16 @@ export const T = 15000;
 export async function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
     timeout: 30000,
   });
 }
@@ -35,9 +43,22 @@ export async function launch() {
  * server has exited).
  */
 export function startServer(args) {
-  const server = spawn(process.env.BC_BINARY, ['serve', '--host', '127.0.0.1', '--port', '0',
-    '--web-root', path.join(repoRoot, 'web'), '--log-level', 'error', ...args],
-  { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(
+    process.env.BC_BINARY,
+    [
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--web-root',
+      path.join(repoRoot, 'web'),
+      '--log-level',
+      'error',
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no "listening on" line: ${out}`)), T);
@@ -151,10 +172,14 @@ export async function createGame(page, { variant = 'bomb', name, seat, options =
     await page.fill('#create-position', JSON.stringify(position));
   }
   await page.click('#create-btn');
-  await page.waitForFunction(() => {
-    const d = document.querySelector('#board').dataset;
-    return d.room !== '' && d.version !== '';
-  }, null, { timeout: T });
+  await page.waitForFunction(
+    () => {
+      const d = document.querySelector('#board').dataset;
+      return d.room !== '' && d.version !== '';
+    },
+    null,
+    { timeout: T },
+  );
   return (await board(page)).room;
 }
 
@@ -171,10 +196,14 @@ export async function joinByLink(page, link, name) {
   await page.locator('#join-dialog[open]').waitFor();
   await page.fill('#join-name', name);
   await page.click('#join-play');
-  await page.waitForFunction(() => {
-    const d = document.querySelector('#board').dataset;
-    return d.seat !== '' && d.seat !== 'spectator' && d.version !== '';
-  }, null, { timeout: T });
+  await page.waitForFunction(
+    () => {
+      const d = document.querySelector('#board').dataset;
+      return d.seat !== '' && d.seat !== 'spectator' && d.version !== '';
+    },
+    null,
+    { timeout: T },
+  );
   return (await board(page)).seat;
 }
 
@@ -184,8 +213,11 @@ export async function shot(page, name) {
   return file;
 }
 
-export const pieceAt = (page, sq) => page.evaluate(
-  ([x, y]) => window.bombcheckers.app.state.board.pieces.find((p) => p.at[0] === x && p.at[1] === y) ?? null, sq);
+export const pieceAt = (page, sq) =>
+  page.evaluate(
+    ([x, y]) => window.bombcheckers.app.state.board.pieces.find((p) => p.at[0] === x && p.at[1] === y) ?? null,
+    sq,
+  );
 
 /** A piece of a set position (the `position` of createGame): [x, y], side, kind and rank. */
 export const piece = (x, y, side, kind = 'normal', rank = 'man') => ({ at: [x, y], side, kind, rank });

@@ -7,7 +7,12 @@ import { browser } from './shared_browser.mjs';
 test('kaboom: drop buttons, column clicks, a bomb, a detonation, a win', async () => {
   const x = await person(browser, { motion: true });
   const o = await person(browser, { motion: true });
-  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 6, connect: 4, bombs: 1 } });
+  await createGame(x, {
+    variant: 'kaboom',
+    name: 'Xena',
+    seat: 'x',
+    options: { width: 7, height: 6, connect: 4, bombs: 1 },
+  });
   await waitBoard(x, { variant: 'kaboom', cols: '7', rows: '6', flipped: 'false' });
   const link = await shareLink(x);
   assert.equal(await joinByLink(o, link, 'Otto'), 'o');
@@ -32,7 +37,7 @@ test('kaboom: drop buttons, column clicks, a bomb, a detonation, a win', async (
   // o clicks high up in column 4 on the canvas: the piece falls on top of x's.
   await clickSquare(o, [3, 5]);
   await waitBoard(o, { version: 2 });
-  await waitBoard(x, { version: 2 });  // x's page reads the board it has, so wait for that state
+  await waitBoard(x, { version: 2 }); // x's page reads the board it has, so wait for that state
   assert.equal((await pieceAt(x, [3, 1]))?.side, 'o');
   // x drops its bomb in column 3.
   await x.getByRole('button', { name: 'Drop a bomb in column 3' }).click();
@@ -100,7 +105,12 @@ test('kaboom: a running animation with a bomb ready schedules one frame at a tim
   const x = await person(browser, { motion: true });
   const o = await person(browser, { motion: true });
   await x.addInitScript(countFrames);
-  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 3, connect: 3, bombs: 1 } });
+  await createGame(x, {
+    variant: 'kaboom',
+    name: 'Xena',
+    seat: 'x',
+    options: { width: 7, height: 3, connect: 3, bombs: 1 },
+  });
   await joinByLink(o, await shareLink(x), 'Otto');
   await waitBoard(x, { status: 'playing', turn: 'x' });
   await x.getByRole('button', { name: 'Drop a bomb in column 1' }).click();

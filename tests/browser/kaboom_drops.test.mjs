@@ -8,13 +8,22 @@ import { browser } from './shared_browser.mjs';
 test('kaboom: a drop button pressed while the page renders still drops, and keeps the keyboard focus', async () => {
   const x = await person(browser);
   const o = await person(browser);
-  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 6, connect: 4, bombs: 0 } });
+  await createGame(x, {
+    variant: 'kaboom',
+    name: 'Xena',
+    seat: 'x',
+    options: { width: 7, height: 6, connect: 4, bombs: 0 },
+  });
   await joinByLink(o, await shareLink(x), 'Otto');
   await waitBoard(x, { status: 'playing', turn: 'x' });
   // A presence message renders the game screen (the room sends one every 2 s while players ping).
-  const rerender = (page) => page.evaluate(() => window.bombcheckers.receive({
-    type: 'presence', players: { x: { connected: true, lag: 20 }, o: { connected: true, lag: 30 } },
-  }));
+  const rerender = (page) =>
+    page.evaluate(() =>
+      window.bombcheckers.receive({
+        type: 'presence',
+        players: { x: { connected: true, lag: 20 }, o: { connected: true, lag: 30 } },
+      }),
+    );
   const btn = x.getByRole('button', { name: 'Drop a piece in column 2' });
   await btn.focus();
   await rerender(x);

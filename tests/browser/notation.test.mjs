@@ -5,7 +5,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE, T,
+  person,
+  board,
+  waitBoard,
+  clickSquare,
+  move,
+  createGame,
+  shareLink,
+  joinByLink,
+  shot,
+  BASE,
+  T,
 } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 
@@ -13,7 +23,8 @@ const edges = async (page) => {
   const d = await board(page);
   return { notation: d.notation, cols: d.edgeCols, rows: d.edgeRows };
 };
-const seq = (from, to) => Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => String(from + Math.sign(to - from) * i)).join(',');
+const seq = (from, to) =>
+  Array.from({ length: Math.abs(to - from) + 1 }, (_, i) => String(from + Math.sign(to - from) * i)).join(',');
 const moveTexts = (page) => page.locator('#move-list li .mv').allTextContents();
 
 /** The Export menu open, its PDN check done. */
@@ -50,7 +61,10 @@ test('triple-king checkers in (row, column): edges, move list, replay, export, k
   await select.selectOption('rowcol');
   // Row 0 is the top row, column 0 the left one: for Black's view (not flipped) both count up.
   assert.deepEqual(await edges(black), { notation: 'rowcol', cols: seq(0, 7), rows: seq(0, 7) });
-  assert.match(await black.locator('#board-edges').textContent(), /Columns 0 to 7 from the left, rows 0 to 7 from the top/);
+  assert.match(
+    await black.locator('#board-edges').textContent(),
+    /Columns 0 to 7 from the left, rows 0 to 7 from the top/,
+  );
   // White sees the board turned: the same names, from the other side.
   await white.getByRole('combobox', { name: 'Notation' }).selectOption('rowcol');
   assert.deepEqual(await edges(white), { notation: 'rowcol', cols: seq(7, 0), rows: seq(7, 0) });
@@ -81,7 +95,10 @@ test('triple-king checkers in (row, column): edges, move list, replay, export, k
   const lines = moves.text.split('\n');
   assert.equal(lines[0], `Triple-King Checkers, room ${room}, game 1`);
   assert.ok(lines.includes('Black: Ann') && lines.includes('White: Bob'), moves.text);
-  assert.ok(lines.some((l) => l.startsWith('Notation: (row, column).')), moves.text);
+  assert.ok(
+    lines.some((l) => l.startsWith('Notation: (row, column).')),
+    moves.text,
+  );
   assert.ok(!lines.some((l) => l.startsWith('Options:')), 'default options: no words');
   assert.deepEqual(lines.slice(-4), [`1. Black ${want[0]}`, `2. White ${want[1]}`, `3. Black ${want[2]}`, '']);
 
@@ -124,19 +141,31 @@ function kaboomModel(width, height, bombs) {
       turn = other();
     },
     detonate([x, y]) {
-      const gone = new Set([[x, y], [x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]].map((s) => s.join(',')));
+      const gone = new Set(
+        [
+          [x, y],
+          [x - 1, y],
+          [x + 1, y],
+          [x, y - 1],
+          [x, y + 1],
+        ].map((s) => s.join(',')),
+      );
       for (let c = 0; c < width; c++) grid[c] = grid[c].filter((_, r) => !gone.has(`${c},${r}`));
       turn = other();
     },
     gamesman() {
       const rows = [];
       for (let y = height - 1; y >= 0; y--) {
-        rows.push(grid.map((col) => {
-          const cell = col[y];
-          if (!cell) return '-';
-          if (cell[1]) return cell[0] === 'x' ? '*' : '@';
-          return cell[0];
-        }).join(''));
+        rows.push(
+          grid
+            .map((col) => {
+              const cell = col[y];
+              if (!cell) return '-';
+              if (cell[1]) return cell[0] === 'x' ? '*' : '@';
+              return cell[0];
+            })
+            .join(''),
+        );
       }
       return `(${turn} ${left.x} ${left.o} ${rows.join(' ')})`;
     },
@@ -208,10 +237,19 @@ test('Kaboom in Gamesman: the position under the board, edges, move list, export
   assert.match(positions.name, new RegExp(`${room}.*-gamesman\\.txt$`));
   assert.equal(positions.text, `${[start, ...after].join('\n')}\n`);
   const moves = await download(x, '#export-moves');
-  assert.deepEqual(moves.text.split('\n').slice(-6), [...turns.map((t, i) => `${i + 1}. ${i % 2 ? 'O' : 'X'} ${t}`), '']);
+  assert.deepEqual(moves.text.split('\n').slice(-6), [
+    ...turns.map((t, i) => `${i + 1}. ${i % 2 ? 'O' : 'X'} ${t}`),
+    '',
+  ]);
 
   // The other player still sees today's notation; this browser keeps Gamesman after a reload.
-  assert.deepEqual(await o.locator('#move-list li .mv').allTextContents(), ['↓4', '↓4', 'bomb ↓3', '↓1', 'detonate c1']);
+  assert.deepEqual(await o.locator('#move-list li .mv').allTextContents(), [
+    '↓4',
+    '↓4',
+    'bomb ↓3',
+    '↓1',
+    'detonate c1',
+  ]);
   assert.equal(await o.locator('#position-line').isVisible(), false);
   await x.reload();
   await waitBoard(x, { room, seat: 'x', version: 5 });

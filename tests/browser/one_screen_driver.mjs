@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import { BASE, board, waitBoard, squarePoint } from './helpers.mjs';
 
-export const SIDES = { bomb: ['fire', 'water'], classic: ['black', 'white'], triple_king: ['black', 'white'], kaboom: ['x', 'o'] };
+export const SIDES = {
+  bomb: ['fire', 'water'],
+  classic: ['black', 'white'],
+  triple_king: ['black', 'white'],
+  kaboom: ['x', 'o'],
+};
 
 /** The page's state, as its parts see it. */
 export const stateOf = (page) => page.evaluate(() => window.bombcheckers.app.state);
@@ -31,7 +36,8 @@ export async function createOneScreen(page, { variant, names = ['Ann', 'Bob'], o
 
 /** The distance (in king steps) from a square to the nearest piece of `side`'s opponent. */
 function nearestEnemy(s, sq, side) {
-  const far = s.board.pieces.filter((p) => p.side !== side)
+  const far = s.board.pieces
+    .filter((p) => p.side !== side)
     .map((p) => Math.max(Math.abs(p.at[0] - sq[0]), Math.abs(p.at[1] - sq[1])));
   return far.length ? Math.min(...far) : 99;
 }

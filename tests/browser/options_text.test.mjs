@@ -3,9 +3,7 @@
 // originals: notation.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  person, waitBoard, createGame, shot, BASE, T,
-} from './helpers.mjs';
+import { person, waitBoard, createGame, shot, BASE, T } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 
 /** The room's entry in the start screen's list (it refreshes every 5 s; a reload is quicker). */
@@ -20,13 +18,22 @@ async function roomEntry(page, room) {
 async function joinDialog(page, room) {
   await page.goto(`${BASE}/r/${room}`);
   await page.locator('#join-dialog[open]').waitFor();
-  await page.waitForFunction(() => !/^Play if a seat is free/.test(document.querySelector('#join-info').textContent), null, { timeout: T });
+  await page.waitForFunction(
+    () => !/^Play if a seat is free/.test(document.querySelector('#join-info').textContent),
+    null,
+    { timeout: T },
+  );
   return page.locator('#join-info').textContent();
 }
 
 test('options in words: the game screen, the join dialog, the room list, for players and spectators', async () => {
   const cases = [
-    { variant: 'kaboom', seat: 'x', options: { width: 9, height: 7, connect: 5, misere: true }, words: '9x7 board, connect 5, misère' },
+    {
+      variant: 'kaboom',
+      seat: 'x',
+      options: { width: 9, height: 7, connect: 5, misere: true },
+      words: '9x7 board, connect 5, misère',
+    },
     { variant: 'classic', seat: 'black', options: { draw_turns: 40 }, words: 'draw after 40 quiet turns' },
     { variant: 'bomb', seat: 'fire', options: {}, words: '' },
   ];
@@ -74,22 +81,37 @@ test('a one-screen room is marked so in the room list and the join dialog', asyn
   await host.goto(`${BASE}/`);
   // A one-screen room made by a raw `create` with seat "both" (one_screen.test.mjs goes through the
   // start screen); this page's own socket holds it.
-  const room = await host.evaluate(() => new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`);
-    window.oneScreenSocket = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'create', variant: 'classic', seat: 'both', name: 'Ann',
-      names: { black: 'Ann', white: 'Bob' }, options: { draw_turns: 40 } }));
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(e.data);
-      if (msg.type === 'joined') resolve(msg.room);
-      if (msg.type === 'error') reject(new Error(msg.message));
-    };
-  }));
+  const room = await host.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`);
+        window.oneScreenSocket = ws;
+        ws.onopen = () =>
+          ws.send(
+            JSON.stringify({
+              type: 'create',
+              variant: 'classic',
+              seat: 'both',
+              name: 'Ann',
+              names: { black: 'Ann', white: 'Bob' },
+              options: { draw_turns: 40 },
+            }),
+          );
+        ws.onmessage = (e) => {
+          const msg = JSON.parse(e.data);
+          if (msg.type === 'joined') resolve(msg.room);
+          if (msg.type === 'error') reject(new Error(msg.message));
+        };
+      }),
+  );
   const li = await roomEntry(await person(browser), room);
   await li.locator('.pill.one-screen', { hasText: 'one screen' }).waitFor();
   const guest = await person(browser);
   const info = await joinDialog(guest, room);
-  assert.equal(info, 'Classic Checkers (draw after 40 quiet turns): Ann and Bob are playing at one screen, so you can watch.');
+  assert.equal(
+    info,
+    'Classic Checkers (draw after 40 quiet turns): Ann and Bob are playing at one screen, so you can watch.',
+  );
   assert.equal(await guest.locator('#join-play').isHidden(), true, 'no seat to take');
   for (const p of [host, li.page(), guest]) assert.deepEqual(p.errors, []);
   await Promise.all([host, li.page(), guest].map((p) => p.context().close()));

@@ -15,8 +15,10 @@ function cliEcho(variant, fen, options = {}) {
   const bin = process.env.BC_BINARY;
   if (!bin) return null;
   const opts = Object.entries(options).flatMap(([k, v]) => ['--opt', `${k}=${typeof v === 'boolean' ? Number(v) : v}`]);
-  const out = execFileSync(bin, ['analyse', '--variant', variant, ...opts, '--fen', fen, '--depth', '1'],
-    { encoding: 'utf8', timeout: 20000 });
+  const out = execFileSync(bin, ['analyse', '--variant', variant, ...opts, '--fen', fen, '--depth', '1'], {
+    encoding: 'utf8',
+    timeout: 20000,
+  });
   return out.split(/\s/)[0];
 }
 
@@ -45,13 +47,18 @@ test('start positions: the FEN-like line of each variant, as the CLI writes it',
     const echo = cliEcho(variant, 'start');
     if (echo !== null) assert.equal(echo, fen, `the CLI's start of ${variant}`);
   }
-  assert.equal(pt.formatGamesman(pt.startPosition('kaboom', { width: 4, height: 3, bombs: 2 })), '(x 2 2 ---- ---- ----)');
+  assert.equal(
+    pt.formatGamesman(pt.startPosition('kaboom', { width: 4, height: 3, bombs: 2 })),
+    '(x 2 2 ---- ---- ----)',
+  );
 });
 
 test('checkers: kings, triple kings, shields, bombs and the second side to move', () => {
   const bomb = roundTrip('bomb', 'water:c3,Bd4,KSe5,KBa7:KSb2,Bf6,g7,Kh8');
-  assert.deepEqual(bomb.pieces.find((p) => p.at[0] === 4 && p.at[1] === 4),
-    { at: [4, 4], side: 'fire', kind: 'shield', rank: 'king' });
+  assert.deepEqual(
+    bomb.pieces.find((p) => p.at[0] === 4 && p.at[1] === 4),
+    { at: [4, 4], side: 'fire', kind: 'shield', rank: 'king' },
+  );
   assert.equal(bomb.turn, 'water');
   assert.equal(bomb.bombs, null);
   roundTrip('classic', 'white:Ka1,c3:b6,Kh8');
@@ -64,7 +71,10 @@ test('checkers: kings, triple kings, shields, bombs and the second side to move'
   assert.equal(pt.formatFen(pt.parseFen('2:c3 e5:g7:0,0', 'classic')), 'white:c3,e5:g7');
   // Every piece of a position survives the trip through the wire form and back.
   const wire = pt.toWire(bomb);
-  assert.deepEqual(pt.fromState({ variant: 'bomb', board: { width: 8, height: 8, pieces: wire.pieces }, turn: wire.turn }), bomb);
+  assert.deepEqual(
+    pt.fromState({ variant: 'bomb', board: { width: 8, height: 8, pieces: wire.pieces }, turn: wire.turn }),
+    bomb,
+  );
 });
 
 test('kaboom: bombs on the board and in hand, both notations, any board size', () => {
@@ -112,7 +122,11 @@ test('refusals say what is wrong', () => {
     ['kaboom', 'x:g1:b1:1,1', /off the 4x4 board/],
   ];
   for (const [variant, text, why] of bad) {
-    assert.throws(() => pt.parseFen(text, variant, { width: 4, height: 4 }), (e) => e instanceof pt.PositionTextError && why.test(e.message), text);
+    assert.throws(
+      () => pt.parseFen(text, variant, { width: 4, height: 4 }),
+      (e) => e instanceof pt.PositionTextError && why.test(e.message),
+      text,
+    );
   }
   for (const [text, why] of [
     ['x 1 1 ----', /in brackets/],

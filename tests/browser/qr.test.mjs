@@ -20,12 +20,16 @@ test('invitation links and the QR code image', async () => {
     });
     const res = await fetch(inv.qr);
     return {
-      info, inv, width: img.naturalWidth, type: res.headers.get('content-type'), svg: await res.text(),
+      info,
+      inv,
+      width: img.naturalWidth,
+      type: res.headers.get('content-type'),
+      svg: await res.text(),
       tooLong: qr.qrImageUrl('x'.repeat(300)),
     };
   });
   assert.deepEqual(got.info.lan_urls, [], 'a server on 127.0.0.1 has no LAN URL');
-  assert.equal(got.inv.share, BASE + '/r/ABC123', 'without a LAN URL the page\'s own link is shared');
+  assert.equal(got.inv.share, BASE + '/r/ABC123', "without a LAN URL the page's own link is shared");
   assert.equal(got.inv.qr, '/api/qr?text=' + encodeURIComponent(BASE + '/r/ABC123'));
   assert.ok(got.width > 0);
   assert.equal(got.type, 'image/svg+xml');
@@ -40,7 +44,7 @@ test('the waiting card shows the invitation link and its QR code', async () => {
   await page.goto(BASE + '/');
   const room = await createGame(page, { name: 'Ann', seat: 'fire' });
   const link = await shareLink(page);
-  assert.equal(link, `${BASE}/r/${room}`, 'a server on 127.0.0.1 has no LAN URL: the page\'s own link');
+  assert.equal(link, `${BASE}/r/${room}`, "a server on 127.0.0.1 has no LAN URL: the page's own link");
   const img = page.locator('#invite-qr');
   await img.waitFor();
   await page.waitForFunction(() => document.querySelector('#invite-qr')?.naturalWidth > 0, null, { timeout: 15000 });
@@ -52,8 +56,10 @@ test('the waiting card shows the invitation link and its QR code', async () => {
   await page.waitForTimeout(500);
   const card = await page.locator('.overlay-card.invite').boundingBox();
   const boardBox = await page.locator('#board').boundingBox();
-  assert.ok(card.y >= boardBox.y - 1 && card.y + card.height <= boardBox.y + boardBox.height + 1,
-    `the invitation card (${JSON.stringify(card)}) fits the board (${JSON.stringify(boardBox)})`);
+  assert.ok(
+    card.y >= boardBox.y - 1 && card.y + card.height <= boardBox.y + boardBox.height + 1,
+    `the invitation card (${JSON.stringify(card)}) fits the board (${JSON.stringify(boardBox)})`,
+  );
   await shot(page, 'invite-qr-phone');
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -3,9 +3,7 @@
 // late: replay_late.test.mjs; export: export.test.mjs; replay on a phone: replay_phone.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot,
-} from './helpers.mjs';
+import { person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot } from './helpers.mjs';
 import { shownPieces, livePieces, replayAt, openingGame } from './replay_driver.mjs';
 import { browser } from './shared_browser.mjs';
 

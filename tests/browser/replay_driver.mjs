@@ -4,15 +4,23 @@ import assert from 'node:assert/strict';
 import { person, waitBoard, move, createGame, shareLink, joinByLink } from './helpers.mjs';
 
 /** The pieces on the board the page shows (the replayed position while replaying). */
-export const shownPieces = (page) => page.evaluate(() => JSON.stringify(
-  [...window.bombcheckers.board.state.board.pieces].map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort()));
+export const shownPieces = (page) =>
+  page.evaluate(() =>
+    JSON.stringify(
+      [...window.bombcheckers.board.state.board.pieces].map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort(),
+    ),
+  );
 
 /** The pieces of a live state this page received, by version (and game of the room). */
-export const livePieces = (page, version, game) => page.evaluate(([v, g]) => {
-  const app = window.bombcheckers.app;
-  const snap = app.games.get(g ?? app.gameNo)?.get(v);
-  return snap ? JSON.stringify(snap.board.pieces.map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort()) : null;
-}, [version, game]);
+export const livePieces = (page, version, game) =>
+  page.evaluate(
+    ([v, g]) => {
+      const app = window.bombcheckers.app;
+      const snap = app.games.get(g ?? app.gameNo)?.get(v);
+      return snap ? JSON.stringify(snap.board.pieces.map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort()) : null;
+    },
+    [version, game],
+  );
 
 export async function replayAt(page, version, game) {
   await waitBoard(page, { replayVersion: String(version) });

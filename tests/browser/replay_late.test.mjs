@@ -11,7 +11,10 @@ test('replay after joining late: the positions come from the server (GET /api/ga
   const res = await fetch(`${BASE}/api/games/${room}/positions`);
   assert.equal(res.status, 200, `GET /api/games/${room}/positions`);
   const body = await res.json();
-  assert.deepEqual(body.positions.map((p) => p.version), [0, 1, 2, 3]);
+  assert.deepEqual(
+    body.positions.map((p) => p.version),
+    [0, 1, 2, 3],
+  );
   const watcher = await person(browser);
   await watcher.goto(`${BASE}/r/${room}`);
   await watcher.locator('#join-dialog[open]').waitFor();
@@ -34,7 +37,9 @@ test('a move made while a late joiner fetches the game record still ends up in i
   const watcher = await person(browser);
   // The first record the watcher asks for is made now and delivered only after the next move.
   let moved;
-  const movedPromise = new Promise((resolve) => { moved = resolve; });
+  const movedPromise = new Promise((resolve) => {
+    moved = resolve;
+  });
   let held = 0;
   await watcher.route(`**/api/games/${room}`, async (route) => {
     if (held++ > 0) return route.continue();

@@ -8,7 +8,12 @@ import { browser } from './shared_browser.mjs';
 test('replay on a phone: stepping scrolls the move list, never the page', async () => {
   const x = await person(browser, { viewport: { width: 390, height: 844 }, dpr: 2, mobile: true });
   const o = await person(browser);
-  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 7, height: 6, connect: 4, bombs: 0 } });
+  await createGame(x, {
+    variant: 'kaboom',
+    name: 'Xena',
+    seat: 'x',
+    options: { width: 7, height: 6, connect: 4, bombs: 0 },
+  });
   await joinByLink(o, await shareLink(x), 'Otto');
   await waitBoard(x, { status: 'playing', turn: 'x' });
   // Eighteen drops, x and o in turn up columns 1 to 3: nobody gets four in a row.

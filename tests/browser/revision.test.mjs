@@ -22,8 +22,10 @@ before(async () => {
   if (!BIN) return;
   work = mkdtempSync(path.join(os.tmpdir(), 'bc-browser-revision-'));
   mkdirSync(path.join(work, 'data'));
-  copyFileSync(path.join(repoRoot, 'tests/persist/fixtures/release-171c8ad.sqlite'),
-    path.join(work, 'data', 'bombcheckers.db'));
+  copyFileSync(
+    path.join(repoRoot, 'tests/persist/fixtures/release-171c8ad.sqlite'),
+    path.join(work, 'data', 'bombcheckers.db'),
+  );
   server = await startServer(['--data-dir', path.join(work, 'data')]);
   base = server.base;
   browser = await launch();
@@ -43,22 +45,27 @@ async function visitor() {
   return page;
 }
 
-test('a game kept under the earlier rules says so; its board is as its players left it', { skip: !BIN && 'BC_BINARY is not set (run through run.sh)' }, async () => {
-  const page = await visitor();
-  // The fixture's room where fire's bomb stepped onto row 8 and exploded (revision 1).
-  await page.goto(`${base}/r/DZD9XP`);
-  await page.locator('#join-watch').click();
-  await waitBoard(page, { room: 'DZD9XP', version: 2 });
-  const note = page.locator('#rules-note');
-  await note.waitFor();
-  assert.match(await note.textContent(), /earlier rules.*explodes/);
-  const pieces = await page.evaluate(() => window.bombcheckers.app.state.board.pieces
-    .map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort());
-  assert.deepEqual(pieces, ['4,0:fire:normal:man', '4,4:water:normal:man', '7,7:water:normal:man']);
-  await shot(page, 'revision-1-game');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
-});
+test(
+  'a game kept under the earlier rules says so; its board is as its players left it',
+  { skip: !BIN && 'BC_BINARY is not set (run through run.sh)' },
+  async () => {
+    const page = await visitor();
+    // The fixture's room where fire's bomb stepped onto row 8 and exploded (revision 1).
+    await page.goto(`${base}/r/DZD9XP`);
+    await page.locator('#join-watch').click();
+    await waitBoard(page, { room: 'DZD9XP', version: 2 });
+    const note = page.locator('#rules-note');
+    await note.waitFor();
+    assert.match(await note.textContent(), /earlier rules.*explodes/);
+    const pieces = await page.evaluate(() =>
+      window.bombcheckers.app.state.board.pieces.map((p) => `${p.at}:${p.side}:${p.kind}:${p.rank}`).sort(),
+    );
+    assert.deepEqual(pieces, ['4,0:fire:normal:man', '4,4:water:normal:man', '7,7:water:normal:man']);
+    await shot(page, 'revision-1-game');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  },
+);
 
 test('a game made today plays the current rules and shows no note', async () => {
   const page = await person(browser ?? (browser = await launch()));

@@ -4,7 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  person, board, waitBoard, clickSquare, move, createGame, shareLink, joinByLink, shot, BASE,
+  person,
+  board,
+  waitBoard,
+  clickSquare,
+  move,
+  createGame,
+  shareLink,
+  joinByLink,
+  shot,
+  BASE,
 } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 
@@ -39,7 +48,10 @@ test('the room list resumes a seat this browser holds instead of watching', asyn
   tab.errors = [];
   tab.on('pageerror', (e) => tab.errors.push(e.message));
   await tab.goto(`${BASE}/`);
-  await tab.locator(`li.room[data-room="${room}"]`).getByRole('button', { name: `Watch game ${room}` }).click();
+  await tab
+    .locator(`li.room[data-room="${room}"]`)
+    .getByRole('button', { name: `Watch game ${room}` })
+    .click();
   await waitBoard(tab, { room, seat: 'fire', status: 'playing' });
   await water.locator('#spectators', { hasText: '0 watching' }).waitFor();
   for (const p of [fire, water, tab]) assert.deepEqual(p.errors, []);
@@ -61,7 +73,8 @@ test('a tab whose seat another tab took is paused, says so, and can take the sea
   // The first tab is paused: a clear banner, the status line, and no controls that act.
   await fire.locator('#banner', { hasText: 'open in another tab' }).waitFor();
   await fire.locator('#status-line', { hasText: 'Paused' }).waitFor();
-  for (const sel of ['#resign', '#offer-draw', '#chat-input']) assert.ok(await fire.locator(sel).isDisabled(), `${sel} disabled`);
+  for (const sel of ['#resign', '#offer-draw', '#chat-input'])
+    assert.ok(await fire.locator(sel).isDisabled(), `${sel} disabled`);
   await clickSquare(fire, [2, 2]);
   await fire.locator('#hint', { hasText: 'another tab' }).waitFor();
   assert.equal((await board(fire)).selected, '');

@@ -2,9 +2,7 @@
 // room we left, the join dialog's Escape, and a broken link. Resuming a seat: seats.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  person, board, waitBoard, createGame, shareLink, joinByLink, BASE,
-} from './helpers.mjs';
+import { person, board, waitBoard, createGame, shareLink, joinByLink, BASE } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 
 const savedSeat = (page, room) => page.evaluate((r) => localStorage.getItem(`bc.seat.${r}`), room);
@@ -53,12 +51,15 @@ test('a state or joined arriving after leaving does not pull the page back into 
   await fire.click('#leave');
   await fire.locator('#start:not([hidden])').waitFor();
   // What the server sent just before it read our leave, arriving late.
-  await fire.evaluate(([s, r]) => {
-    const { receive } = window.bombcheckers;
-    receive({ ...s, version: s.version + 1 });
-    receive({ type: 'joined', room: r, seat: 'fire', token: null, url: `/r/${r}` });
-    receive({ type: 'chat', from: 'Rachel', seat: 'water', text: 'still there?' });
-  }, [last, room]);
+  await fire.evaluate(
+    ([s, r]) => {
+      const { receive } = window.bombcheckers;
+      receive({ ...s, version: s.version + 1 });
+      receive({ type: 'joined', room: r, seat: 'fire', token: null, url: `/r/${r}` });
+      receive({ type: 'chat', from: 'Rachel', seat: 'water', text: 'still there?' });
+    },
+    [last, room],
+  );
   await fire.waitForTimeout(300);
   assert.equal(await fire.locator('#game').isHidden(), true, 'still on the start screen');
   assert.equal((await board(fire)).room, '');

@@ -24,7 +24,11 @@ test('the mute button is an aria-pressed toggle the browser remembers', async ()
 test('without WebAudio, or before any click, sounds fail silently', async () => {
   for (const noAudio of [true, false]) {
     const page = await person(browser);
-    if (noAudio) await page.addInitScript(() => { delete window.AudioContext; delete window.webkitAudioContext; });
+    if (noAudio)
+      await page.addInitScript(() => {
+        delete window.AudioContext;
+        delete window.webkitAudioContext;
+      });
     await page.goto(`${BASE}/`);
     const asked = await page.evaluate(async () => {
       const { playSound } = await import('/sounds.js');
@@ -48,10 +52,14 @@ test('the audio context sleeps once its sounds have ended, and wakes for the nex
   await page.evaluate(async () => (await import('/sounds.js')).playSound('explosion'));
   assert.equal(await state(), 'running');
   // Idle, a running context would render silence for as long as the page is open.
-  await page.waitForFunction(async () => (await import('/sounds.js')).audioState() === 'suspended', null, { timeout: 5000 });
+  await page.waitForFunction(async () => (await import('/sounds.js')).audioState() === 'suspended', null, {
+    timeout: 5000,
+  });
   // The next sound (an opponent's move: no gesture) resumes it.
   await page.evaluate(async () => (await import('/sounds.js')).playSound('move'));
-  await page.waitForFunction(async () => (await import('/sounds.js')).audioState() === 'running', null, { timeout: 5000 });
+  await page.waitForFunction(async () => (await import('/sounds.js')).audioState() === 'running', null, {
+    timeout: 5000,
+  });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

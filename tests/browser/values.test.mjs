@@ -4,9 +4,7 @@
 // toggle is not there during a game between two people, and the browser remembers it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  person, board, waitBoard, clickSquare, createGame, shareLink, joinByLink, shot, BASE, T,
-} from './helpers.mjs';
+import { person, board, waitBoard, clickSquare, createGame, shareLink, joinByLink, shot, BASE, T } from './helpers.mjs';
 import { browser } from './shared_browser.mjs';
 
 /** Records every message the page sends on its WebSocket. */
@@ -17,7 +15,9 @@ async function spySocket(page) {
     WebSocket.prototype.send = function (data) {
       try {
         window.sent.push(JSON.parse(data));
-      } catch { /* not JSON */ }
+      } catch {
+        /* not JSON */
+      }
       return send.call(this, data);
     };
   });
@@ -59,42 +59,57 @@ async function canAnalyse(page) {
  * pixel on its ring (or in its dot) is that colour. Returns the mark's colour as [r, g, b].
  */
 async function markDrawn(page, shape, sq) {
-  const handle = await page.waitForFunction(([shape, [x, y]]) => {
-    const b = window.bombcheckers.board;
-    const mark = b.ui.valueMarks.find((m) => m.shape === shape && m.sq[0] === x && m.sq[1] === y);
-    if (!mark) return false;
-    const probe = document.createElement('canvas').getContext('2d');
-    probe.fillStyle = mark.colour;
-    probe.fillRect(0, 0, 1, 1);
-    const want = [...probe.getImageData(0, 0, 1, 1).data].slice(0, 3);
-    const { w, h } = b.cellPx();
-    const m = Math.min(w, h);
-    const [cx, cy] = b.center([x, y]);
-    const r = { piece: 0.47, cell: 0.4, target: 0 }[shape] * m;
-    const near = (px) => px.every((c, i) => Math.abs(c - want[i]) <= 24);
-    for (const dx of [0, -1, 1]) {
-      const px = [...b.ctx.getImageData(Math.round(cx - r) + dx, Math.round(cy), 1, 1).data].slice(0, 3);
-      if (near(px)) return want;
-    }
-    return false;
-  }, [shape, sq], { timeout: T, polling: 100 });
+  const handle = await page.waitForFunction(
+    ([shape, [x, y]]) => {
+      const b = window.bombcheckers.board;
+      const mark = b.ui.valueMarks.find((m) => m.shape === shape && m.sq[0] === x && m.sq[1] === y);
+      if (!mark) return false;
+      const probe = document.createElement('canvas').getContext('2d');
+      probe.fillStyle = mark.colour;
+      probe.fillRect(0, 0, 1, 1);
+      const want = [...probe.getImageData(0, 0, 1, 1).data].slice(0, 3);
+      const { w, h } = b.cellPx();
+      const m = Math.min(w, h);
+      const [cx, cy] = b.center([x, y]);
+      const r = { piece: 0.47, cell: 0.4, target: 0 }[shape] * m;
+      const near = (px) => px.every((c, i) => Math.abs(c - want[i]) <= 24);
+      for (const dx of [0, -1, 1]) {
+        const px = [...b.ctx.getImageData(Math.round(cx - r) + dx, Math.round(cy), 1, 1).data].slice(0, 3);
+        if (near(px)) return want;
+      }
+      return false;
+    },
+    [shape, sq],
+    { timeout: T, polling: 100 },
+  );
   return handle.jsonValue();
 }
 
 /** The value marks on the canvas: {"piece:2,2": "win", ...}. */
 async function marks(page) {
   const d = await board(page);
-  return Object.fromEntries((d.valueMarks ?? '').split(' ').filter(Boolean).map((m) => {
-    const [shape, sq, cls] = m.split(':');
-    return [`${shape}:${sq}`, cls];
-  }));
+  return Object.fromEntries(
+    (d.valueMarks ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((m) => {
+        const [shape, sq, cls] = m.split(':');
+        return [`${shape}:${sq}`, cls];
+      }),
+  );
 }
 
 test('values against the computer in Kaboom: coloured drops, who wins in how many, Hints used', async (t) => {
   const page = await person(browser);
   // 4 by 3: the solver needs 8,715 positions (0.04 s alone), a wide margin inside the analysis's
   // half second for it on a busy machine (4 by 4, 18,359, once ran out of it there).
-  if (!(await playComputer(page, { variant: 'kaboom', seat: 'x', options: { width: 4, height: 3, connect: 3, bombs: 1 } }))) {
+  if (
+    !(await playComputer(page, {
+      variant: 'kaboom',
+      seat: 'x',
+      options: { width: 4, height: 3, connect: 3, bombs: 1 },
+    }))
+  ) {
     t.skip('the server offers no computer opponent');
     return page.context().close();
   }
@@ -118,7 +133,9 @@ test('values against the computer in Kaboom: coloured drops, who wins in how man
   // Every column's drop button (a piece and a bomb) has a value, and its cell a ring of its colour.
   for (let c = 0; c < 4; c++) {
     for (const piece of ['normal', 'bomb']) {
-      const v = await page.locator(`#drops button.drop[data-column="${c}"][data-piece="${piece}"]`).getAttribute('data-value');
+      const v = await page
+        .locator(`#drops button.drop[data-column="${c}"][data-piece="${piece}"]`)
+        .getAttribute('data-value');
       assert.ok(['win', 'lose', 'tie'].includes(v), `column ${c} ${piece}: ${v}`);
     }
     const cls = (await marks(page))[`cell:${c},0`];
@@ -128,9 +145,15 @@ test('values against the computer in Kaboom: coloured drops, who wins in how man
     if (cls === 'lose') assert.ok(r > g, 'a loss is red');
   }
   // The best column wins if the position does: the words and the colours agree.
-  const values = await page.locator('#drops button.drop[data-piece="normal"]').evaluateAll((els) => els.map((e) => e.dataset.value));
+  const values = await page
+    .locator('#drops button.drop[data-piece="normal"]')
+    .evaluateAll((els) => els.map((e) => e.dataset.value));
   if (words.startsWith('X wins')) assert.ok(values.includes('win'), values.join());
-  if (words.startsWith('O wins')) assert.ok(values.every((v) => v === 'lose'), values.join());
+  if (words.startsWith('O wins'))
+    assert.ok(
+      values.every((v) => v === 'lose'),
+      values.join(),
+    );
   await shot(page, 'values-kaboom');
 
   // A move: the computer answers, the new position is analysed, and the game is marked.
@@ -145,7 +168,7 @@ test('values against the computer in Kaboom: coloured drops, who wins in how man
   await page.context().close();
 });
 
-test('values against the computer in checkers: estimates, and a selected piece\'s targets', async (t) => {
+test("values against the computer in checkers: estimates, and a selected piece's targets", async (t) => {
   const page = await person(browser);
   await spySocket(page);
   if (!(await playComputer(page, { variant: 'bomb', seat: 'fire' }))) {
@@ -156,29 +179,53 @@ test('values against the computer in checkers: estimates, and a selected piece\'
     t.skip('the server does not know `analyse`');
     return page.context().close();
   }
-  await page.evaluate(() => { window.sent.length = 0; }); // canAnalyse's own request
+  await page.evaluate(() => {
+    window.sent.length = 0;
+  }); // canAnalyse's own request
   await page.click('#values-toggle');
   await waitBoard(page, { values: 'ready', valueVersion: '1:0' });
   // Checkers is estimated: "Fire is ahead by 0.25 (estimate, depth 6)", "About even (estimate...)".
   const words = await page.locator('#values-line').textContent();
   assert.match(words, /estimate|found by search/, words);
   // Every piece that can move has a ring (and only those); the pixels are the mark's colour.
-  const legalFroms = await page.evaluate(() => [...new Set(window.bombcheckers.app.state.legal.map((a) => a.from.join(',')))].sort());
+  const legalFroms = await page.evaluate(() =>
+    [...new Set(window.bombcheckers.app.state.legal.map((a) => a.from.join(',')))].sort(),
+  );
   const m0 = await marks(page);
-  assert.deepEqual(Object.keys(m0).filter((k) => k.startsWith('piece:')).map((k) => k.slice(6)).sort(), legalFroms);
-  assert.ok(Object.values(m0).every((v) => ['estimate', 'win', 'lose'].includes(v)), JSON.stringify(m0));
+  assert.deepEqual(
+    Object.keys(m0)
+      .filter((k) => k.startsWith('piece:'))
+      .map((k) => k.slice(6))
+      .sort(),
+    legalFroms,
+  );
+  assert.ok(
+    Object.values(m0).every((v) => ['estimate', 'win', 'lose'].includes(v)),
+    JSON.stringify(m0),
+  );
   await markDrawn(page, 'piece', [2, 2]);
   // Selected, a piece's targets get the values of the turns through them.
   await clickSquare(page, [2, 2]);
   await waitBoard(page, { selected: '2,2' });
-  await page.waitForFunction(() => /target:/.test(document.querySelector('#board').dataset.valueMarks), null, { timeout: T });
-  const targets = Object.keys(await marks(page)).filter((k) => k.startsWith('target:')).map((k) => k.slice(7)).sort();
-  const legalTos = await page.evaluate(() => window.bombcheckers.app.state.legal
-    .filter((a) => a.from.join(',') === '2,2').map((a) => a.to.join(',')).sort());
+  await page.waitForFunction(() => /target:/.test(document.querySelector('#board').dataset.valueMarks), null, {
+    timeout: T,
+  });
+  const targets = Object.keys(await marks(page))
+    .filter((k) => k.startsWith('target:'))
+    .map((k) => k.slice(7))
+    .sort();
+  const legalTos = await page.evaluate(() =>
+    window.bombcheckers.app.state.legal
+      .filter((a) => a.from.join(',') === '2,2')
+      .map((a) => a.to.join(','))
+      .sort(),
+  );
   assert.deepEqual(targets, legalTos);
   await shot(page, 'values-checkers-selected');
   // The same position is not asked for twice.
-  const asked = await page.evaluate(() => window.sent.filter((m) => m.type === 'analyse').map((m) => JSON.stringify([m.game, m.version])));
+  const asked = await page.evaluate(() =>
+    window.sent.filter((m) => m.type === 'analyse').map((m) => JSON.stringify([m.game, m.version])),
+  );
   assert.equal(new Set(asked).size, asked.length, asked.join(' '));
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -192,7 +239,12 @@ test('a finished game: no values while two people play; then the chart, and a cl
   // Values on in x's browser (before the game): still nothing during the game.
   await x.goto(`${BASE}/`);
   await x.evaluate(() => localStorage.setItem('bc.values', '1'));
-  await createGame(x, { variant: 'kaboom', name: 'Xena', seat: 'x', options: { width: 3, height: 3, connect: 3, bombs: 0 } });
+  await createGame(x, {
+    variant: 'kaboom',
+    name: 'Xena',
+    seat: 'x',
+    options: { width: 3, height: 3, connect: 3, bombs: 0 },
+  });
   const link = await shareLink(x);
   await joinByLink(o, link, 'Otto');
   await waitBoard(x, { status: 'playing', turn: 'x' });
@@ -210,13 +262,22 @@ test('a finished game: no values while two people play; then the chart, and a cl
     await waitBoard(x, { version });
     await waitBoard(o, { version });
   };
-  for (const [page, c] of [[x, 0], [o, 1], [x, 0], [o, 1]]) {
+  for (const [page, c] of [
+    [x, 0],
+    [o, 1],
+    [x, 0],
+    [o, 1],
+  ]) {
     await drop(page, c, Number((await board(x)).version) + 1);
     await waitBoard(watcher, { version: Number((await board(x)).version) });
     for (const p of [x, o, watcher]) {
       assert.ok(await p.locator('#values-toggle').isHidden(), 'no toggle during a game between two people');
       assert.equal((await board(p)).values, 'hidden');
-      assert.deepEqual(await p.evaluate(() => window.sent.filter((m) => m.type === 'analyse')), [], 'nothing asked during the game');
+      assert.deepEqual(
+        await p.evaluate(() => window.sent.filter((m) => m.type === 'analyse')),
+        [],
+        'nothing asked during the game',
+      );
     }
   }
   assert.equal(await x.locator('#value-chart').isHidden(), true);
@@ -247,7 +308,10 @@ test('a finished game: no values while two people play; then the chart, and a cl
   await waitBoard(x, { replayVersion: '2' });
   await x.locator('#value-chart[data-shown="2"]').waitFor();
   await waitBoard(x, { values: 'ready', valueVersion: '1:2' });
-  assert.ok(Object.keys(await marks(x)).some((k) => k.startsWith('cell:')), 'the replay\'s turns are coloured');
+  assert.ok(
+    Object.keys(await marks(x)).some((k) => k.startsWith('cell:')),
+    "the replay's turns are coloured",
+  );
   // The keys step through it when the chart has the focus.
   await chart.focus();
   await x.keyboard.press('ArrowRight');
@@ -299,14 +363,25 @@ test('the chart marks the turn that threw the game away', async () => {
     const est = (score) => ({ kind: 'estimate', score, depth: 6 });
     return [
       // x wins from the start, then o loses later by force: nobody threw anything away.
-      biggestFall([{ version: 0, turn: 'x', value: solved('win', 5) }, { version: 1, turn: 'o', value: solved('lose', 4) },
-        { version: 2, turn: 'x', value: solved('win', 3) }]),
+      biggestFall([
+        { version: 0, turn: 'x', value: solved('win', 5) },
+        { version: 1, turn: 'o', value: solved('lose', 4) },
+        { version: 2, turn: 'x', value: solved('win', 3) },
+      ]),
       // o lets a tie go (to version 2), then x a win (to version 3): x's is the bigger fall.
-      biggestFall([{ version: 0, turn: 'x', value: solved('tie', 9) }, { version: 1, turn: 'o', value: solved('tie', 8) },
-        { version: 2, turn: 'x', value: solved('win', 7) }, { version: 3, turn: 'o', value: solved('win', 6) }]),
+      biggestFall([
+        { version: 0, turn: 'x', value: solved('tie', 9) },
+        { version: 1, turn: 'o', value: solved('tie', 8) },
+        { version: 2, turn: 'x', value: solved('win', 7) },
+        { version: 3, turn: 'o', value: solved('win', 6) },
+      ]),
       // Estimates: a fall of 0.8 is no blunder, one of 3 is (fire, at version 3).
-      biggestFall([{ version: 0, turn: 'fire', value: est(20) }, { version: 1, turn: 'water', value: est(60) },
-        { version: 2, turn: 'fire', value: est(-40) }, { version: 3, turn: 'water', value: est(260) }]),
+      biggestFall([
+        { version: 0, turn: 'fire', value: est(20) },
+        { version: 1, turn: 'water', value: est(60) },
+        { version: 2, turn: 'fire', value: est(-40) },
+        { version: 3, turn: 'water', value: est(260) },
+      ]),
     ];
   });
   assert.equal(found[0], null);

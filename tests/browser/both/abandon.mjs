@@ -13,7 +13,6 @@ import { startServer } from '../helpers.mjs';
 
 export default function scenarios(kind) {
   engineSuite(kind, (engine) => {
-
     it('a player who closes the page can be claimed against: a countdown, then Claim victory; both see who left', async () => {
       // run.sh gives the server --claim-after 2: the claim opens 2 s after the player is gone.
       const { room, link, creator: fire, joiner: water } = await startGame(engine.browser, { clock: '5+3' });

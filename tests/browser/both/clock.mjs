@@ -9,12 +9,12 @@ import { done, waitBoard, clockOf, move, openingMoves, startGame } from '../game
 
 export default function scenarios(kind) {
   engineSuite(kind, (engine) => {
-
     it('a clocked game made on the start screen: two clocks, the running one counts down, a reload shows the same time', async () => {
       const { room, creator: fire, joiner: water } = await startGame(engine.browser, { clock: '5+3' });
       for (const p of [fire, water]) {
         await p.waitText('#time-control-label', '5+3');
-        for (const side of ['fire', 'water']) assert.equal((await clockOf(p, side))?.text, '05:00', `${p.kind} ${side}`);
+        for (const side of ['fire', 'water'])
+          assert.equal((await clockOf(p, side))?.text, '05:00', `${p.kind} ${side}`);
       }
       // The first turns are not timed, but they must be played soon.
       await fire.waitText('#abort-note', 'Fire (you) must move within');
@@ -42,12 +42,17 @@ export default function scenarios(kind) {
       await waitBoard(fire, { room, version: '2', turn: 'fire' });
       await fire.visible('#game .clock.running[data-side="fire"]');
       const [mine, theirs] = await Promise.all([clockOf(fire, 'fire'), clockOf(water, 'fire')]);
-      assert.ok(Math.abs(mine.ms - theirs.ms) < 1000, `after the reload ${mine.text}, the opponent sees ${theirs.text}`);
+      assert.ok(
+        Math.abs(mine.ms - theirs.ms) < 1000,
+        `after the reload ${mine.text}, the opponent sees ${theirs.text}`,
+      );
       await done(fire, water);
     });
 
     it('a player who does not move loses on time, and both see it', async () => {
-      const { creator: fire, joiner: water } = await startGame(engine.browser, { clock: { minutes: '0:02', increment: '0' } });
+      const { creator: fire, joiner: water } = await startGame(engine.browser, {
+        clock: { minutes: '0:02', increment: '0' },
+      });
       await fire.waitText('#time-control-label', '2s+0');
       await openingMoves(fire, water);
       await fire.visible('#game .clock.running.low[data-side="fire"]');

@@ -8,7 +8,6 @@ import { done, waitBoard, createGame, move } from '../game_driver.mjs';
 
 export default function scenarios(kind) {
   engineSuite(kind, (engine) => {
-
     it('two people at one screen: one page plays both sides, the board turns with the turn, a reload keeps both seats', async () => {
       const p = await engine.browser.person();
       await createGame(p, { variant: 'bomb', name: 'Ann', name2: 'Bob', seat: 'both' });

@@ -11,15 +11,18 @@ import { piece } from '../helpers.mjs';
 
 export default function scenarios(kind) {
   engineSuite(kind, (engine) => {
-
     it('two people meet by link and play a game to its end: multi-capture, Space, explosion, result', async () => {
       // Fire's man on a1 takes b2 and d4 and stops (f6 could be taken too: optional, B5). Water's
       // last man steps aside; fire's bomb takes it and the blast also takes fire's own man.
       const position = {
         turn: 'fire',
         pieces: [
-          piece(0, 0, 'fire'), piece(7, 3, 'fire', 'bomb'), piece(7, 1, 'fire', 'shield'),
-          piece(1, 1, 'water'), piece(3, 3, 'water'), piece(5, 5, 'water'),
+          piece(0, 0, 'fire'),
+          piece(7, 3, 'fire', 'bomb'),
+          piece(7, 1, 'fire', 'shield'),
+          piece(1, 1, 'water'),
+          piece(3, 3, 'water'),
+          piece(5, 5, 'water'),
         ],
       };
       const { room, creator: fire, joiner: water } = await startGame(engine.browser, { position });
@@ -56,7 +59,7 @@ export default function scenarios(kind) {
       await fire.waitText('.overlay-card', 'You win!');
       await water.waitText('.overlay-card', 'You lose');
       await water.waitText('#status-line', 'Fire wins: Water has no pieces left.');
-      await fire.sleep(1200);  // the explosion's animation ends
+      await fire.sleep(1200); // the explosion's animation ends
       await fire.shot('both-game-end');
       await done(fire, water);
     });
@@ -72,11 +75,14 @@ export default function scenarios(kind) {
       await waitBoard(water, { version: 3, turn: 'water' });
       const before3 = await pieces(fire);
 
-      for (const [p, seat, flipped] of [[water, 'water', 'true'], [fire, 'fire', 'false']]) {
+      for (const [p, seat, flipped] of [
+        [water, 'water', 'true'],
+        [fire, 'fire', 'false'],
+      ]) {
         await p.reload();
         await waitBoard(p, { room, seat, version: '3', status: 'playing', turn: 'water', flipped });
         assert.deepEqual(await pieces(p), before3, `${seat}: the board after the reload`);
-        await p.waitText('#move-list li', 'd4×f6');  // the history comes back too
+        await p.waitText('#move-list li', 'd4×f6'); // the history comes back too
         assert.equal(await p.count('#join-dialog[open]'), 0, `${seat}: no question asked`);
       }
       await move(water, [1, 5], [2, 4]);

@@ -10,8 +10,7 @@ import { squarePoint } from '../helpers.mjs';
 
 export default function scenarios(kind) {
   engineSuite(kind, (engine) => {
-
-    it('a premove made during the other side\'s turn is played at once when it comes; Escape and a right click cancel one', async () => {
+    it("a premove made during the other side's turn is played at once when it comes; Escape and a right click cancel one", async () => {
       const { creator: fire, joiner: water } = await startGame(engine.browser);
       // Water picks f6-e5 while fire thinks; it is marked on water's board.
       await clickSquare(water, [5, 5]);
@@ -25,12 +24,17 @@ export default function scenarios(kind) {
       await water.eval(() => {
         const el = document.querySelector('#board');
         window.premoveSeen = { drawn: {}, actAt: null, actVersion: null };
-        new MutationObserver(() => { window.premoveSeen.drawn[el.dataset.version] ??= performance.now(); })
-          .observe(el, { attributes: true, attributeFilter: ['data-version'] });
+        new MutationObserver(() => {
+          window.premoveSeen.drawn[el.dataset.version] ??= performance.now();
+        }).observe(el, { attributes: true, attributeFilter: ['data-version'] });
         const send = WebSocket.prototype.send;
         WebSocket.prototype.send = function (data) {
           let type = null;
-          try { type = JSON.parse(data).type; } catch { /* not JSON: not ours to judge */ }
+          try {
+            type = JSON.parse(data).type;
+          } catch {
+            /* not JSON: not ours to judge */
+          }
           if (type === 'act' && window.premoveSeen.actAt === null) {
             window.premoveSeen.actAt = performance.now();
             window.premoveSeen.actVersion = el.dataset.version;

@@ -6,9 +6,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { engineSuite } from '../driver.mjs';
-import {
-  BASE, board, done, waitBoard, clickSquare, move, openingMoves, startGame, pieces,
-} from '../game_driver.mjs';
+import { BASE, board, done, waitBoard, clickSquare, move, openingMoves, startGame, pieces } from '../game_driver.mjs';
 
 /** The texts of the move list's items. */
 function moveList(p) {
@@ -17,7 +15,6 @@ function moveList(p) {
 
 export default function scenarios(kind) {
   engineSuite(kind, (engine) => {
-
     it('a takeback accepted: both boards go back to the start with fire to move, a premove is dropped, the replay skips the undone moves', async () => {
       const { creator: fire, joiner: water } = await startGame(engine.browser);
       const start = await pieces(fire);
@@ -35,8 +32,10 @@ export default function scenarios(kind) {
       await fire.hidden('#takeback-offer');
       await water.waitText('#takeback-offer-text', 'Fire asks to take back their last move');
       await water.visible('#takeback-accept');
-      assert.equal(await water.eval(() => document.querySelector('#takeback-accept').getAttribute('aria-label')),
-        'Accept: let them take back their last move');
+      assert.equal(
+        await water.eval(() => document.querySelector('#takeback-accept').getAttribute('aria-label')),
+        'Accept: let them take back their last move',
+      );
       await water.shot('takeback-prompt');
       await water.click('#takeback-accept');
 
@@ -49,7 +48,7 @@ export default function scenarios(kind) {
       }
       await waitBoard(water, { premove: '' });
       await fire.waitText('#takeback', 'Take back');
-      await fire.visible('#takeback[disabled]');  // nothing of fire's left to take back
+      await fire.visible('#takeback[disabled]'); // nothing of fire's left to take back
       await fire.waitText('.toast', 'Water accepted');
 
       // Fire plays another move; water's dropped premove is not played.
@@ -69,8 +68,14 @@ export default function scenarios(kind) {
       await fire.key('Home');
       await fire.waitText('#replay-pos', 'Start position');
       await waitBoard(fire, { replayVersion: '3' });
-      assert.deepEqual(await fire.eval(() => window.bombcheckers.board.state.board.pieces
-        .map((q) => `${q.at[0]},${q.at[1]} ${q.side} ${q.kind} ${q.rank}`).sort()), start);
+      assert.deepEqual(
+        await fire.eval(() =>
+          window.bombcheckers.board.state.board.pieces
+            .map((q) => `${q.at[0]},${q.at[1]} ${q.side} ${q.kind} ${q.rank}`)
+            .sort(),
+        ),
+        start,
+      );
       await fire.key('ArrowRight');
       await fire.waitText('#replay-pos', 'Move 1 of 2');
       await fire.key('ArrowRight');
@@ -90,7 +95,7 @@ export default function scenarios(kind) {
       await fire.waitText('#takeback-offer-text', 'Water declined your takeback');
       await fire.waitText('.toast', 'Water declined');
       await fire.shot('takeback-declined');
-      await fire.visible('#takeback[disabled]');  // not again before the game moves on
+      await fire.visible('#takeback[disabled]'); // not again before the game moves on
       await fire.waitText('#takeback', 'Take back');
       for (const p of [fire, water]) {
         await waitBoard(p, { version: '2', turn: 'fire' });
@@ -104,7 +109,7 @@ export default function scenarios(kind) {
       await done(fire, water);
     });
 
-    it('against the computer a takeback is at once, the computer\'s reply included; after a reload the replay skips the undone moves', async () => {
+    it("against the computer a takeback is at once, the computer's reply included; after a reload the replay skips the undone moves", async () => {
       const fire = await engine.browser.person();
       await fire.goto(`${BASE}/`);
       await fire.visible('#create-btn:not([disabled])');
