@@ -392,7 +392,7 @@ function renderDrops(s, legal) {
   // (a presence update renders every 2 s): a tap whose press and release straddle a render still
   // lands, and a keyboard's focus stays on its button.
   if (drops.children.length !== cols) {
-    drops.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+    drops.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
     drops.replaceChildren(...Array.from({ length: cols }, (_, c) => dropColumn(c)));
   }
   for (const button of drops.querySelectorAll('button.drop')) {
@@ -450,6 +450,10 @@ export function layoutBoard() {
   const style = getComputedStyle(area);
   const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
   const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  // Columns too narrow for a column's two buttons side by side (a 12-wide board on a phone) stack
+  // them, so that each stays a finger's width.
+  const cols = drops.children.length;
+  drops.classList.toggle('narrow', !drops.hidden && cols > 0 && (area.clientWidth - padX) / cols < 48);
   const dropsH = drops.hidden ? 0 : drops.offsetHeight + 6;
   const { width } = board.fit(area.clientWidth - padX, area.clientHeight - padY - dropsH);
   drops.style.width = `${width}px`;
