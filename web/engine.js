@@ -3,8 +3,6 @@
 // page's own shape. The server stays the only judge of a networked game; the page uses this where
 // no server is asked: the analysis board's turns, premoves, play with no server.
 
-import createCore from './engine/core.mjs';
-
 let loading = null;
 
 /**
@@ -12,7 +10,11 @@ let loading = null;
  * the loader would fetch them).
  */
 export function loadEngine(init = {}) {
-  loading ??= createCore(init).then((m) => new Engine(m));
+  // The loader and the WebAssembly come with the first call, not with the page: only the views
+  // that play the rules themselves pay for them.
+  loading ??= import('./engine/core.mjs')
+    .then(({ default: createCore }) => createCore(init))
+    .then((m) => new Engine(m));
   return loading;
 }
 

@@ -17,6 +17,7 @@ import { valueColour, valueWords } from './values.js';
 const ex = { line: [], at: 0, analysis: null, path: null, seq: 0 };
 
 export function enterExplore(pos) {
+  loadCore();
   ed.mode = 'explore';
   ex.line = [{ pos, turn: null }];
   ex.at = 0;
@@ -269,12 +270,14 @@ export function exploreGhost(sq) {
 }
 
 // The rules core (web/engine.js): the position after a turn, which `analyse` lists but does not
-// play. Loaded with the page, so it is there by the first click.
+// play. Loaded when exploring begins, so it is there by the first click.
 let engine = null;
-const engineReady = loadEngine().then(
-  (e) => (engine = e),
-  () => null,
-);
+let engineReady = null;
+const loadCore = () =>
+  (engineReady ??= loadEngine().then(
+    (e) => (engine = e),
+    () => null,
+  ));
 
 /** Plays a turn of the list: the line goes on from the position shown. */
 async function play(t) {
@@ -289,7 +292,7 @@ async function play(t) {
       bombs: t.position.bombs ?? before.bombs,
     };
   } else {
-    const core = engine ?? (await engineReady);
+    const core = engine ?? (await loadCore());
     const applied = core?.applyTurn(before, t.actions, ed.options);
     if (!applied) {
       say(
