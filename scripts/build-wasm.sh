@@ -29,7 +29,7 @@ trap 'rm -rf "$work"' EXIT
 # use); its optimizer needs Debian's node-acorn, which is where NODE_PATH points.
 export NODE_PATH=/usr/share/nodejs
 
-exports='_bc_create,_bc_from_position,_bc_state,_bc_apply,_bc_effects,_bc_free,_bc_perft,_bc_sides,_bc_error'
+exports='_bc_create,_bc_from_position,_bc_state,_bc_apply,_bc_effects,_bc_free,_bc_perft,_bc_sides,_bc_turns,_bc_after_turn,_bc_error'
 # -ffile-prefix-map and no debug info: the same bytes wherever the checkout is.
 emcc -std=c++20 -O2 -g0 -ffile-prefix-map="$PWD"=. -Icore/include \
   core/src/names.cpp core/src/options.cpp core/src/checkers.cpp core/src/kaboom.cpp \

@@ -28,6 +28,9 @@ std::vector<std::optional<Game>> games;
 std::string out;       // the last text returned: valid until the next call
 std::string error;     // why the last call that returned -1 failed
 Effects last_effects;  // of the last bc_apply
+// The complete turns of one game, as bc_turns listed them last (bc_after_turn plays them).
+int turns_of = -1;
+std::vector<Turn> turns;
 
 int keep(Game g) {
   for (std::size_t i = 0; i < games.size(); ++i) {
@@ -321,6 +324,31 @@ BC_EXPORT const char* bc_effects() {
 
 BC_EXPORT void bc_free(int h) {
   if (find(h)) games[static_cast<std::size_t>(h)].reset();
+  if (h == turns_of) turns_of = -1;
+}
+
+// How many complete turns the side to move has (from mid-turn: the rest of the turn); -1 for no
+// such game. bc_after_turn(h, i) then plays turn i whole.
+BC_EXPORT int bc_turns(int h) {
+  const Game* g = find(h);
+  if (!g) return fail("no such game");
+  turns = g->turns();
+  turns_of = h;
+  return static_cast<int>(turns.size());
+}
+
+// The game after complete turn `index` of the last bc_turns(h): a new handle, or -1.
+BC_EXPORT int bc_after_turn(int h, int index) {
+  const Game* g = find(h);
+  if (!g || h != turns_of) return fail("bc_turns first");
+  if (index < 0 || static_cast<std::size_t>(index) >= turns.size()) return fail("no such turn");
+  Game next = *g;
+  for (const Action& a : turns[static_cast<std::size_t>(index)].actions) {
+    auto applied = next.apply(a);
+    if (!applied) return fail("a turn's action is not legal");
+    next = std::move(applied->next);
+  }
+  return keep(std::move(next));
 }
 
 // Complete-turn leaf nodes at `depth` (K5, T7): a check that the build plays as the native core.

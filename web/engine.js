@@ -40,6 +40,8 @@ export class Engine {
     this.perft_ = m.cwrap('bc_perft', 'number', ['number', 'number']);
     this.error_ = m.cwrap('bc_error', 'string', []);
     this.sides_ = m.cwrap('bc_sides', 'string', ['string']);
+    this.turns_ = m.cwrap('bc_turns', 'number', ['number']);
+    this.afterTurn_ = m.cwrap('bc_after_turn', 'number', ['number', 'number']);
   }
 
   /** The variant's sides, first then second: ['fire', 'water']. */
@@ -100,6 +102,27 @@ export class Engine {
     return { pos: next, captured: all('captured'), exploded: all('exploded'), promoted: all('promoted') };
   }
 
+  /**
+   * Whether one of `actions` (the other side's: a step, a first hop, a drop, a detonation) is legal
+   * after at least one of the turns the side to move in `pos` may play: a premove's check. null
+   * when the core cannot tell (a position it refuses).
+   */
+  legalAfterAReply(pos, options, actions) {
+    let start;
+    try {
+      start = this.position(pos.variant, options, pos);
+    } catch {
+      return null;
+    }
+    let found = false;
+    for (const g of start.replies()) {
+      if (!found) found = g.state().legal.some((l) => actions.some((a) => sameAction(l, a)));
+      g.free();
+    }
+    start.free();
+    return found;
+  }
+
   game_(handle) {
     if (handle < 0) throw new Error(this.error_());
     return new Game(this, handle);
@@ -149,6 +172,15 @@ export class Game {
       effects.push(r.effects);
     }
     return { game, effects };
+  }
+
+  /** The games after each complete turn of the side to move (from mid-turn: the rest of it); free them. */
+  replies() {
+    const n = this.engine.turns_(this.handle);
+    if (n < 0) throw new Error(this.engine.error_());
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(new Game(this.engine, this.engine.afterTurn_(this.handle, i)));
+    return out;
   }
 
   /** Complete-turn leaf nodes at `depth`. */

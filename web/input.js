@@ -58,7 +58,7 @@ function clickSquare(sq) {
   }
   if (app.pending) return;
   if (s.turn !== mySide()) {
-    premoveClick(sq);
+    premoveClick(sq, renderGame);
     renderGame();
     return;
   }
@@ -122,7 +122,7 @@ canvas.addEventListener('pointerdown', (e) => {
     downSq = [...downSq, 'picked'];
     renderGame();
   } else if (premoveTime() && pieceAt(downSq)?.side === app.seat && !same(app.premove?.from, downSq)) {
-    premoveClick(downSq);
+    premoveClick(downSq, renderGame);
     downSq = [...downSq, 'picked'];
     renderGame();
   }

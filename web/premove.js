@@ -9,6 +9,7 @@ import { app } from './state.js';
 import { atOneScreen, board, hint, isPlayer, myLegal, pieceAt, same } from './context.js';
 import { act } from './input.js';
 import { key } from './squares.js';
+import { loadEngine } from './engine.js';
 
 /** Whether a click on the board now picks a premove: the other side is to move in our game (never
  *  at one screen, where every turn is played here). */
@@ -26,8 +27,8 @@ export function premoveTime() {
   );
 }
 
-/** A click during the other side's turn. */
-export function premoveClick(sq) {
+/** A click during the other side's turn; `redraw` draws the game again if a check takes it back. */
+export function premoveClick(sq, redraw = () => {}) {
   const s = app.state;
   const p = pieceAt(sq);
   const mine = !!p && p.side === app.seat;
@@ -47,7 +48,39 @@ export function premoveClick(sq) {
     return;
   }
   if (app.premove?.from && !app.premove.to) hint('Premove: now pick where it goes.');
-  else if (app.premove) hint('Premove set: played when your turn comes, if it is legal then. Esc cancels it.');
+  else if (app.premove) {
+    hint('Premove set: played when your turn comes, if it is legal then. Esc cancels it.');
+    checkPremove(app.premove, redraw);
+  }
+}
+
+/**
+ * The rules core's check of a premove just made: one that no turn of the other side can make
+ * legal (a man's step backwards, a square out of reach, a full column nothing can empty) is taken
+ * back at once, saying so, rather than dropped without a word when the turn comes.
+ */
+async function checkPremove(pm, redraw) {
+  const s = app.state;
+  // From mid-turn (the other side in a capture sequence) the core starts from no position.
+  if (!s || s.mid_turn) return;
+  const engine = await loadEngine().catch(() => null);
+  if (!engine || app.premove !== pm || app.state !== s) return;
+  const actions = pm.action
+    ? [pm.action]
+    : [
+        { kind: 'step', from: pm.from, to: pm.to },
+        { kind: 'jump', from: pm.from, to: pm.to },
+      ];
+  const pos = { variant: s.variant, turn: s.turn, pieces: s.board.pieces, bombs: s.bombs };
+  if (engine.legalAfterAReply(pos, s.options ?? {}, actions) !== false) return;
+  app.premove = pm.action ? null : { from: pm.from, to: null };
+  hint(
+    pm.action
+      ? 'No reply can make that premove legal: pick another.'
+      : 'No reply can make that move legal: pick where else it goes, or another piece.',
+  );
+  board.flash(pm.to ?? pm.action.at ?? [pm.action.column, 0]);
+  redraw();
 }
 
 /** Drops the premove; true if there was one. */

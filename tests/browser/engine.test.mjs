@@ -254,3 +254,16 @@ test('a custom position is read as the server reads it, and a refused one says w
   assert.throws(() => engine.start('chess'), /no such variant/);
   assert.throws(() => engine.start('kaboom', { width: 99 }), /width/);
 });
+
+test("a premove's check: legal after some reply of the side to move, or after none", () => {
+  const g = engine.start('bomb');
+  const replies = g.replies();
+  assert.equal(replies.length, 7, 'bomb has seven first turns (perft 1)');
+  for (const r of replies) r.free();
+  const pos = { variant: 'bomb', ...g.state(), pieces: g.state().board.pieces };
+  g.free();
+  // Water's f6-e5 (a man's step forwards) after any of fire's turns; a step backwards after none.
+  assert.equal(engine.legalAfterAReply(pos, {}, [{ kind: 'step', from: [5, 5], to: [4, 4] }]), true);
+  assert.equal(engine.legalAfterAReply(pos, {}, [{ kind: 'step', from: [5, 5], to: [6, 6] }]), false);
+  assert.equal(engine.legalAfterAReply({ ...pos, pieces: [{ at: [0, 1], side: 'fire' }] }, {}, []), null);
+});

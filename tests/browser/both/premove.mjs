@@ -1,6 +1,6 @@
 // Premoves, in one browser engine (a file per engine runs it: both_premove.*.test.mjs): a move
 // picked during the other side's turn, played when the turn comes; Escape and a right click cancel
-// one; one that is no longer legal is dropped.
+// one; one no reply can make legal is taken back at once, one that is no longer legal is dropped.
 // One browser per engine, shared by the tests; each person is a context of their own.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,11 +69,20 @@ export default function scenarios(kind) {
       const right = squarePoint(await fire.box('#board'), await board(fire), [6, 4]);
       await fire.mouse(right.x, right.y, { button: 'right' });
       await waitBoard(fire, { premove: '' });
-      // And one that is not legal when the turn comes is dropped without a word.
+      // One that no reply can make legal (a step straight up) is taken back at once, saying so (the
+      // rules core in the page checks it), and the piece stays picked.
       await clickSquare(fire, [5, 3]);
       await clickSquare(fire, [5, 4]);
-      await waitBoard(fire, { premove: '5,3-5,4' });
-      await move(water, [6, 6], [5, 5]);
+      await waitBoard(fire, { premove: '5,3-' });
+      assert.match(
+        await fire.eval(() => document.querySelector('#hint').textContent),
+        /No reply can make that move legal/,
+      );
+      // And one the reply makes illegal is dropped without a word when the turn comes: water steps
+      // onto its square.
+      await clickSquare(fire, [6, 4]);
+      await waitBoard(fire, { premove: '5,3-6,4' });
+      await move(water, [7, 5], [6, 4]);
       await waitBoard(fire, { version: 4, turn: 'fire', premove: '' });
       await fire.sleep(300);
       assert.equal((await board(fire)).version, '4', 'nothing was played for fire');
