@@ -34,6 +34,9 @@ std::string welcome_json(const Limits& limits, std::string_view node) {
                              {"sides", {side_name(v, Side::First), side_name(v, Side::Second)}},
                              // What GET /api/games/{room}.pdn serves for it (PROTOCOL.md).
                              {"notation", variant_record(v).notation},
+                             // What kind of game it is, so that a client draws and plays it by
+                             // its family rather than by its id (PROTOCOL.md).
+                             {"family", is_checkers(v) ? "checkers" : "connect"},
                              {"options", std::move(opts)}});
   }
   j["variants"] = std::move(variants);

@@ -455,6 +455,8 @@ TEST(Welcome, ListsEveryVariantWithItsOptions) {
     EXPECT_EQ(j["sides"], json({side_name(v, Side::First), side_name(v, Side::Second)}));
     // The page offers PDN or the text record from this, not from a list of its own.
     EXPECT_EQ(j["notation"], v == VariantId::Kaboom ? "text" : "pdn");
+    // And draws and plays it by its family, not by its id.
+    EXPECT_EQ(j["family"], is_checkers(v) ? "checkers" : "connect");
     auto specs = option_specs(v);
     ASSERT_EQ(j["options"].size(), specs.size());
     for (std::size_t k = 0; k < specs.size(); ++k) {
