@@ -15,6 +15,7 @@ import { drawPiece } from './pieces.js';
 import { drawCheckerboard, drawKaboomGrid, drawLast, drawUiOver, drawUiUnder } from './board_layers.js';
 import { drawEffects } from './board_effects.js';
 import { drawValueMarks } from './board_values.js';
+import { isConnect } from './variants.js';
 
 const HOP_MS = 200;
 const FADE_MS = 520;
@@ -142,7 +143,7 @@ export class BoardView {
     this.state = next;
     const w = next.board?.width ?? 8;
     const h = next.board?.height ?? 8;
-    const kaboom = next.variant === 'kaboom';
+    const kaboom = isConnect(next.variant);
     const geometryChanged = w !== this.cols || h !== this.rows || kaboom !== this.kaboom;
     this.cols = w;
     this.rows = h;

@@ -13,6 +13,7 @@ import { renderGame, updateDataAttrs } from './game_view.js';
 import { onTakebackNews } from './takeback.js';
 import { onAnalysisReply } from './values.js';
 import { leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen } from './lobby.js';
+import { learnVariants } from './variants.js';
 
 export function setConn(online, text) {
   const el = $('#conn');
@@ -129,6 +130,7 @@ function onDelta(msg) {
 
 function onWelcome(msg) {
   app.welcome = msg;
+  learnVariants(msg.variants);
   app.ai = aiLevels(msg);
   renderOpponentPicker();
   renderTimeControl(msg.clocks);

@@ -6,6 +6,7 @@ import { BoardView } from './board.js';
 import { $, DEFAULT_SIDES, toast } from './ui.js';
 import { app, store } from './state.js';
 import { same } from './squares.js';
+import { isConnect } from './variants.js';
 
 export const canvas = $('#board');
 export const board = new BoardView(canvas);
@@ -57,7 +58,7 @@ let shownTurn = { game: '', side: null }; // at one screen: the side to move las
 
 function baseFlipped() {
   const s = app.state;
-  if (!s || s.variant === 'kaboom') return false;
+  if (!s || isConnect(s.variant)) return false;
   const sides = sidesOf(s.variant);
   if (atOneScreen()) {
     // The setting "Turn the board with the turn": the side to move at the bottom, and once the
@@ -71,7 +72,7 @@ function baseFlipped() {
 }
 
 export function flipped() {
-  return app.state?.variant !== 'kaboom' && baseFlipped() !== app.userFlip;
+  return !isConnect(app.state?.variant) && baseFlipped() !== app.userFlip;
 }
 
 export function pieceAt(sq) {

@@ -8,6 +8,7 @@ import { apiFetch } from './net.js';
 import { sidesOf } from './context.js';
 import { gamesmanSequence, moveListText, notationChoices } from './notation.js';
 import { currentNotation } from './notation_view.js';
+import { isConnect } from './variants.js';
 
 /** The game the Export menu is about: the one picked in it, else the one replayed, else this one. */
 let exportPick = null;
@@ -90,7 +91,7 @@ async function renderExportMenu() {
       h('small', {}, `Plain text, a turn a line${label ? `, in ${label}` : ''}`),
     ),
   );
-  if (s.variant === 'kaboom' && shown === 'gamesman') {
+  if (isConnect(s.variant) && shown === 'gamesman') {
     items.push(
       h(
         'button.menu-item',

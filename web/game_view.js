@@ -18,6 +18,7 @@ import { renderTakeback } from './takeback.js';
 import { renderValues } from './values_view.js';
 import { renderNotation } from './notation_view.js';
 import { renderMoves } from './move_list.js';
+import { isConnect } from './variants.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
 
@@ -96,7 +97,7 @@ function renderHighlights(s, legal) {
   let targets = [];
   let movable = [];
   let detonatable = [];
-  if (s.variant === 'kaboom') {
+  if (isConnect(s.variant)) {
     detonatable = legal.filter((a) => a.kind === 'detonate' && a.at).map((a) => a.at);
   } else {
     const froms = new Map();
@@ -192,7 +193,7 @@ function renderControls(s, legal) {
     el.disabled = app.replaced;
   }
   $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
-  $('#flip').hidden = s.variant === 'kaboom';
+  $('#flip').hidden = isConnect(s.variant);
   $('#replay').hidden = !(s.status === 'finished' && s.version > 0) || !!app.replay;
   $('#export-menu').hidden = !(s.version > 0 || s.status === 'finished' || app.gameNo > 1);
 }
@@ -366,7 +367,7 @@ function renderOverlay(s, sides) {
 
 export function kaboomGhost(legal) {
   const s = app.state;
-  if (!s || s.variant !== 'kaboom' || !app.hover) return null;
+  if (!s || !isConnect(s.variant) || !app.hover) return null;
   const col = app.hover[0];
   if (!legal.some((a) => a.kind === 'drop' && a.column === col)) return null;
   const y = (s.board?.pieces ?? []).filter((p) => p.at[0] === col).length;
@@ -378,7 +379,7 @@ export function kaboomGhost(legal) {
 
 function renderDrops(s, legal) {
   const drops = $('#drops');
-  if (s.variant !== 'kaboom') {
+  if (!isConnect(s.variant)) {
     if (!drops.hidden) {
       drops.hidden = true;
       layoutBoard();

@@ -8,6 +8,7 @@ import { kaboomGhost, renderGame } from './game_view.js';
 import { closeReplay, openReplay, replayGo } from './replay_view.js';
 import { cancelPremove, premoveClick, premoveTime } from './premove.js';
 import { lagMs } from './server_time.js';
+import { isConnect } from './variants.js';
 
 export function act(action) {
   const s = app.state;
@@ -63,7 +64,7 @@ function clickSquare(sq) {
     return;
   }
   const legal = myLegal();
-  if (s.variant === 'kaboom') {
+  if (isConnect(s.variant)) {
     const det = legal.find((a) => a.kind === 'detonate' && same(a.at, sq));
     if (det) return act(det);
     const drop = legal.find((a) => a.kind === 'drop' && a.column === sq[0] && a.piece !== 'bomb');
@@ -114,7 +115,7 @@ canvas.addEventListener('pointerdown', (e) => {
   }
   if (e.button !== 0) return;
   downSq = board.squareAtClient(e.clientX, e.clientY);
-  if (!downSq || app.state?.variant?.startsWith('kaboom')) return;
+  if (!downSq || isConnect(app.state?.variant)) return;
   // Pressing on one of your movable pieces picks it up at once, so it can be dragged; during the
   // other side's turn, any of your pieces, for a premove.
   if (myLegal().some((a) => same(a.from, downSq)) && !same(app.selected, downSq)) {

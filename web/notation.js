@@ -14,6 +14,7 @@
 // "↓4", "bomb ↓4", "detonate c1").
 
 import { boardSize, formatGamesman, fromState, squareName } from './position_text.js';
+import { isConnect } from './variants.js';
 
 export const NOTATIONS = {
   triple_king: [
@@ -35,7 +36,7 @@ export function notationChoices(variant) {
 export function notationOf(variant, wanted) {
   const list = notationChoices(variant);
   if (list.some((n) => n.id === wanted)) return wanted;
-  return list[0]?.id ?? (variant === 'kaboom' ? 'standard' : 'algebraic');
+  return list[0]?.id ?? (isConnect(variant) ? 'standard' : 'algebraic');
 }
 
 // ---- squares ----------------------------------------------------------------------------------
@@ -117,7 +118,7 @@ export function formatTurn(last, notation = 'algebraic', dims = {}) {
  * `rows` along the left from the top; null for none (Kaboom's standard grid has none).
  */
 export function edgeLabels(variant, notation, { width = 8, height = 8 } = {}, flipped = false) {
-  const kaboom = variant === 'kaboom';
+  const kaboom = isConnect(variant);
   if (kaboom && notation !== 'gamesman') return null;
   const flip = flipped && !kaboom;
   const xs = Array.from({ length: width }, (_, c) => (flip ? width - 1 - c : c));

@@ -8,6 +8,7 @@ import { board, canvas, flipped } from './context.js';
 import { edgeLabels, edgeWords, formatTurn, gamesmanOf, notationChoices, notationOf } from './notation.js';
 import { renderGame } from './game_view.js';
 import { loadPositions } from './replay_view.js';
+import { isConnect } from './variants.js';
 
 /** The notation of a variant's games in this browser. */
 export function currentNotation(variant = app.state?.variant) {
@@ -25,7 +26,7 @@ export function moveText(m) {
  *  known; asks the server for the game's positions once when it is not. */
 export function positionAfterMove(m, game) {
   const s = app.state;
-  if (s?.variant !== 'kaboom' || currentNotation() !== 'gamesman' || !m.versions?.length) return null;
+  if (!isConnect(s?.variant) || currentNotation() !== 'gamesman' || !m.versions?.length) return null;
   const snap = app.games.get(game)?.get(Math.max(...m.versions));
   if (!snap?.board) {
     loadPositions(game).then((fetched) => fetched && renderGame());
@@ -71,7 +72,7 @@ export function renderNotation(view) {
   edgesText.textContent = edgeWords(labels);
 
   const line = $('#position-line');
-  const gamesman = variant === 'kaboom' && notation === 'gamesman' && !!view?.board;
+  const gamesman = isConnect(variant) && notation === 'gamesman' && !!view?.board;
   if (line.hidden === gamesman) line.hidden = !gamesman;
   const text = gamesman ? gamesmanOf(view) : '';
   const out = $('#position-text');

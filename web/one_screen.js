@@ -8,6 +8,7 @@ import { $, sideName } from './ui.js';
 import { app, store } from './state.js';
 import { atOneScreen, board, flipped, sidesOf } from './context.js';
 import { renderGame } from './game_view.js';
+import { isConnect } from './variants.js';
 
 /** The player's name of a side, or '' when it is only the side's own name. */
 export function playerName(side, s = app.state) {
@@ -89,7 +90,7 @@ export function renderOneScreen(s) {
   const badge = $('#one-screen-badge');
   badge.hidden = !s.one_screen;
   badge.textContent = here ? 'One screen' : 'Played on one screen';
-  $('#turn-board-box').hidden = !here || s.variant === 'kaboom';
+  $('#turn-board-box').hidden = !here || isConnect(s.variant);
   $('#turn-board').checked = store.turnBoard;
   const offerFrom = app.drawOffer?.from;
   for (const [id, words] of Object.entries(BUTTONS)) {

@@ -6,6 +6,7 @@ import { app } from './state.js';
 import { atOneScreen, isPlayer, sidesOf } from './context.js';
 import { clockEl } from './clocks.js';
 import { presenceEl } from './presence.js';
+import { isConnect } from './variants.js';
 
 /** Our side in a game of the room: the players change sides with every rematch. */
 function seatIn(game) {
@@ -25,7 +26,7 @@ export function renderPlayer(el, side, s) {
   if (ai)
     kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
   kids.push(h('span.pside', {}, sideName(side)));
-  if (s.variant === 'kaboom' && s.bombs && side in s.bombs) {
+  if (isConnect(s.variant) && s.bombs && side in s.bombs) {
     // Screen readers get the count in words (an aria-label on a plain span is not read); the
     // icons and the "×N" are for the eye.
     const n = s.bombs[side];

@@ -13,6 +13,8 @@
 // `bombs` {x, o} for Kaboom and null for checkers. The wire form (`create`'s and `analyse`'s
 // `position`) is toWire's.
 
+import { isConnect } from './variants.js';
+
 export const SIDES = {
   bomb: ['fire', 'water'],
   classic: ['black', 'white'],
@@ -20,7 +22,8 @@ export const SIDES = {
   kaboom: ['x', 'o'],
 };
 
-export const isKaboom = (variant) => variant === 'kaboom';
+// A Kaboom-like variant (the connect family, variants.js): its positions are a grid of columns.
+export const isKaboom = (variant) => isConnect(variant);
 export const sidesOf = (variant) => SIDES[variant] ?? SIDES.bomb;
 
 /** A refusal of a text, with words for the person who typed it. */

@@ -10,6 +10,7 @@ import { atOneScreen, board, hint, isPlayer, myLegal, pieceAt, same } from './co
 import { act } from './input.js';
 import { key } from './squares.js';
 import { loadEngine } from './engine.js';
+import { isConnect } from './variants.js';
 
 /** Whether a click on the board now picks a premove: the other side is to move in our game (never
  *  at one screen, where every turn is played here). */
@@ -33,7 +34,7 @@ export function premoveClick(sq, redraw = () => {}) {
   const p = pieceAt(sq);
   const mine = !!p && p.side === app.seat;
   const pm = app.premove;
-  if (s.variant === 'kaboom') {
+  if (isConnect(s.variant)) {
     const action =
       mine && p.kind === 'bomb' ? { kind: 'detonate', at: sq } : { kind: 'drop', column: sq[0], piece: 'normal' };
     app.premove = premoveKey() === premoveKey({ action }) ? null : { action };

@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 
 import { importWeb } from './web_modules.mjs';
 
-const { loadEngine } = await importWeb('engine.js', 'engine/core.mjs');
+const { loadEngine } = await importWeb('engine.js');
 const engine = await loadEngine({ wasmBinary: readFileSync(new URL('../../web/engine/core.wasm', import.meta.url)) });
 
 const BASE = process.env.BC_URL;

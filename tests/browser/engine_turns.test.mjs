@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { importWeb } from './web_modules.mjs';
 
-const { loadEngine } = await importWeb('engine.js', 'engine/core.mjs');
+const { loadEngine } = await importWeb('engine.js');
 const engine = await loadEngine({ wasmBinary: readFileSync(new URL('../../web/engine/core.wasm', import.meta.url)) });
 const applyTurn = (pos, actions, options) => engine.applyTurn(pos, actions, options);
 const pt = await importWeb('position_text.js');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { importWeb } from './web_modules.mjs';
 
-const nt = await importWeb('notation.js', 'position_text.js');
+const nt = await importWeb('notation.js');
 
 test('T8: (row, column) of every square, row 0 at the top, and back', () => {
   for (let x = 0; x < 8; x++) {

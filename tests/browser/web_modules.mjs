@@ -1,20 +1,24 @@
 // Imports modules of the web client (web/*.js) into node for unit tests: web/ has no package.json
-// saying "module", so the files asked for are copied into a directory of their own that has one.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// saying "module", so web/ is copied into a directory of its own that has one.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');
 
-/** Copies `files` (paths in web/, with everything they import) and imports the first. */
-export async function importWeb(...files) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bc-web-'));
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}\n');
-  for (const f of files) {
-    mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
-    copyFileSync(path.join(web, f), path.join(dir, f));
+/**
+ * Imports web/`file` as a module: web/ is copied (its modules, with whatever they import) into a
+ * directory of its own whose package.json says "module", once per process.
+ */
+let copy = null;
+export async function importWeb(file) {
+  if (!copy) {
+    copy = mkdtempSync(path.join(tmpdir(), 'bc-web-'));
+    const dir = copy;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    cpSync(web, copy, { recursive: true, filter: (src) => !src.endsWith('.wasm') });
+    writeFileSync(path.join(copy, 'package.json'), '{"type":"module"}\n');
   }
-  return import(pathToFileURL(path.join(dir, files[0])).href);
+  return import(pathToFileURL(path.join(copy, file)).href);
 }
