@@ -9,7 +9,7 @@ import { onState, resetGameView } from './game_state.js';
 import { onPresence } from './presence.js';
 import { onPong, reportLag, sendPing } from './server_time.js';
 import { renderTimeControl } from './time_control.js';
-import { renderGame, updateDataAttrs } from './game_view.js';
+import { screen } from './screen.js';
 import { onTakebackNews } from './takeback.js';
 import { onAnalysisReply } from './values.js';
 import { leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen } from './lobby.js';
@@ -62,7 +62,7 @@ export function onDown(retryMs) {
   app.pending = false;
   app.requests.clear(); // nothing sent on the old socket will be answered
   if (app.everConnected || app.joinReq) showBanner(`Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`);
-  renderGame();
+  screen.render();
 }
 
 export function sendJoin() {
@@ -188,8 +188,8 @@ function onJoined(msg) {
   if (location.pathname === '/' || location.pathname.startsWith('/analysis')) history.pushState({ room }, '', app.url);
   else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
   showScreen('game');
-  updateDataAttrs();
-  renderGame();
+  screen.dataAttrs();
+  screen.render();
   reportLag(); // the room hears our lag now, not at the next ping
 }
 
@@ -203,7 +203,7 @@ function onNotice(msg) {
     app.selected = null;
     app.premove = null;
     showReplaced();
-    renderGame();
+    screen.render();
     return;
   }
   if (msg.code === 'room_closed') {
@@ -267,12 +267,12 @@ function onError(msg) {
     app.selected = null;
     if (msg.code === 'stale_version') {
       hint('The game moved on; have another look.');
-      renderGame();
+      screen.render();
       return;
     }
   }
   if (req?.kind === 'rematch') app.rematchAsked = false;
   if (req?.kind === 'claim') app.claiming = false;
   toast(text, 'error');
-  renderGame();
+  screen.render();
 }

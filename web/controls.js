@@ -4,7 +4,7 @@ import { invitation } from './qr.js';
 import { $, confirmDialog, copyText, h, sideName, toast } from './ui.js';
 import { app, store } from './state.js';
 import { atOneScreen, board, flipped, isPlayer, mySide, send } from './context.js';
-import { forgetOverlay, renderGame } from './game_view.js';
+import { screen } from './screen.js';
 import { endTurn } from './input.js';
 import { leaveToStart } from './lobby.js';
 import { otherSide, sideWithName } from './one_screen.js';
@@ -23,8 +23,8 @@ export async function loadInvitation(room, url) {
   const inv = await invitation(url);
   if (app.room !== room) return;
   app.invite = { ...inv, room };
-  forgetOverlay();
-  renderGame();
+  screen.forgetOverlay();
+  screen.render();
 }
 
 export async function copyLink() {
@@ -42,7 +42,7 @@ export function askRematch() {
     app.rematchAsked = true;
     // At one screen both sides ask at once: the new game starts without a word.
     if (!atOneScreen()) toast('Rematch asked. It starts when your opponent asks too.', 'info');
-    renderGame();
+    screen.render();
   }
 }
 
@@ -51,7 +51,7 @@ $('#copy-link').addEventListener('click', copyLink);
 $('#flip').addEventListener('click', () => {
   app.userFlip = !app.userFlip;
   board.setFlipped(flipped());
-  renderGame();
+  screen.render();
 });
 $('#resign').addEventListener('click', async () => {
   // At one screen the side to move resigns (the server's rule): the question names both sides.
@@ -66,18 +66,18 @@ $('#resign').addEventListener('click', async () => {
 $('#offer-draw').addEventListener('click', () => {
   if (send({ type: 'offer_draw' }, { kind: 'offer_draw' }) !== null) {
     app.drawOffer = { from: mySide() };
-    renderGame();
+    screen.render();
   }
 });
 $('#draw-accept').addEventListener('click', () => {
   send({ type: 'answer_draw', accept: true }, { kind: 'answer_draw' });
   app.drawOffer = null;
-  renderGame();
+  screen.render();
 });
 $('#draw-decline').addEventListener('click', () => {
   send({ type: 'answer_draw', accept: false }, { kind: 'answer_draw' });
   app.drawOffer = null;
-  renderGame();
+  screen.render();
 });
 $('#rematch').addEventListener('click', askRematch);
 /** Tells the server we leave. Before the room's first game starts that frees our seat and voids its
@@ -100,7 +100,7 @@ $('#leave').addEventListener('click', () => {
 export function onDrawOffer(msg) {
   app.drawOffer = { from: msg.from };
   if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} offers a draw.`, 'info');
-  renderGame();
+  screen.render();
 }
 
 // ---- chat -------------------------------------------------------------------------------------

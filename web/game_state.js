@@ -4,7 +4,7 @@ import { $ } from './ui.js';
 import { movesFromRecord, parsePositions, snapshot } from './replay.js';
 import { app, normRoom } from './state.js';
 import { atOneScreen, board, clearHint, flipped, myLegal, same } from './context.js';
-import { layoutBoard, renderGame } from './game_view.js';
+import { screen } from './screen.js';
 import { renderMoves } from './move_list.js';
 import { showScreen } from './lobby.js';
 import { apiFetch } from './net.js';
@@ -65,12 +65,12 @@ export function onState(s) {
   if (!app.replay) {
     const geometryChanged = board.setState(s);
     board.setFlipped(flipped(), atOneScreen()); // at one screen it may turn with the turn
-    if (geometryChanged || !prev) layoutBoard();
+    if (geometryChanged || !prev) screen.layout();
   }
   afterTakeback(prev, s); // a takeback undoes turns: the move list forgets them, a premove goes
   playPremove(); // a premove goes as soon as our turn comes
   showScreen('game');
-  renderGame();
+  screen.render();
   soundOfState(prev, s);
   if (needHistory) loadHistory(s);
 }

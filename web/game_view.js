@@ -18,6 +18,7 @@ import { renderTakeback } from './takeback.js';
 import { renderValues } from './values_view.js';
 import { renderNotation } from './notation_view.js';
 import { renderMoves } from './move_list.js';
+import { drawTheScreenWith } from './screen.js';
 import { isConnect } from './variants.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
@@ -476,3 +477,11 @@ function watchPixelRatio() {
   );
 }
 watchPixelRatio();
+
+drawTheScreenWith({
+  render: renderGame,
+  layout: layoutBoard,
+  dataAttrs: updateDataAttrs,
+  forgetOverlay,
+  ghost: kaboomGhost,
+});

@@ -4,7 +4,7 @@ import { $, sideName } from './ui.js';
 import { app } from './state.js';
 import { atOneScreen, board, canvas, hint, isPlayer, myLegal, mySide, pieceAt, same, send } from './context.js';
 import { sequencePiece } from './game_state.js';
-import { kaboomGhost, renderGame } from './game_view.js';
+import { screen } from './screen.js';
 import { closeReplay, openReplay, replayGo } from './replay_view.js';
 import { cancelPremove, premoveClick, premoveTime } from './premove.js';
 import { lagMs } from './server_time.js';
@@ -21,7 +21,7 @@ export function act(action) {
   if (id === null) return;
   app.pending = true;
   app.selected = null;
-  renderGame();
+  screen.render();
 }
 
 export function endTurn() {
@@ -59,8 +59,8 @@ function clickSquare(sq) {
   }
   if (app.pending) return;
   if (s.turn !== mySide()) {
-    premoveClick(sq, renderGame);
-    renderGame();
+    premoveClick(sq, () => screen.render());
+    screen.render();
     return;
   }
   const legal = myLegal();
@@ -80,7 +80,7 @@ function clickSquare(sq) {
   const seq = sequencePiece();
   if (legal.some((a) => same(a.from, sq))) {
     app.selected = same(app.selected, sq) && !seq ? null : sq;
-    renderGame();
+    screen.render();
     return;
   }
   board.flash(sq);
@@ -101,7 +101,7 @@ function clickSquare(sq) {
     );
   if (!seq && app.selected && !(p && p.side === mySide())) {
     app.selected = null;
-    renderGame();
+    screen.render();
   }
 }
 
@@ -110,7 +110,7 @@ let eatMenu = false; // a right click that cancelled a premove opens no menu
 canvas.addEventListener('pointerdown', (e) => {
   if (e.button === 2) {
     eatMenu = cancelPremove();
-    if (eatMenu) renderGame();
+    if (eatMenu) screen.render();
     return;
   }
   if (e.button !== 0) return;
@@ -121,18 +121,18 @@ canvas.addEventListener('pointerdown', (e) => {
   if (myLegal().some((a) => same(a.from, downSq)) && !same(app.selected, downSq)) {
     app.selected = downSq;
     downSq = [...downSq, 'picked'];
-    renderGame();
+    screen.render();
   } else if (premoveTime() && pieceAt(downSq)?.side === app.seat && !same(app.premove?.from, downSq)) {
-    premoveClick(downSq, renderGame);
+    premoveClick(downSq, () => screen.render());
     downSq = [...downSq, 'picked'];
-    renderGame();
+    screen.render();
   }
 });
 canvas.addEventListener('contextmenu', (e) => {
   if (eatMenu || cancelPremove()) {
     e.preventDefault();
     eatMenu = false;
-    renderGame();
+    screen.render();
   }
 });
 canvas.addEventListener('pointerup', (e) => {
@@ -158,7 +158,7 @@ canvas.addEventListener('pointermove', (e) => {
     (legal.some((a) => same(a.from, sq) || (app.selected && same(a.from, app.selected) && same(a.to, sq))) ||
       legal.some((a) => (a.kind === 'detonate' && same(a.at, sq)) || (a.kind === 'drop' && a.column === sq[0])));
   canvas.style.cursor = clickable ? 'pointer' : 'default';
-  board.setUi({ hover: sq, ghost: kaboomGhost(legal) });
+  board.setUi({ hover: sq, ghost: screen.ghost(legal) });
 });
 canvas.addEventListener('pointerleave', () => {
   app.hover = null;
@@ -190,10 +190,10 @@ document.addEventListener('keydown', (e) => {
     } else if (app.replay) {
       closeReplay();
     } else if (cancelPremove()) {
-      renderGame();
+      screen.render();
     } else if (app.selected) {
       app.selected = null;
-      renderGame();
+      screen.render();
     }
   } else if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
     if (!app.state || document.querySelector('dialog[open]')) return;

@@ -18,7 +18,7 @@ import { sendJoin } from './connection.js';
 import { net, send, sidesOf } from './context.js';
 import { sendLeave } from './controls.js';
 import { resetGameView } from './game_state.js';
-import { layoutBoard, renderGame, updateDataAttrs } from './game_view.js';
+import { screen } from './screen.js';
 import { apiFetch } from './net.js';
 import { chosenClock, controlWords } from './time_control.js';
 import { openAnalysis } from './editor.js';
@@ -30,7 +30,7 @@ export function showScreen(name) {
   $('#game').hidden = name !== 'game';
   $('#analysis').hidden = name !== 'analysis';
   document.body.dataset.screen = name;
-  if (name === 'game') requestAnimationFrame(layoutBoard);
+  if (name === 'game') requestAnimationFrame(() => screen.layout());
 }
 
 export function leaveToStart() {
@@ -38,7 +38,7 @@ export function leaveToStart() {
   app.joinReq = null;
   app.creating = null;
   resetGameView();
-  updateDataAttrs();
+  screen.dataAttrs();
   showScreen('start');
   document.title = 'Bomb Checkers';
   refreshRooms();
@@ -373,7 +373,7 @@ function enterRoom(room, { seat, name, token = null }) {
   app.room = room;
   app.joinReq = { room, seat, name: name || store.name || 'Guest', token };
   showScreen('game');
-  renderGame();
+  screen.render();
   if (net.connected) sendJoin();
 }
 

@@ -6,7 +6,7 @@ import { $, copyText, h, toast } from './ui.js';
 import { app, store } from './state.js';
 import { board, canvas, flipped } from './context.js';
 import { edgeLabels, edgeWords, formatTurn, gamesmanOf, notationChoices, notationOf } from './notation.js';
-import { renderGame } from './game_view.js';
+import { screen } from './screen.js';
 import { loadPositions } from './replay_view.js';
 import { isConnect } from './variants.js';
 
@@ -29,7 +29,7 @@ export function positionAfterMove(m, game) {
   if (!isConnect(s?.variant) || currentNotation() !== 'gamesman' || !m.versions?.length) return null;
   const snap = app.games.get(game)?.get(Math.max(...m.versions));
   if (!snap?.board) {
-    loadPositions(game).then((fetched) => fetched && renderGame());
+    loadPositions(game).then((fetched) => fetched && screen.render());
     return null;
   }
   return gamesmanOf(snap, m.side === 'x' ? 'o' : 'x');
@@ -83,7 +83,7 @@ select.addEventListener('change', () => {
   const variant = app.state?.variant;
   if (!variant) return;
   store.setNotation(variant, select.value);
-  renderGame();
+  screen.render();
 });
 
 $('#position-copy').addEventListener('click', async () => {

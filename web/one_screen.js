@@ -7,7 +7,7 @@
 import { $, sideName } from './ui.js';
 import { app, store } from './state.js';
 import { atOneScreen, board, flipped, sidesOf } from './context.js';
-import { renderGame } from './game_view.js';
+import { screen } from './screen.js';
 import { isConnect } from './variants.js';
 
 /** The player's name of a side, or '' when it is only the side's own name. */
@@ -104,5 +104,5 @@ $('#turn-board').addEventListener('change', (e) => {
   store.turnBoard = e.target.checked;
   app.userFlip = false; // the setting says how the board stands, whatever Flip did before
   board.setFlipped(flipped(), true);
-  renderGame();
+  screen.render();
 });

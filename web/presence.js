@@ -7,7 +7,7 @@
 import { $, h, sideName } from './ui.js';
 import { app } from './state.js';
 import { atOneScreen, isPlayer, send } from './context.js';
-import { renderGame } from './game_view.js';
+import { screen } from './screen.js';
 import { lagMs, serverNow } from './server_time.js';
 
 // ---- presence: lag in the player cards --------------------------------------------------------
@@ -54,7 +54,7 @@ export function presenceEl(side, p) {
 export function onPresence(msg) {
   if (!msg.players || typeof msg.players !== 'object') return;
   app.presence = msg.players;
-  renderGame();
+  screen.render();
 }
 
 // ---- the claim against an opponent who left ----------------------------------------------------

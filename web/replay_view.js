@@ -5,7 +5,7 @@ import { fetchPositions, fetchRecord, movesFromRecord, parsePositions } from './
 import { app } from './state.js';
 import { board, flipped, isPlayer, mySide, sidesOf } from './context.js';
 import { enrichMoves, mergePositions } from './game_state.js';
-import { forgetOverlay, layoutBoard, renderGame } from './game_view.js';
+import { screen } from './screen.js';
 import { shownMoves } from './move_list.js';
 import { moveText } from './notation_view.js';
 
@@ -135,7 +135,7 @@ export async function openReplay(version, game = app.gameNo) {
       'error',
       6000,
     );
-    renderGame();
+    screen.render();
     return;
   }
   // The position after that version (or the one a takeback put in its place), else the nearest
@@ -151,14 +151,14 @@ export async function openReplay(version, game = app.gameNo) {
   app.selected = null;
   document.body.dataset.replay = 'true';
   showReplayBoard();
-  if (!wasReplay) requestAnimationFrame(layoutBoard);
+  if (!wasReplay) requestAnimationFrame(() => screen.layout());
   $('#replay-bar').hidden = false;
-  renderGame();
+  screen.render();
 }
 
 function showReplayBoard() {
   const v = viewState();
-  if (v && board.setState(v)) layoutBoard();
+  if (v && board.setState(v)) screen.layout();
   board.setFlipped(flipped());
 }
 
@@ -173,7 +173,7 @@ export function replayGo(where) {
   if (vs[i] === undefined || vs[i] === r.version) return;
   r.version = vs[i];
   showReplayBoard();
-  renderGame();
+  screen.render();
 }
 
 export function closeReplay() {
@@ -183,14 +183,14 @@ export function closeReplay() {
   $('#replay-bar').hidden = true;
   $('#replay-game').replaceChildren();
   if (app.state) {
-    if (board.setState(app.state)) layoutBoard();
+    if (board.setState(app.state)) screen.layout();
     board.setFlipped(flipped());
   }
-  requestAnimationFrame(layoutBoard);
-  forgetOverlay();
+  requestAnimationFrame(() => screen.layout());
+  screen.forgetOverlay();
   // After a finished game's replay the result card stays away (the status line still says it).
   if (app.state?.status === 'finished') app.overlayClosed = true;
-  renderGame();
+  screen.render();
 }
 
 export function renderReplayBar() {
@@ -268,6 +268,6 @@ $('#replay-range').addEventListener('input', (e) => {
   if (v === undefined || v === r.version) return;
   r.version = v;
   showReplayBoard();
-  renderGame();
+  screen.render();
 });
 $('#replay-game').addEventListener('change', (e) => openReplay(0, Number(e.target.value)));

@@ -10,7 +10,7 @@
 import { $, h, sideName, toast } from './ui.js';
 import { app } from './state.js';
 import { atOneScreen, board, isPlayer, send, sidesOf } from './context.js';
-import { renderGame } from './game_view.js';
+import { screen } from './screen.js';
 
 const tb = {
   asked: null, // the id of our `takeback` request while it is on its way
@@ -98,14 +98,14 @@ $('#takeback').addEventListener('click', () => {
   if (id === null) return;
   tb.asked = id;
   tb.declined = null;
-  renderGame();
+  screen.render();
 });
 
 function answer(accept) {
   const id = send({ type: 'answer_takeback', accept }, { kind: 'answer_takeback' });
   if (id === null) return;
   tb.answered = id;
-  renderGame();
+  screen.render();
 }
 $('#takeback-accept').addEventListener('click', () => answer(true));
 $('#takeback-decline').addEventListener('click', () => answer(false));
@@ -123,7 +123,7 @@ export function onTakebackNews(msg) {
       toast(`${sideName(msg.from)} declined your takeback: your move stands.`, 'info');
     }
   }
-  renderGame();
+  screen.render();
 }
 
 // ---- a takeback's state --------------------------------------------------------------------------
