@@ -9,10 +9,10 @@ import { onState, resetGameView } from './game_state.js';
 import { onPresence } from './presence.js';
 import { onPong, reportLag, sendPing } from './server_time.js';
 import { renderTimeControl } from './time_control.js';
-import { screen } from './screen.js';
+import { screen, showScreen } from './screen.js';
 import { onTakebackNews } from './takeback.js';
 import { onAnalysisReply } from './values.js';
-import { leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker, showScreen } from './lobby.js';
+import { leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker } from './lobby.js';
 import { learnVariants } from './variants.js';
 
 export function setConn(online, text) {

@@ -3,7 +3,7 @@
 
 import { Net } from './net.js';
 import { BoardView } from './board.js';
-import { $, DEFAULT_SIDES, toast } from './ui.js';
+import { $, DEFAULT_SIDES, aiName, toast } from './ui.js';
 import { app, store } from './state.js';
 import { same } from './squares.js';
 import { isConnect } from './variants.js';
@@ -110,4 +110,9 @@ export function send(msg, meta) {
     while (app.requests.size > MAX_REQUESTS) app.requests.delete(app.requests.keys().next().value);
   }
   return id;
+}
+
+/** The computer's name at `level`, in the words the server gives its levels. */
+export function aiLevelName(level) {
+  return aiName(level, app.ai.names);
 }

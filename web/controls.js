@@ -5,7 +5,7 @@ import { $, confirmDialog, copyText, h, sideName, toast } from './ui.js';
 import { app, store } from './state.js';
 import { atOneScreen, board, flipped, isPlayer, mySide, send } from './context.js';
 import { screen } from './screen.js';
-import { endTurn } from './input.js';
+import { endTurn } from './acts.js';
 import { leaveToStart } from './lobby.js';
 import { otherSide, sideWithName } from './one_screen.js';
 

@@ -6,7 +6,7 @@ import { $, copyText, h, humanize, markChecked, sideChip, sideName, toast, varia
 import { app } from './state.js';
 import { same } from './squares.js';
 import { drawPiece } from './pieces.js';
-import { showScreen } from './lobby.js';
+import { showScreen } from './screen.js';
 import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf, unsay } from './editor_board.js';
 import {
   analyse,

@@ -4,9 +4,9 @@ import { $ } from './ui.js';
 import { movesFromRecord, parsePositions, snapshot } from './replay.js';
 import { app, normRoom } from './state.js';
 import { atOneScreen, board, clearHint, flipped, myLegal, same } from './context.js';
-import { screen } from './screen.js';
+import { screen, showScreen } from './screen.js';
+import { enrichMoves, mergePositions } from './game_positions.js';
 import { renderMoves } from './move_list.js';
-import { showScreen } from './lobby.js';
 import { apiFetch } from './net.js';
 import { playPremove } from './premove.js';
 import { soundOfState } from './sounds.js';
@@ -81,14 +81,6 @@ function remember(s) {
   let m = app.games.get(app.gameNo);
   if (!m) app.games.set(app.gameNo, (m = new Map()));
   if (m.size < 5000 || m.has(s.version)) m.set(s.version, snapshot(s));
-}
-
-/** Adds positions the server sent (never replacing one this tab saw live). */
-export function mergePositions(game, positions) {
-  if (!positions) return;
-  let m = app.games.get(game);
-  if (!m) app.games.set(game, (m = new Map()));
-  for (const [v, snap] of positions) if (!m.has(v)) m.set(v, snap);
 }
 
 /** Joining a game under way: the move list comes from the game record (GET /api/games/{room}). */
@@ -188,19 +180,6 @@ function recordMove(prev, s) {
     promoted: [...(last.promoted ?? [])],
     versions: [s.version],
   });
-}
-
-/** Explosions and crownings of each turn, from the positions known after it. */
-export function enrichMoves(moves, game) {
-  const known = app.games.get(game);
-  if (!known) return;
-  for (const m of moves) {
-    if (!m.versions?.length) continue;
-    const snap = known.get(Math.max(...m.versions));
-    if (!snap?.last || snap.last.side !== m.side) continue;
-    m.exploded = [...(snap.last.exploded ?? [])];
-    m.promoted = [...(snap.last.promoted ?? [])];
-  }
 }
 
 export function resetGameView() {

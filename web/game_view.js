@@ -4,10 +4,21 @@
 import { qrImage } from './qr.js';
 import { $, h, icon, resultText, sideName, variantName } from './ui.js';
 import { app } from './state.js';
-import { atOneScreen, board, canvas, flipped, isPlayer, mySide, myLegal, pieceAt, same, sidesOf } from './context.js';
+import {
+  aiLevelName,
+  atOneScreen,
+  board,
+  canvas,
+  flipped,
+  isPlayer,
+  myLegal,
+  mySide,
+  pieceAt,
+  same,
+  sidesOf,
+} from './context.js';
 import { askRematch, copyLink, shareLink } from './controls.js';
-import { act } from './input.js';
-import { aiLevelName } from './lobby.js';
+import { act } from './acts.js';
 import { renderClocks } from './clocks.js';
 import { premoveKey, premoveMarks } from './premove.js';
 import { renderAway } from './presence.js';

@@ -2,32 +2,13 @@
 
 import { $, sideName } from './ui.js';
 import { app } from './state.js';
-import { atOneScreen, board, canvas, hint, isPlayer, myLegal, mySide, pieceAt, same, send } from './context.js';
+import { atOneScreen, board, canvas, hint, isPlayer, myLegal, mySide, pieceAt, same } from './context.js';
 import { sequencePiece } from './game_state.js';
 import { screen } from './screen.js';
 import { closeReplay, openReplay, replayGo } from './replay_view.js';
 import { cancelPremove, premoveClick, premoveTime } from './premove.js';
-import { lagMs } from './server_time.js';
+import { act, endTurn } from './acts.js';
 import { isConnect } from './variants.js';
-
-export function act(action) {
-  const s = app.state;
-  if (!s) return;
-  const msg = { type: 'act', action, version: s.version };
-  // A clocked game forgives our network lag, up to a quota.
-  const lag = lagMs();
-  if (s.clock && lag !== null) msg.lag = lag;
-  const id = send(msg, { kind: 'act' });
-  if (id === null) return;
-  app.pending = true;
-  app.selected = null;
-  screen.render();
-}
-
-export function endTurn() {
-  const a = myLegal().find((x) => x.kind === 'end_turn');
-  if (a) act(a);
-}
 
 function clickSquare(sq) {
   const s = app.state;

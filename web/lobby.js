@@ -1,37 +1,16 @@
 // The start screen and routes: choosing a game and a side, the computer, open rooms, /r/{room}.
 
-import {
-  $,
-  aiName,
-  h,
-  humanize,
-  icon,
-  markChecked,
-  sideChip,
-  sideName,
-  toast,
-  variantBlurb,
-  variantName,
-} from './ui.js';
+import { $, h, humanize, icon, markChecked, sideChip, sideName, toast, variantBlurb, variantName } from './ui.js';
 import { app, decodeRoom, normRoom, store } from './state.js';
 import { sendJoin } from './connection.js';
-import { net, send, sidesOf } from './context.js';
+import { aiLevelName, net, send, sidesOf } from './context.js';
 import { sendLeave } from './controls.js';
 import { resetGameView } from './game_state.js';
-import { screen } from './screen.js';
+import { screen, showScreen } from './screen.js';
 import { apiFetch } from './net.js';
 import { chosenClock, controlWords } from './time_control.js';
 import { openAnalysis } from './editor.js';
 import { chosenSeat, renderSidePicks, seatRequest, syncSeat } from './seat_pick.js';
-
-export function showScreen(name) {
-  if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
-  $('#start').hidden = name !== 'start';
-  $('#game').hidden = name !== 'game';
-  $('#analysis').hidden = name !== 'analysis';
-  document.body.dataset.screen = name;
-  if (name === 'game') requestAnimationFrame(() => screen.layout());
-}
 
 export function leaveToStart() {
   app.room = null;
@@ -139,9 +118,6 @@ function renderVariantDetails() {
 
 // The computer opponent: a switch and a strength slider. The server seats the computer in the
 // other seat; the page then plays as against anyone.
-export function aiLevelName(level) {
-  return aiName(level, app.ai.names);
-}
 
 function aiOffered(variant) {
   const v = app.variants.find((x) => x.id === variant);

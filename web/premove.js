@@ -7,7 +7,7 @@
 import { sideName } from './ui.js';
 import { app } from './state.js';
 import { atOneScreen, board, hint, isPlayer, myLegal, pieceAt, same } from './context.js';
-import { act } from './input.js';
+import { act } from './acts.js';
 import { key } from './squares.js';
 import { loadEngine } from './engine.js';
 import { isConnect } from './variants.js';

@@ -4,7 +4,7 @@ import { $, h, icon, resultText, sideChip, sideName, toast } from './ui.js';
 import { fetchPositions, fetchRecord, movesFromRecord, parsePositions } from './replay.js';
 import { app } from './state.js';
 import { board, flipped, isPlayer, mySide, sidesOf } from './context.js';
-import { enrichMoves, mergePositions } from './game_state.js';
+import { enrichMoves, mergePositions } from './game_positions.js';
 import { screen } from './screen.js';
 import { shownMoves } from './move_list.js';
 import { moveText } from './notation_view.js';

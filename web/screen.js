@@ -1,7 +1,9 @@
 // The game screen's drawing, asked for by whatever changed what it shows (a state, a click, a
 // timer, a reply), without importing the view that draws it: game_view.js fills these in when it
 // loads, and the modules that change the screen only ask. So the view depends on them, never the
-// other way round (no import cycle through the view).
+// other way round (no import cycle through the view). And which of the page's screens shows.
+
+import { $ } from './ui.js';
 
 export const screen = {
   /** Draws the game screen from the latest state. */
@@ -21,4 +23,14 @@ export const screen = {
 /** game_view.js's functions, once it has loaded. */
 export function drawTheScreenWith(fns) {
   Object.assign(screen, fns);
+}
+
+/** Shows one of the page's screens: 'start', 'game' or 'analysis'. */
+export function showScreen(name) {
+  if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
+  $('#start').hidden = name !== 'start';
+  $('#game').hidden = name !== 'game';
+  $('#analysis').hidden = name !== 'analysis';
+  document.body.dataset.screen = name;
+  if (name === 'game') requestAnimationFrame(() => screen.layout());
 }
