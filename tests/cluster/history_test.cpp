@@ -23,6 +23,7 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "../support/haproxy.hpp"
@@ -494,10 +495,27 @@ std::vector<std::string> check(std::uint16_t port, const GameHistory& h) {
     auto b = replay.board(s.version);
     if (!b || *b != s.board) {
       bad.insert(s.version);
-      out.push_back((s.who == 2 ? "the spectator" : "player " + std::to_string(s.who)) +
-                    " saw a version " + std::to_string(s.version) +
-                    " that is not the final history's, at " +
-                    std::to_string(static_cast<int>(s.at)) + " ms");
+      // What else the clients saw around it, and what the record has there.
+      std::string around;
+      for (const auto& o : h.seen) {
+        if (o.game != s.game || o.version < s.version - 2 || o.version > s.version + 2) continue;
+        char line[96];
+        std::snprintf(line, sizeof line, "; %s v%lld %s at %.0f",
+                      o.who == 2   ? "spectator"
+                      : o.who == 0 ? "p0"
+                                   : "p1",
+                      static_cast<long long>(o.version), o.status.c_str(), o.at);
+        around += line;
+      }
+      const auto at = static_cast<std::size_t>(s.version - 1);
+      const std::string recorded =
+          s.version >= 1 && at < actions.size() ? actions[at].dump() : std::string("none");
+      out.push_back(
+          (s.who == 2 ? "the spectator" : "player " + std::to_string(s.who)) + " saw a version " +
+          std::to_string(s.version) + " that is not the final history's, at " +
+          std::to_string(static_cast<int>(s.at)) + " ms (" + std::to_string(s.board.size()) +
+          " pieces shown; the record's action there: " + recorded + "; states seen near it" +
+          around + ")");
     }
   }
   return out;
@@ -539,6 +557,25 @@ struct Cluster {
     std::lock_guard lock(mu);
     for (auto& n : nodes)
       if (n.proc) n.proc->drain_stderr();
+  }
+  // The nodes' log lines that name `room` (at most `max` of each node's), for a finding's
+  // print-out: CI keeps no dump.
+  std::string room_log(const std::string& room, std::size_t max = 30) {
+    std::lock_guard lock(mu);
+    std::string out;
+    for (int i = 0; i < 3; ++i) {
+      if (nodes[i].proc) nodes[i].proc->drain_stderr();
+      std::istringstream all(logs[i] + (nodes[i].proc ? nodes[i].proc->stderr_text() : ""));
+      std::size_t n = 0;
+      for (std::string line; std::getline(all, line) && n < max;) {
+        if (line.find(room) == std::string::npos &&
+            line.find("---- restarted") == std::string::npos)
+          continue;
+        out += "    node " + std::string(1, static_cast<char>('a' + i)) + ": " + line + "\n";
+        ++n;
+      }
+    }
+    return out;
   }
   // Every node's log, for BC_HISTORY_DUMP.
   void write_logs() {
@@ -751,6 +788,16 @@ TEST(HistoryChecker, GamesUnderASeededNemesisLoseNothingAndEveryHistoryIsAPrefix
   std::printf("errors the clients were sent:%s\n",
               error_text.empty() ? " none" : error_text.c_str());
   for (const auto& f : findings) std::printf("  FINDING %s\n", f.c_str());
+  // What the nodes said of each room with a finding (and their restarts), for the reader of CI's
+  // output.
+  std::set<std::string> told;
+  for (const auto& f : findings) {
+    const auto at = f.find(", room ");
+    if (at == std::string::npos) continue;
+    const std::string room = f.substr(at + 7, 6);
+    if (told.insert(room).second)
+      std::printf("  the nodes' log of room %s:\n%s", room.c_str(), c.room_log(room).c_str());
+  }
   EXPECT_TRUE(findings.empty()) << findings.size() << " findings; seed " << seed;
   EXPECT_GE(games, kTables) << "every table played";
   EXPECT_GT(acked, 200) << "the clients played through the faults";
