@@ -75,7 +75,9 @@ void RoomHost::roll_back() {
 constexpr int kRestoreTries = 60;
 
 void RoomHost::restore_from_store(int attempt) {
-  if (retired_) return;
+  // Handed over or closed meanwhile: nothing to read back, but what is queued (the failed
+  // commit's refusals) still goes out, and lets go of its senders.
+  if (retired_) return pump();
   std::optional<Room> rebuilt;
   std::string why;
   if (auto loaded = store_->load_room(id_)) {
