@@ -806,9 +806,13 @@ TEST(HistoryChecker, GamesUnderASeededNemesisLoseNothingAndEveryHistoryIsAPrefix
     n.proc->signal(SIGTERM);
     const int status = n.proc->wait(15s);
     n.proc->drain_stderr();
+    // A sanitizer's report from its start (what leaked or broke comes first), else the log's end.
     const std::string& log = n.proc->stderr_text();
-    EXPECT_EQ(status, 0) << "the end of its log:\n"
-                         << log.substr(log.size() > 12000 ? log.size() - 12000 : 0);
+    const auto report = log.find("==ERROR: ");
+    const std::string shown = report != std::string::npos
+                                  ? log.substr(log.rfind('\n', report) + 1, 12000)
+                                  : log.substr(log.size() > 12000 ? log.size() - 12000 : 0);
+    EXPECT_EQ(status, 0) << "its log:\n" << shown;
   }
   c.write_logs();
 }
