@@ -515,6 +515,13 @@ struct StoredTable {
     if (!id.empty()) m["id"] = id;
     host->request(a.get() == &p ? a : b, msg(m), Clock::now());
   }
+  // Ann, then Bob, play a move each: both have seen version 2 (the last the store keeps).
+  bool to_version_2() {
+    act(*a);
+    if (!run_until(ioc, [&] { return last_state(*b)["version"] == 1; })) return false;
+    act(*b);
+    return run_until(ioc, [&] { return last_state(*a)["version"] == 2; });
+  }
   void wait_ms(int ms) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
     run_until(ioc, [&] { return std::chrono::steady_clock::now() > until; });
@@ -530,10 +537,7 @@ TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   if (HasFailure()) return;
   FakePeer& a = *t.a;
   FakePeer& b = *t.b;
-  t.act(a);
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
-  t.act(b);
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(a)["version"] == 2; }));
+  ASSERT_TRUE(t.to_version_2());
   const json before = t.last_state(a);
   t.act(a, "m3");  // version 3: the commit fails
   ASSERT_TRUE(run_until(t.ioc, [&] { return !a.of("error").empty(); }));
@@ -569,11 +573,7 @@ TEST(Store, ARoomHandedOverWhileItsCommitFailsStillAnswersTheSender) {
   StoredTable t(*s);
   if (HasFailure()) return;
   FakePeer& a = *t.a;
-  FakePeer& b = *t.b;
-  t.act(a);
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
-  t.act(b);
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(a)["version"] == 2; }));
+  ASSERT_TRUE(t.to_version_2());
   t.act(a, "m3");  // version 3: the commit fails, after the room is handed over
   t.host->hand_over("the room moves to another server");
   ASSERT_TRUE(run_until(t.ioc, [&] { return !a.of("error").empty(); }))
@@ -594,14 +594,10 @@ TEST(Store, AStateQueuedBehindAFailedCommitDoesNotShowWhatFailed) {
   StoredTable t(*s);
   if (HasFailure()) return;
   FakePeer& a = *t.a;
-  FakePeer& b = *t.b;
   auto watcher = std::make_shared<FakePeer>(3);
   t.host->request(watcher, msg({{"type", "join"}, {"room", t.host->id()}}), Clock::now());
   ASSERT_TRUE(run_until(t.ioc, [&] { return watcher->room != nullptr; }));
-  t.act(a);
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
-  t.act(b);
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(a)["version"] == 2; }));
+  ASSERT_TRUE(t.to_version_2());
   t.act(a, "m3");         // its commit fails
   t.host->disconnect(2);  // and Bob's connection closes meanwhile
   ASSERT_TRUE(run_until(t.ioc, [&] { return !a.of("error").empty(); }));
