@@ -147,8 +147,10 @@ void RoomHost::record(std::function<void(std::string)> done) {
   view([](const Room& r) { return r.record_text(); }, std::move(done));
 }
 
-void RoomHost::with_room(std::function<void(const Room&)> done) {
-  net::post(strand_, [self = shared_from_this(), done = std::move(done)] { done(self->room_); });
+void RoomHost::with_room(std::function<void(const Room*)> done) {
+  net::post(strand_, [self = shared_from_this(), done = std::move(done)] {
+    done(self->suspended_ ? nullptr : &self->room_);
+  });
 }
 
 void RoomHost::retire(std::string why, bool durable) {
@@ -190,6 +192,10 @@ void RoomHost::hand_over(std::string why) {
 void RoomHost::complete(Outcome o, std::shared_ptr<Peer> sender,
                         std::function<void(const Outcome&)> after,
                         std::vector<store::Write> extra_writes, Request request) {
+  // Waiting for its store, the room still holds the change that failed: a state made from it now
+  // (a connection closing, say) would show a version that never happened. The rebuilt room's
+  // state, sent when the store is back, tells everyone what changed meanwhile.
+  if (suspended_) drop_states(o);
   Entry e;
   e.request_id = std::move(request.id);
   e.request_type = std::move(request.type);
@@ -391,10 +397,12 @@ void RoomHost::maybe_refresh_spectators() {
 }
 
 void RoomHost::publish() {
-  RoomSummary s = room_.summary();
   const auto now = Clock::now();
+  // Waiting for its store, the room holds a change that failed: the listing keeps what was saved.
+  std::optional<RoomSummary> s;
+  if (!suspended_) s = room_.summary();
   std::lock_guard lock(snapshot_mu_);
-  summary_ = std::move(s);
+  if (s) summary_ = std::move(*s);
   const std::size_t members = room_.members();
   if (members == 0 && activity_.members != 0) activity_.empty_since = now;
   activity_.members = members;

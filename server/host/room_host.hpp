@@ -112,8 +112,9 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   // Calls done with the JSON game record (from the strand).
   void record(std::function<void(std::string)> done);
   // Calls done with the room, on the strand; work too long for the strand (a record's replay) is
-  // done elsewhere on a copy.
-  void with_room(std::function<void(const Room&)> done);
+  // done elsewhere on a copy. Null while the room waits for its store: it still holds the change
+  // that failed, which never happened.
+  void with_room(std::function<void(const Room*)> done);
   // Calls done with view(room), computed on the strand.
   void view(std::function<std::string(const Room&)> view, std::function<void(std::string)> done);
   // `durable`: the store marks the room retired (the sweep); a shutdown keeps it for the restart.
@@ -161,6 +162,8 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   void pump();
   void committed(bool ok);
   void roll_back();
+  // Takes out of `o` every message that shows the room's state (full or as a delta).
+  static void drop_states(Outcome& o);
   // Goes back to the store's last durable state; while the store cannot be read, the room waits
   // (suspended_) and tries again after a backoff, `attempt` counting the tries.
   void restore_from_store(int attempt);

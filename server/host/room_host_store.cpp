@@ -11,6 +11,12 @@
 
 namespace bc::server {
 
+void RoomHost::drop_states(Outcome& o) {
+  std::erase_if(o.messages, [](const Outgoing& m) {
+    return m.state != nullptr || m.kind == MessageKind::State || m.kind == MessageKind::Delta;
+  });
+}
+
 void RoomHost::committed(bool ok) {
   committing_ = false;
   if (!ok) return roll_back();
@@ -31,9 +37,7 @@ void RoomHost::roll_back() {
       // Queued behind the failed commit, it was made from the room with the failed changes in
       // it: its states show what never happened (the history checker saw a presence change
       // carry an action that was then rolled back). The state after the rebuild replaces them.
-      std::erase_if(e.outcome.messages, [](const Outgoing& m) {
-        return m.state != nullptr || m.kind == MessageKind::State || m.kind == MessageKind::Delta;
-      });
+      drop_states(e.outcome);
       continue;
     }
     ++failed;

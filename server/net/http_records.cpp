@@ -93,7 +93,15 @@ void HttpSession::handle_game(Request req, std::string_view rest, const std::str
     // On the room's strand: the cached record of this very state, else a copy of the room, from
     // which a record thread makes it.
     host->with_room([self, req = std::move(req), type, format,
-                     ticket = std::move(ticket)](const Room& room) mutable {
+                     ticket = std::move(ticket)](const Room* waiting) mutable {
+      if (!waiting) {
+        return net::post(self->executor(), [self, req = std::move(req)] {
+          self->send(try_later(req, http::status::service_unavailable, "store_unavailable",
+                               "the server cannot reach its store just now; try again in a few "
+                               "seconds"));
+        });
+      }
+      const Room& room = *waiting;
       std::string key = live_record_key(room, format);
       if (auto text = self->state_->records.cached(key))
         return self->answer(std::move(req), type, std::move(text));
