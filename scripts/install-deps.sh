@@ -36,6 +36,7 @@ declare -A pkgs=(
   # The three-node cluster test puts a private HAProxy in front of the nodes (docker/haproxy.cfg).
   [haproxy]=/usr/sbin/haproxy
   [libssl-dev]=/usr/include/openssl/ssl.h
+  [zlib1g-dev]=/usr/include/zlib.h  # the web client's files sent gzipped
   [libqrencode-dev]=/usr/include/qrencode.h
   [libgtest-dev]=/usr/include/gtest/gtest.h
   [libgmock-dev]=/usr/include/gmock/gmock.h

@@ -11,6 +11,7 @@
 #include "server/cluster/cluster.hpp"
 #include "server/host/records.hpp"
 #include "server/host/trusted_proxies.hpp"
+#include "server/net/compressed_files.hpp"
 #include "server/net/http_responses.hpp"
 #include "server/net/lan.hpp"
 #include "server/net/origin.hpp"
@@ -24,22 +25,35 @@ namespace bc::server {
 namespace {
 
 http::message_generator file_response(const HttpRequest& req, const std::filesystem::path& path) {
+  const auto type = content_type(path);
+  if (compressible(type) && accepts_gzip(req[http::field::accept_encoding])) {
+    if (auto gz = gzipped_file(path)) {
+      http::response<SharedTextBody> res{http::status::ok, req.version()};
+      set_common(res, req, type);
+      res.set(http::field::content_encoding, "gzip");
+      res.set(http::field::vary, "Accept-Encoding");
+      res.content_length(gz->size());
+      if (req.method() != http::verb::head) res.body() = std::move(gz);
+      return res;
+    }
+  }
   beast::error_code ec;
   http::file_body::value_type body;
   body.open(path.string().c_str(), beast::file_mode::scan, ec);
   if (ec)
     return text_response(req, http::status::not_found, "text/plain; charset=utf-8", "not found\n");
   const auto size = body.size();
-  const auto type = content_type(path);
   if (req.method() == http::verb::head) {
     http::response<http::empty_body> res{http::status::ok, req.version()};
     set_common(res, req, type);
+    if (compressible(type)) res.set(http::field::vary, "Accept-Encoding");
     res.content_length(size);
     return res;
   }
   http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
                                       std::make_tuple(http::status::ok, req.version())};
   set_common(res, req, type);
+  if (compressible(type)) res.set(http::field::vary, "Accept-Encoding");
   res.content_length(size);
   return res;
 }

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "bc/core.hpp"
 #include "running_server.hpp"
 #include "server/host/metrics.hpp"
+#include "server/net/compressed_files.hpp"
 #include "test_client.hpp"
 
 namespace bc::test {
@@ -42,6 +44,14 @@ struct TempDir {
   }
 };
 
+// A module large enough that gzip pays (app.js is not: its gzip would be longer).
+const std::string kBigScript = [] {
+  std::string js;
+  for (int i = 0; i < 200; ++i)
+    js += "export const value" + std::to_string(i) + " = " + std::to_string(i * i) + ";\n";
+  return js;
+}();
+
 fs::path make_web_root() {
   static TempDir dir{fs::temp_directory_path() / ("bc-server-test-" + std::to_string(::getpid()))};
   static fs::path root = [] {
@@ -54,6 +64,7 @@ fs::path make_web_root() {
     };
     write(r / "index.html", kIndex);
     write(r / "app.js", "export const x = 1;\n");
+    write(r / "big.js", kBigScript);
     write(r / "style.css", "body{}\n");
     write(r / "assets" / "icon.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>");
     write(r / "assets" / "pic.png", std::string("\x89PNG\r\n\x1a\n", 8));
@@ -1002,6 +1013,69 @@ TEST_F(ServerTest, Http_StaticFilesWithContentTypes) {
   }
   EXPECT_EQ(c.get("/").body, kIndex);
   EXPECT_EQ(c.get("/nope.js").status, 404);
+}
+
+std::string gunzip(const std::string& gz) {
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 16) != Z_OK) return {};
+  std::string out(1 << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
+  z.avail_in = static_cast<uInt>(gz.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = inflate(&z, Z_FINISH);
+  out.resize(out.size() - z.avail_out);
+  inflateEnd(&z);
+  return rc == Z_STREAM_END ? out : std::string();
+}
+
+// The web client's files go gzipped to a browser that takes it (issue 32: the page's first load),
+// and as they are to anyone else; a file gzip would not shrink, or an image, goes as it is.
+TEST_F(ServerTest, Http_StaticFilesGoGzippedToBrowsersThatTakeIt) {
+  const Headers gzip_ok{{"Accept-Encoding", "gzip, deflate, br"}};
+  auto r = http_get(port_, "/big.js", "GET", "", gzip_ok);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-encoding"), "gzip");
+  EXPECT_EQ(r.header("vary"), "Accept-Encoding");
+  EXPECT_EQ(r.header("content-type"), "text/javascript; charset=utf-8");
+  EXPECT_LT(r.body.size(), kBigScript.size() / 3);
+  EXPECT_EQ(gunzip(r.body), kBigScript);
+  // Twice: the second from the kept copy, the same bytes.
+  EXPECT_EQ(http_get(port_, "/big.js", "GET", "", gzip_ok).body, r.body);
+  auto head = http_get(port_, "/big.js", "HEAD", "", gzip_ok);
+  EXPECT_EQ(head.header("content-length"), std::to_string(r.body.size()));
+  EXPECT_TRUE(head.body.empty());
+
+  for (const Headers& h : {Headers{}, Headers{{"Accept-Encoding", "gzip;q=0, br"}},
+                           Headers{{"Accept-Encoding", "identity"}}}) {
+    auto plain = http_get(port_, "/big.js", "GET", "", h);
+    EXPECT_EQ(plain.header("content-encoding"), "") << (h.empty() ? "" : h[0].second);
+    EXPECT_EQ(plain.body, kBigScript);
+  }
+  auto tiny = http_get(port_, "/app.js", "GET", "", gzip_ok);
+  EXPECT_EQ(tiny.header("content-encoding"), "") << "gzip would make it longer";
+  EXPECT_EQ(tiny.body, "export const x = 1;\n");
+  auto png = http_get(port_, "/assets/pic.png", "GET", "", gzip_ok);
+  EXPECT_EQ(png.header("content-encoding"), "");
+  EXPECT_EQ(http_get(port_, "/r/K7QF2M", "GET", "", gzip_ok).header("content-encoding"), "")
+      << "index.html is as small as app.js here";
+}
+
+TEST(CompressedFiles, AcceptEncodingTakesGzipUnlessRefused) {
+  using bc::server::accepts_gzip;
+  using bc::server::compressible;
+  EXPECT_TRUE(accepts_gzip("gzip"));
+  EXPECT_TRUE(accepts_gzip("gzip, deflate, br, zstd"));
+  EXPECT_TRUE(accepts_gzip("br;q=1.0, GZIP;q=0.5"));
+  EXPECT_TRUE(accepts_gzip("*"));
+  EXPECT_FALSE(accepts_gzip(""));
+  EXPECT_FALSE(accepts_gzip("br, deflate"));
+  EXPECT_FALSE(accepts_gzip("gzip;q=0"));
+  EXPECT_FALSE(accepts_gzip("gzip; q=0.000"));
+  EXPECT_FALSE(accepts_gzip("x-gzip2"));
+  EXPECT_TRUE(compressible("application/wasm"));
+  EXPECT_TRUE(compressible("text/css; charset=utf-8"));
+  EXPECT_FALSE(compressible("image/png"));
 }
 
 TEST_F(ServerTest, Http_HeadSendsHeadersOnly) {
