@@ -2,7 +2,11 @@
 // constant time, computer seats stored as "ai:L", and the chat budgets.
 #include "server/room/seats.hpp"
 
+#ifdef __EMSCRIPTEN__
+#include <unistd.h>  // getentropy: the browser's crypto.getRandomValues (wasm/offline.cpp)
+#else
 #include <sys/random.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -40,6 +44,12 @@ std::optional<int> computer_level(std::string_view token_hash) {
 
 std::string random_token() {
   unsigned char bytes[16];
+#ifdef __EMSCRIPTEN__
+  if (getentropy(bytes, sizeof bytes) != 0) {
+    std::random_device rd;
+    for (auto& b : bytes) b = static_cast<unsigned char>(rd());
+  }
+#else
   // getrandom(2): the kernel's CSPRNG (std::random_device may prefer the CPU's RDRAND).
   std::size_t got = 0;
   while (got < sizeof bytes) {
@@ -52,6 +62,7 @@ std::string random_token() {
       break;
     }
   }
+#endif
   std::string out;
   out.reserve(2 * sizeof bytes);
   for (unsigned char b : bytes) {
