@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The JavaScript's checks, as check-format.sh is the C++'s: the page (web/) and its tests
 # (tests/browser/) must be as Prettier writes them (.prettierrc.json) and pass ESLint
-# (tests/browser/eslint.config.mjs), and no new module of web/ may join an import cycle
-# (scripts/web-imports.mjs). Prettier and ESLint come from tests/browser's npm modules.
+# (tests/browser/eslint.config.mjs), no module of web/ may be in an import cycle or over 400 lines
+# (scripts/web-imports.mjs), and the service worker lists every file of web/ (web-precache.mjs). Prettier and ESLint come from tests/browser's npm modules.
 # Usage: scripts/check-web.sh [--fix]   (--fix: let Prettier and ESLint rewrite what they can)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,5 +25,8 @@ else
   "$bin/eslint" --config tests/browser/eslint.config.mjs web tests/browser || status=1
 fi
 node scripts/web-imports.mjs || status=1
-[ "$status" = 0 ] && echo "check-web: Prettier, ESLint and the import cycles agree"
+# The service worker keeps every file of web/ for play with no server.
+if [ "${1:-}" = --fix ]; then node scripts/web-precache.mjs --fix || status=1
+else node scripts/web-precache.mjs || status=1; fi
+[ "$status" = 0 ] && echo "check-web: Prettier, ESLint, the layers and the service worker's files agree"
 exit "$status"

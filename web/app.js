@@ -54,6 +54,14 @@ Object.assign(netEvents, { message: onMessage, open: onOpen, down: onDown });
 // Tests and the curious can look at the client's view of things.
 window.bombcheckers = { app, board, net, sounds, receive: (msg) => onMessage(msg) };
 
+// The page, its rules core and its offline server kept in the browser (web/sw.js): it opens, and
+// plays on one screen and against the computer, with the server gone.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').catch(() => {
+    /* no service worker (a private window, an http address other than localhost): online only */
+  });
+}
+
 $('#create-name').value = store.name;
 setConn(false, 'Connecting…');
 net.start();

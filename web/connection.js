@@ -12,7 +12,9 @@ import { renderTimeControl } from './time_control.js';
 import { screen, showScreen } from './screen.js';
 import { onTakebackNews } from './takeback.js';
 import { onAnalysisReply } from './values.js';
-import { leaveToStart, refreshRooms, renderOpponentPicker, renderVariantPicker } from './lobby.js';
+import { leaveToStart, refreshRooms } from './lobby.js';
+import { renderOpponentPicker, renderVariantPicker } from './create_form.js';
+import { sendJoin } from './room_requests.js';
 import { learnVariants } from './variants.js';
 
 export function setConn(online, text) {
@@ -49,27 +51,53 @@ function playHere() {
 }
 
 export function onOpen() {
+  if (net.offline) return onOfflineOpen();
   app.everConnected = true;
   setConn(true, 'Online');
   if (app.replaced) showReplaced();
   else $('#banner').hidden = true;
   if (app.joinReq) sendJoin();
   refreshRooms();
+  return undefined;
 }
+
+// Failed tries before a start page that never reached the server plays offline by itself.
+const TRIES_BEFORE_OFFLINE = 2;
+let failedTries = 0;
 
 export function onDown(retryMs) {
   setConn(false, 'Offline');
   app.pending = false;
   app.requests.clear(); // nothing sent on the old socket will be answered
-  if (app.everConnected || app.joinReq) showBanner(`Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`);
+  if (net.offline) return screen.render();
+  failedTries++;
+  // The page came from the browser's copy (the service worker) with the server gone: the start
+  // page offers what can be played here. A game's link keeps trying: its room is on the server.
+  if (!app.everConnected && !app.joinReq && location.pathname === '/' && failedTries >= TRIES_BEFORE_OFFLINE) {
+    net.setOffline(true);
+    return screen.render();
+  }
+  const offer = app.room ? {} : { spinner: true, action: 'Play offline', onAction: () => net.setOffline(true) };
+  if (app.everConnected || app.joinReq || failedTries >= TRIES_BEFORE_OFFLINE)
+    showBanner(`Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`, offer);
   screen.render();
+  return undefined;
 }
 
-export function sendJoin() {
-  const r = app.joinReq;
-  const msg = { type: 'join', room: r.room, seat: r.seat, name: r.name || store.name || 'Guest' };
-  if (r.token) msg.token = r.token;
-  send(msg, { kind: 'join', ...r });
+/** Playing with no server: what is offered, and the way back to the server. */
+function onOfflineOpen() {
+  setConn(false, 'Playing offline');
+  app.joinReq = null;
+  showBanner('No server: games on this screen and against the computer are played in this browser.', {
+    spinner: false,
+    action: 'Try the server',
+    onAction: () => {
+      failedTries = 0;
+      $('#banner').hidden = true;
+      net.setOffline(false);
+    },
+  });
+  if (app.room) leaveToStart();
 }
 
 // Messages about the room we are in; after leaving, late ones are dropped.
@@ -130,6 +158,8 @@ function onDelta(msg) {
 
 function onWelcome(msg) {
   app.welcome = msg;
+  app.offline = !!msg.offline;
+  document.body.classList.toggle('offline', app.offline);
   learnVariants(msg.variants);
   app.ai = aiLevels(msg);
   renderOpponentPicker();
@@ -170,7 +200,7 @@ function onJoined(msg) {
   app.url = msg.url ?? `/r/${room}`;
   loadInvitation(room, app.url);
   const name = req?.name || store.name || 'Guest';
-  if (msg.token && app.seat !== 'spectator') {
+  if (msg.token && app.seat !== 'spectator' && !app.offline) {
     app.token = msg.token;
     store.saveSeat(room, msg.token, app.seat, app.oneScreen);
   }
@@ -184,9 +214,13 @@ function onJoined(msg) {
       6000,
     );
   }
-  // From the start screen or the analysis board, Back returns there.
-  if (location.pathname === '/' || location.pathname.startsWith('/analysis')) history.pushState({ room }, '', app.url);
-  else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
+  // From the start screen or the analysis board, Back returns there. A game played offline has no
+  // link: its room lives in this page alone.
+  if (app.offline) {
+    if (location.pathname !== '/') history.replaceState({}, '', '/');
+  } else if (location.pathname === '/' || location.pathname.startsWith('/analysis')) {
+    history.pushState({ room }, '', app.url);
+  } else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
   showScreen('game');
   screen.dataAttrs();
   screen.render();

@@ -2,11 +2,12 @@
 
 import { invitation } from './qr.js';
 import { $, confirmDialog, copyText, h, sideName, toast } from './ui.js';
-import { app, store } from './state.js';
-import { atOneScreen, board, flipped, isPlayer, mySide, send } from './context.js';
+import { app } from './state.js';
+import { atOneScreen, board, flipped, mySide, send } from './context.js';
 import { screen } from './screen.js';
 import { endTurn } from './acts.js';
 import { leaveToStart } from './lobby.js';
+import { sendLeave } from './room_requests.js';
 import { otherSide, sideWithName } from './one_screen.js';
 
 // ---- game controls ----------------------------------------------------------------------------
@@ -83,13 +84,6 @@ $('#rematch').addEventListener('click', askRematch);
 /** Tells the server we leave. Before the room's first game starts that frees our seat and voids its
  *  token, so the saved seat goes too (kept, it would only earn a bad_token next time); at one
  *  screen the seats are never freed, and the saved seat brings both back. */
-export function sendLeave() {
-  if (!app.room) return;
-  const s = app.state;
-  const freesSeat =
-    isPlayer() && !atOneScreen() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
-  if (send({ type: 'leave' }) !== null && freesSeat) store.dropSeat(app.room);
-}
 
 $('#leave').addEventListener('click', () => {
   sendLeave();

@@ -5,23 +5,14 @@
 import { $, copyText, h, humanize, markChecked, sideChip, sideName, toast, variantName } from './ui.js';
 import { app } from './state.js';
 import { same } from './squares.js';
-import { drawPiece } from './pieces.js';
 import { showScreen } from './screen.js';
-import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf, unsay } from './editor_board.js';
-import {
-  analyse,
-  analysisLink,
-  defaultOptions,
-  ed,
-  edSides,
-  optionSpecs,
-  positionWords,
-  refusal,
-} from './editor_state.js';
+import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf } from './editor_board.js';
+import { analysisLink, currentPos, defaultOptions, ed, edSides, editorView, optionSpecs } from './editor_state.js';
 import { enterExplore, exploreClick, exploreGhost, exploreKey, leaveExplore } from './explore.js';
 import { renderPlay } from './editor_play.js';
 import * as pt from './position_text.js';
-import { valueColour } from './values.js';
+import { renderPalette, sameTool } from './editor_palette.js';
+import { scheduleCheck } from './editor_check.js';
 
 const kaboom = () => pt.isKaboom(ed.variant);
 
@@ -144,65 +135,6 @@ $('#ed-options').addEventListener('change', (e) => {
   setPosition({ ...ed.pos, width, height, pieces });
 });
 
-// ---- the palette ------------------------------------------------------------------------------
-
-function paletteTools() {
-  if (kaboom()) {
-    return [
-      ['x', 'normal'],
-      ['o', 'normal'],
-      ['x', 'bomb'],
-      ['o', 'bomb'],
-    ].map(([side, kind]) => ({ side, kind, rank: 'man' }));
-  }
-  const kinds = ed.variant === 'bomb' ? ['normal', 'shield', 'bomb'] : ['normal'];
-  const ranks = ed.variant === 'triple_king' ? ['man', 'king', 'triple_king'] : ['man', 'king'];
-  return edSides().flatMap((side) => kinds.flatMap((kind) => ranks.map((rank) => ({ side, kind, rank }))));
-}
-
-export function toolName(t) {
-  if (t === 'erase') return 'Eraser';
-  if (kaboom()) return `${sideName(t.side)} ${t.kind === 'bomb' ? 'bomb' : 'piece'}`;
-  const kind = t.kind === 'normal' ? '' : ` ${t.kind}`;
-  return `${sideName(t.side)}${kind} ${t.rank === 'man' ? 'man' : humanize(t.rank).toLowerCase()}`;
-}
-
-function pieceIcon(t) {
-  const c = h('canvas.ed-icon', { width: 64, height: 64, 'aria-hidden': 'true' });
-  drawPiece(c.getContext('2d'), 32, 32, 25, t);
-  return c;
-}
-
-function renderPalette() {
-  const tools = [...paletteTools(), 'erase'];
-  if (!tools.some((t) => sameTool(t, ed.tool))) ed.tool = tools[0];
-  $('#ed-palette').replaceChildren(
-    ...tools.map((t) => {
-      const name = toolName(t);
-      return h(
-        'button.ed-tool',
-        {
-          type: 'button',
-          role: 'radio',
-          'aria-checked': String(sameTool(t, ed.tool)),
-          'aria-label': name,
-          title: name,
-          onclick: () => {
-            ed.tool = t;
-            renderPalette();
-          },
-        },
-        t === 'erase' ? h('span.ed-eraser', { 'aria-hidden': 'true' }, '✕') : pieceIcon(t),
-      );
-    }),
-  );
-}
-
-function sameTool(a, b) {
-  if (a === 'erase' || b === 'erase' || !a || !b) return a === b;
-  return a.side === b.side && a.kind === b.kind && a.rank === b.rank;
-}
-
 // ---- clicks on the board ----------------------------------------------------------------------
 
 /** The row a piece dropped in column x comes to rest on (the height when the column is full). */
@@ -295,6 +227,8 @@ export function positionShown(pos) {
   if (location.pathname.startsWith('/analysis')) history.replaceState(history.state, '', analysisLink(pos, ed.options));
   renderPlay();
 }
+
+Object.assign(editorView, { setPosition, positionShown });
 
 function renderTurn() {
   const box = $('#ed-turn');
@@ -418,41 +352,3 @@ $('#ed-link').addEventListener('click', async () => {
   const ok = await copyText(link);
   toast(ok ? 'Link copied: it opens this position.' : `Copy this link: ${link}`, ok ? 'ok' : 'info', ok ? 4200 : 8000);
 });
-
-/** The position shown: the one set up, or the one reached while exploring. */
-export const currentPos = () => (ed.mode === 'explore' ? (ed.shown ?? ed.pos) : ed.pos);
-
-// ---- the server's check of the position -------------------------------------------------------
-
-let checkSeq = 0;
-let checkTimer = 0;
-
-function scheduleCheck() {
-  clearTimeout(checkTimer);
-  const seq = ++checkSeq;
-  setValue('Checking the position…');
-  checkTimer = setTimeout(() => runCheck(seq), 400);
-}
-
-async function runCheck(seq) {
-  if (ed.mode !== 'setup') return;
-  const pos = ed.pos;
-  try {
-    const a = await analyse(pos, false);
-    if (seq !== checkSeq || ed.mode !== 'setup') return;
-    unsay('check');
-    setValue(positionWords(a), valueColour(a.value));
-    edCanvas.dataset.valid = 'true';
-  } catch (err) {
-    if (seq !== checkSeq || ed.mode !== 'setup') return;
-    setValue('');
-    if (err?.code === 'rate_limited' || err?.code === 'offline' || err?.code === 'timeout') {
-      // Not a word about the position: ask again in a while.
-      say(`${err.message} The position is checked again in a moment.`, 'info', 'check');
-      checkTimer = setTimeout(() => runCheck(seq), 5000);
-      return;
-    }
-    say(refusal(err), 'error', 'check');
-    edCanvas.dataset.valid = 'false';
-  }
-}

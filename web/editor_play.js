@@ -7,11 +7,9 @@ import { $, h, markChecked, sideChip, sideName } from './ui.js';
 import { app, store } from './state.js';
 import { send } from './context.js';
 import { resetGameView } from './game_state.js';
-import { route } from './lobby.js';
 import { aiLevelName } from './context.js';
 import { viewState } from './replay_view.js';
-import { analysisLink, ed, edSides } from './editor_state.js';
-import { currentPos } from './editor.js';
+import { analysisLink, currentPos, ed, edSides } from './editor_state.js';
 import { fromState, toWire } from './position_text.js';
 
 /** The seat and opponent pickers, for the variant on the board. */
@@ -94,5 +92,6 @@ link.addEventListener('click', (e) => {
   e.preventDefault();
   updateAnalyseLink();
   history.pushState({}, '', link.getAttribute('href'));
-  route();
+  // The router (lobby.js) follows the address as it does Back and Forward.
+  window.dispatchEvent(new PopStateEvent('popstate', { state: {} }));
 });

@@ -15,6 +15,21 @@ export const ed = {
   format: 'gamesman', // Kaboom's notation in the text box: 'gamesman' or 'fen'
 };
 
+/** The position the analysis board shows: the explored one while exploring, else the one set up. */
+export const currentPos = () => (ed.mode === 'explore' ? (ed.shown ?? ed.pos) : ed.pos);
+
+/**
+ * The set-up view's own functions, filled in by editor.js when it loads (as screen.js is by the
+ * game view), so that exploring (explore.js) and Play from here (editor_play.js) change what it
+ * shows without importing it.
+ */
+export const editorView = {
+  /** Sets up `pos` on the board: its turn, bombs, text and address, and checks it. */
+  setPosition() {},
+  /** What follows the position shown, in setup and explore alike: its text and the address. */
+  positionShown() {},
+};
+
 export const edSides = () => sidesOf(ed.variant);
 
 /** The variant's option specs, from the server's welcome. */

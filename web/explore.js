@@ -6,8 +6,7 @@
 import { $, h, sideChip, sideName, turnText } from './ui.js';
 import { same } from './squares.js';
 import { edBoard, edCanvas, say, setValue, showPosition, unsay } from './editor_board.js';
-import { analyse, ed, edSides, positionWords, refusal } from './editor_state.js';
-import { positionShown, setPosition } from './editor.js';
+import { analyse, ed, edSides, editorView, positionWords, refusal } from './editor_state.js';
 import { loadEngine } from './engine.js';
 import { isKaboom, sortPieces } from './position_text.js';
 import { valueColour, valueWords } from './values.js';
@@ -37,7 +36,7 @@ export function leaveExplore() {
   $('#ed-setup').hidden = false;
   $('#ed-explore-card').hidden = true;
   edCanvas.dataset.mode = 'setup';
-  setPosition(pos);
+  editorView.setPosition(pos);
 }
 
 $('#ed-edit').addEventListener('click', leaveExplore);
@@ -71,7 +70,7 @@ async function show(animate) {
   ex.analysis = null;
   ex.path = null;
   showPosition(pos, { last: turn, animate });
-  positionShown(pos);
+  editorView.positionShown(pos);
   edCanvas.dataset.ply = String(ex.at);
   edCanvas.dataset.analysed = 'false';
   renderChoices();

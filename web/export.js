@@ -101,7 +101,23 @@ async function renderExportMenu() {
       ),
     );
   }
+  if (app.offline) {
+    for (const a of items) if (a.tagName === 'A') a.addEventListener('click', (e) => downloadHere(e, a));
+  }
   list.replaceChildren(...items);
+}
+
+/** Offline, a link's file comes from the game in this browser (apiFetch asks it), not the server. */
+async function downloadHere(event, link) {
+  event.preventDefault();
+  if (!link.href) return;
+  try {
+    const res = await apiFetch(link.href, { cache: 'no-store' });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    download(link.download, await res.text(), res.headers.get('Content-Type') ?? undefined);
+  } catch (e) {
+    toast(`Could not export the game: ${e.message}`, 'error');
+  }
 }
 
 /** The move list from the server's record (every turn, also of an earlier game). */

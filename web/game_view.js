@@ -1,35 +1,22 @@
 // Drawing the game screen from the latest state: players, status, overlay, drops, layout (the move
 // list is move_list.js's, the notation's parts notation_view.js's).
 
-import { qrImage } from './qr.js';
 import { $, h, icon, resultText, sideName, variantName } from './ui.js';
 import { app } from './state.js';
-import {
-  aiLevelName,
-  atOneScreen,
-  board,
-  canvas,
-  flipped,
-  isPlayer,
-  myLegal,
-  mySide,
-  pieceAt,
-  same,
-  sidesOf,
-} from './context.js';
-import { askRematch, copyLink, shareLink } from './controls.js';
+import { atOneScreen, board, canvas, flipped, isPlayer, myLegal, mySide, pieceAt, same, sidesOf } from './context.js';
 import { act } from './acts.js';
 import { renderClocks } from './clocks.js';
 import { premoveKey, premoveMarks } from './premove.js';
 import { renderAway } from './presence.js';
 import { renderPlayer } from './player_cards.js';
-import { drawQuestion, rematchNote, renderOneScreen, turnLine, winnerTitle } from './one_screen.js';
-import { openReplay, renderReplayBar, replayLabel, viewState } from './replay_view.js';
+import { drawQuestion, renderOneScreen, turnLine } from './one_screen.js';
+import { renderReplayBar, replayLabel, viewState } from './replay_view.js';
 import { renderTakeback } from './takeback.js';
 import { renderValues } from './values_view.js';
 import { renderNotation } from './notation_view.js';
 import { renderMoves } from './move_list.js';
 import { drawTheScreenWith } from './screen.js';
+import { forgetOverlay, renderOverlay } from './game_overlay.js';
 import { isConnect } from './variants.js';
 
 // ---- rendering the game -----------------------------------------------------------------------
@@ -227,154 +214,6 @@ function renderDrawOffer(s) {
   } else {
     offer.hidden = true;
   }
-}
-
-let overlayKey = '';
-/** The overlay is built anew at the next render (what it shows changed outside the state). */
-export function forgetOverlay() {
-  overlayKey = '';
-}
-function renderOverlay(s, sides) {
-  const ov = $('#board-overlay');
-  // Rebuilt only when what it says changes, so its entrance animation plays once.
-  const k = JSON.stringify([
-    s.room,
-    s.status,
-    s.result,
-    app.leftSide,
-    app.seat,
-    app.url,
-    app.invite?.share,
-    app.rematchAsked,
-    app.rematchFrom,
-    app.overlayClosed,
-    !!app.replay,
-    app.aiRequested,
-    app.replaced,
-    app.oneScreen,
-  ]);
-  if (k === overlayKey) return;
-  overlayKey = k;
-  if (app.replay) {
-    ov.hidden = true;
-    return;
-  }
-  const closeBtn = () =>
-    h(
-      'button.icon-btn.close',
-      {
-        type: 'button',
-        'aria-label': 'Close and look at the board',
-        onclick: () => {
-          app.overlayClosed = true;
-          renderGame();
-        },
-      },
-      '×',
-    );
-  if (s.status === 'waiting' && isPlayer() && app.aiRequested && app.ai.advertised && !app.overlayClosed) {
-    ov.replaceChildren(
-      h(
-        'div.overlay-card',
-        {},
-        h('h2', {}, h('span.spinner', { 'aria-hidden': 'true' }), ' The computer is taking its seat…'),
-        h('p.muted', {}, `${aiLevelName(app.aiRequested)} level.`),
-      ),
-    );
-    ov.hidden = false;
-    return;
-  }
-  if (s.status === 'waiting' && isPlayer() && !app.overlayClosed) {
-    const link = shareLink();
-    const input = h('input.link', { readonly: true, value: link, 'aria-label': 'Link to this game' });
-    input.addEventListener('focus', () => input.select());
-    // A phone on the same network joins by scanning; the image waits for the LAN address.
-    const qr = app.invite?.room === s.room ? qrImage(link, { size: 168, alt: `QR code of ${link}` }) : null;
-    if (qr) qr.id = 'invite-qr';
-    ov.replaceChildren(
-      h(
-        'div.overlay-card.invite',
-        {},
-        closeBtn(),
-        h('h2', {}, 'Waiting for an opponent'),
-        h(
-          'p',
-          {},
-          app.aiRequested
-            ? 'This server has no computer opponent. Send this link to a friend instead: the game starts when they open it.'
-            : 'Send this link to a friend. The game starts when they open it.',
-        ),
-        h(
-          'div.link-row',
-          {},
-          input,
-          h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy'),
-        ),
-        qr
-          ? h('figure.invite-qr', {}, qr, h('figcaption.muted.small', {}, 'On the same network? Scan it with a phone.'))
-          : null,
-        h('p.muted.small', {}, 'Room code ', h('strong', {}, s.room)),
-      ),
-    );
-    ov.hidden = false;
-    return;
-  }
-  if (s.status === 'finished' && !app.overlayClosed) {
-    const opt = s.options ?? {};
-    const here = atOneScreen();
-    // At one screen the winner is one of the two people here: named, and in gold.
-    const won = s.result?.winner && isPlayer() ? here || s.result.winner === app.seat : null;
-    const title =
-      s.result?.reason === 'aborted'
-        ? 'Aborted'
-        : !s.result?.winner
-          ? 'Draw'
-          : here
-            ? winnerTitle(s)
-            : won === true
-              ? 'You win!'
-              : won === false
-                ? 'You lose'
-                : `${sideName(s.result.winner)} wins`;
-    // Just finished in front of us: let the last move's animation play before covering the board.
-    const live = app.finishedLive;
-    app.finishedLive = false;
-    ov.replaceChildren(
-      h(
-        `div.overlay-card.result${won === true ? '.won' : ''}${live ? '.delayed' : ''}`,
-        {},
-        closeBtn(),
-        h('h2', {}, title),
-        h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere, app.leftSide)),
-        app.rematchFrom?.length && !app.rematchAsked
-          ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`)
-          : null,
-        here ? h('p.small.muted', {}, rematchNote(s)) : null,
-        h(
-          'div.overlay-buttons',
-          {},
-          s.version > 0
-            ? h(
-                'button.btn',
-                { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' },
-                icon('play'),
-                'Replay',
-              )
-            : null,
-          isPlayer()
-            ? h(
-                'button.btn.primary',
-                { type: 'button', onclick: askRematch, disabled: app.rematchAsked || app.replaced },
-                app.rematchAsked ? 'Rematch asked…' : '↻ Rematch',
-              )
-            : null,
-        ),
-      ),
-    );
-    ov.hidden = false;
-    return;
-  }
-  ov.hidden = true;
 }
 
 export function kaboomGhost(legal) {

@@ -5,14 +5,9 @@
 import { $, h, icon, resultShort, sideChip, sideName } from './ui.js';
 import { app } from './state.js';
 import { sidesOf } from './context.js';
-import { moveIndexOf, openReplay } from './replay_view.js';
+import { openReplay } from './replay_view.js';
+import { moveIndexOf, shownMoves } from './game_positions.js';
 import { gamesmanNodes, moveText, positionAfterMove } from './notation_view.js';
-
-/** The turns shown in the move list: the current game's, or those of the game being replayed. */
-export function shownMoves() {
-  const r = app.replay;
-  return r && r.game !== app.gameNo ? (r.moves ?? []) : app.moves;
-}
 
 /** How the current game ended, in a few words, once it has. */
 function finalResult() {

@@ -1,5 +1,11 @@
 // The WebSocket link to the server: one JSON object per text frame, automatic reconnection with
 // exponential backoff (and jitter, so a restarted server is not hit by every browser at once).
+// Offline, the same link goes to a LocalSocket: the server's room and computer in a Web Worker.
+
+import { LocalSocket } from './local_socket.js';
+
+// The LocalSocket while the page plays offline: apiFetch asks it for the records of its games.
+let offlineSocket = null;
 
 const MIN_DELAY_MS = 400;
 const MAX_DELAY_MS = 10000;
@@ -17,6 +23,7 @@ export class Net {
     this.timer = 0;
     this.nextId = 1;
     this.stopped = false;
+    this.offline = false; // playing with no server: the socket is a LocalSocket
     window.addEventListener('online', () => this.retryNow());
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') this.retryNow();
@@ -25,6 +32,17 @@ export class Net {
 
   get connected() {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Plays with no server (true) or goes back to it (false): the link is opened again. */
+  setOffline(offline) {
+    if (this.offline === offline) return;
+    this.offline = offline;
+    this.attempt = 0;
+    const old = this.ws;
+    this.ws = null;
+    old?.close();
+    this.open();
   }
 
   start() {
@@ -37,12 +55,13 @@ export class Net {
     this.timer = 0;
     let ws;
     try {
-      ws = new WebSocket(this.url);
+      ws = this.offline ? new LocalSocket() : new WebSocket(this.url);
     } catch {
       this.scheduleRetry();
       return;
     }
     this.ws = ws;
+    offlineSocket = this.offline ? ws : null;
     ws.addEventListener('open', () => {
       if (this.ws !== ws) return;
       this.attempt = 0;
@@ -71,11 +90,12 @@ export class Net {
     const base = Math.min(MAX_DELAY_MS, MIN_DELAY_MS * 2 ** this.attempt);
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     this.attempt++;
-    this.on.down(delay);
     this.timer = setTimeout(() => {
       this.timer = 0;
       this.open();
     }, delay);
+    // Told after the retry is due: what it does (setOffline opens the link now) replaces it.
+    this.on.down(delay);
   }
 
   /** Reconnect at once if we are waiting to retry (the network came back, the tab was shown). */
@@ -105,6 +125,9 @@ export class Net {
  * limits, or records being prepared) is tried again after the seconds it names, up to 3 times.
  */
 export async function apiFetch(url, options = {}) {
+  // Playing offline, a game's record comes from the room in this browser.
+  const local = offlineSocket ? await offlineSocket.answer(url) : null;
+  if (local) return local;
   for (let attempt = 0; ; attempt++) {
     const res = await fetch(url, options);
     const wait = Number(res.headers.get('Retry-After'));

@@ -7,7 +7,7 @@ import { app, store } from './state.js';
 import { board, canvas, flipped } from './context.js';
 import { edgeLabels, edgeWords, formatTurn, gamesmanOf, notationChoices, notationOf } from './notation.js';
 import { screen } from './screen.js';
-import { loadPositions } from './replay_view.js';
+import { loadPositions } from './game_positions.js';
 import { isConnect } from './variants.js';
 
 /** The notation of a variant's games in this browser. */

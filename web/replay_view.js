@@ -1,12 +1,11 @@
 // Looking back over a game: the positions of its moves, the replay bar and its controls.
 
 import { $, h, icon, resultText, sideChip, sideName, toast } from './ui.js';
-import { fetchPositions, fetchRecord, movesFromRecord, parsePositions } from './replay.js';
+import { fetchRecord, movesFromRecord, parsePositions } from './replay.js';
 import { app } from './state.js';
 import { board, flipped, isPlayer, mySide, sidesOf } from './context.js';
-import { enrichMoves, mergePositions } from './game_positions.js';
+import { enrichMoves, loadPositions, mergePositions, moveIndexOf, shownMoves } from './game_positions.js';
 import { screen } from './screen.js';
-import { shownMoves } from './move_list.js';
 import { moveText } from './notation_view.js';
 
 // Only positions the server sent are shown: those this tab saw live, and the server's list of
@@ -45,19 +44,6 @@ export function viewState() {
   return { ...s, ...snap, status, players, legal: [], draw_offer: null };
 }
 
-/** The turn a position comes after: the turn of that version, else (a version of no action, as a
- *  takeback's, which shows the position after the turn before it) the last turn before it; -1 for
- *  none. */
-export function moveIndexOf(version, moves = shownMoves()) {
-  const i = moves.findIndex((m) => m.versions?.includes(version));
-  if (i >= 0) return i;
-  let before = -1;
-  moves.forEach((m, k) => {
-    if (m.versions?.length && Math.min(...m.versions) < version) before = k;
-  });
-  return before;
-}
-
 /** The position that shows the board after `version`: that version's, else one a takeback put in
  *  its place (the next position, of no turn of its own); null if there is none. */
 function positionAfter(version, game, vs, moves) {
@@ -84,21 +70,6 @@ export function replayLabel() {
   const vs = m.versions ?? [];
   if (vs.length > 1 && vs.includes(r.version)) parts.push(`step ${vs.indexOf(r.version) + 1} of ${vs.length}`);
   return parts;
-}
-
-/** Asks the server for the positions of a game this tab has not seen whole (once per game);
- *  resolves true when it asked. */
-export async function loadPositions(game) {
-  const key = `${app.room}#${game}`;
-  if (app.positionsTried.has(key)) return false;
-  app.positionsTried.add(key);
-  const room = app.room;
-  const q = Number.isInteger(app.state?.game) ? game : undefined;
-  const positions = await fetchPositions(room, q);
-  if (app.room !== room) return;
-  mergePositions(game, positions);
-  if (positions && game === app.gameNo) enrichMoves(app.moves, game);
-  return true;
 }
 
 /** Opens the replay at a version (the nearest position this tab has), of this game or an earlier one. */

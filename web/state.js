@@ -107,6 +107,7 @@ export const app = {
   rematchAsked: false,
   overlayClosed: false,
   everConnected: false,
+  offline: false, // playing with no server (welcome's `offline`): web/local_socket.js
   hover: null,
   welcome: null, // the server's welcome message
   ai: aiLevels(null), // computer opponents, from welcome (else levels 1..8, not advertised)

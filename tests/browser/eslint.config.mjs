@@ -5,12 +5,22 @@ import globals from 'globals';
 
 export default [
   {
-    ignores: ['web/engine/core.mjs', '**/node_modules/**', 'build*/**'],
+    ignores: ['web/engine/core.mjs', 'web/offline/offline.mjs', '**/node_modules/**', 'build*/**'],
   },
   {
     files: ['web/**/*.js'],
     ...js.configs.recommended,
     languageOptions: { ecmaVersion: 2024, sourceType: 'module', globals: { ...globals.browser } },
+  },
+  {
+    files: ['web/sw.js'],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 2024, sourceType: 'script', globals: { ...globals.serviceworker } },
+  },
+  {
+    files: ['web/offline/worker.js'],
+    ...js.configs.recommended,
+    languageOptions: { ecmaVersion: 2024, sourceType: 'module', globals: { ...globals.worker } },
   },
   {
     files: ['tests/browser/**/*.mjs'],

@@ -99,6 +99,9 @@ export async function person(browser, opts = {}) {
     deviceScaleFactor: opts.dpr ?? 1,
     isMobile: opts.mobile ?? false,
     hasTouch: opts.mobile ?? false,
+    // The service worker keeps every file of the page for play with no server (web/sw.js): its
+    // install would fetch them all again for each person; only the offline test needs it.
+    serviceWorkers: opts.serviceWorkers ?? 'block',
   });
   context.setDefaultTimeout(T);
   const page = await context.newPage();

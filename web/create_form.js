@@ -1,0 +1,207 @@
+// The start screen's New game form: the variant and its options, the side (seat_pick.js), the
+// clock (time_control.js), the computer and its strength, and the `create` it sends.
+
+import { $, h, humanize, markChecked, toast, variantBlurb, variantName } from './ui.js';
+import { app, store } from './state.js';
+import { aiLevelName, send, sidesOf } from './context.js';
+import { resetGameView } from './game_state.js';
+import { chosenClock } from './time_control.js';
+import { chosenSeat, renderSidePicks, seatRequest, syncSeat } from './seat_pick.js';
+
+for (const id of ['#variant-list', '#side-list']) $(id).addEventListener('change', () => markChecked($(id)));
+$('#side-list').addEventListener('change', () => {
+  syncSeat();
+  updateOpponent();
+});
+
+export function renderVariantPicker() {
+  const list = $('#variant-list');
+  const kids = [h('legend', {}, 'Game')];
+  app.variants.forEach((v, i) => {
+    const input = h('input', { type: 'radio', name: 'variant', value: v.id, checked: i === 0 });
+    input.addEventListener('change', renderVariantDetails);
+    kids.push(
+      h(
+        'label.variant',
+        {},
+        input,
+        h(
+          'span.variant-body',
+          {},
+          h('span.variant-name', {}, v.name ?? variantName(v.id)),
+          h('span.variant-blurb', {}, variantBlurb(v.id)),
+        ),
+      ),
+    );
+  });
+  list.replaceChildren(...kids);
+  markChecked(list);
+  $('#create-btn').disabled = false;
+  renderVariantDetails();
+}
+
+function selectedVariant() {
+  const id = $('#create-form').querySelector('input[name=variant]:checked')?.value;
+  return app.variants.find((v) => v.id === id) ?? app.variants[0];
+}
+
+function renderVariantDetails() {
+  const v = selectedVariant();
+  if (!v) return;
+  // Options, as inputs built from their specs.
+  const opts = (v.options ?? []).map((o) => {
+    const id = `opt-${o.name}`;
+    const help = o.description ?? o.help ?? '';
+    if (o.type === 'bool') {
+      return h(
+        'label.check',
+        { title: help },
+        h('input', { type: 'checkbox', id, name: o.name, checked: !!o.default, dataset: { type: 'bool' } }),
+        h('span', {}, humanize(o.name)),
+        help ? h('small.muted', {}, help) : null,
+      );
+    }
+    return h(
+      'label.field.num',
+      { title: help },
+      h('span', {}, humanize(o.name)),
+      h('input', {
+        type: 'number',
+        id,
+        name: o.name,
+        min: o.min,
+        max: o.max,
+        step: 1,
+        value: o.default ?? o.min ?? 0,
+        inputmode: 'numeric',
+        dataset: { type: 'int' },
+      }),
+      help ? h('small.muted', {}, help) : null,
+    );
+  });
+  const details = h(
+    'details.advanced',
+    {},
+    h('summary', {}, 'Start position (advanced)'),
+    h(
+      'label.field',
+      {},
+      h('span', {}, 'Position as JSON, see PROTOCOL.md (leave empty for the normal start)'),
+      h('textarea', {
+        id: 'create-position',
+        name: 'position',
+        rows: 3,
+        spellcheck: 'false',
+        placeholder: '{"pieces":[…],"turn":"fire"}',
+      }),
+    ),
+  );
+  $('#options').replaceChildren(...(opts.length ? [h('div.options-grid', {}, opts)] : []), details);
+  renderSidePicks(sidesOf(v.id));
+  updateOpponent();
+}
+
+// The computer opponent: a switch and a strength slider. The server seats the computer in the
+// other seat; the page then plays as against anyone.
+
+function aiOffered(variant) {
+  const v = app.variants.find((x) => x.id === variant);
+  return v?.ai !== false;
+}
+
+export function renderOpponentPicker() {
+  const { levels } = app.ai;
+  const range = $('#ai-level');
+  const saved = store.ai;
+  const prevLevel = range.dataset.ready ? levels[Number(range.value)] : saved.level;
+  let idx = levels.indexOf(prevLevel);
+  if (idx < 0) idx = Math.min(levels.length - 1, Math.max(0, levels.indexOf(3)));
+  range.min = '0';
+  range.max = String(levels.length - 1);
+  range.value = String(idx);
+  range.dataset.ready = '1';
+  if (!$('#vs-ai').dataset.ready) {
+    $('#vs-ai').checked = !!saved.on;
+    $('#vs-ai').dataset.ready = '1';
+  }
+  $('#ai-min').textContent = aiLevelName(levels[0]);
+  $('#ai-max').textContent = aiLevelName(levels[levels.length - 1]);
+  updateOpponent();
+}
+
+function updateOpponent() {
+  const { levels } = app.ai;
+  // Both sides on this screen leave no seat for the computer: its switch is off and says why, and
+  // comes back as it was when a side is chosen again.
+  const both = chosenSeat() === 'both';
+  const sw = $('#vs-ai');
+  if (both && !sw.disabled) {
+    sw.dataset.was = sw.checked ? '1' : '';
+    sw.checked = false;
+  } else if (!both && sw.disabled) {
+    sw.checked = sw.dataset.was === '1';
+  }
+  sw.disabled = both;
+  $('#opponent-note').hidden = !both;
+  const on = sw.checked;
+  const offered = aiOffered(selectedVariant()?.id);
+  $('#opponent').hidden = !offered;
+  const range = $('#ai-level');
+  const level = levels[Number(range.value)] ?? levels[0];
+  $('#ai-level-box').hidden = !on;
+  $('#ai-level-name').textContent = aiLevelName(level);
+  $('#ai-level-num').textContent = `${level}`;
+  range.setAttribute('aria-valuetext', `${aiLevelName(level)} (level ${level})`);
+  $('#create-btn').textContent = both ? 'Start the game here' : on && offered ? 'Play the computer' : 'Create game';
+  if (!both) store.ai = { on, level };
+}
+
+$('#vs-ai').addEventListener('change', updateOpponent);
+$('#ai-level').addEventListener('input', updateOpponent);
+
+$('#create-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const v = selectedVariant();
+  if (!v) return;
+  const form = $('#create-form');
+  const options = {};
+  for (const input of form.querySelectorAll('#options input[data-type]')) {
+    if (input.dataset.type === 'bool') options[input.name] = input.checked;
+    else {
+      const n = Number.parseInt(input.value, 10);
+      if (!Number.isFinite(n)) {
+        toast(`${humanize(input.name)} needs a whole number.`, 'error');
+        input.focus();
+        return;
+      }
+      options[input.name] = n;
+    }
+  }
+  const { clock, error, input } = chosenClock();
+  if (error) {
+    toast(error, 'error');
+    input.focus();
+    return;
+  }
+  const { seat, name, names } = seatRequest();
+  const msg = { type: 'create', variant: v.id, options, name, seat };
+  if (names) msg.names = names;
+  const vsAi = $('#vs-ai').checked && aiOffered(v.id) && seat !== 'both';
+  if (clock) msg.clock = clock;
+  if (vsAi) msg.opponent = { ai: app.ai.levels[Number($('#ai-level').value)] ?? app.ai.levels[0] };
+  const posText = $('#create-position')?.value.trim();
+  if (posText) {
+    try {
+      msg.position = JSON.parse(posText);
+    } catch {
+      toast('The start position is not valid JSON.', 'error');
+      return;
+    }
+  }
+  resetGameView();
+  const id = send(msg, { kind: 'create', name, ai: msg.opponent?.ai ?? null });
+  if (id !== null) {
+    app.joinReq = null;
+    app.creating = id;
+  }
+});

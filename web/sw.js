@@ -1,0 +1,133 @@
+// The service worker: the page, its rules core and its offline server (web/offline/) kept in the
+// browser, so that the page opens and plays with no server (docs/ENGINE.md, "Offline"). Always the
+// network first, so a host's update is seen at once; the browser's copy only when the server cannot
+// be reached. FILES is every file of web/, kept true by scripts/web-precache.mjs (the test command).
+
+const CACHE = 'bombcheckers-v1';
+
+// prettier-ignore
+const FILES = [
+  // precache: begin (scripts/web-precache.mjs --fix writes this list)
+  '/acts.js',
+  '/analysis/index.html',
+  '/app.js',
+  '/board.js',
+  '/board_effects.js',
+  '/board_layers.js',
+  '/board_values.js',
+  '/clocks.css',
+  '/clocks.js',
+  '/connection.js',
+  '/context.js',
+  '/controls.js',
+  '/create_form.js',
+  '/delta.js',
+  '/editor.css',
+  '/editor.js',
+  '/editor_board.js',
+  '/editor_check.js',
+  '/editor_palette.js',
+  '/editor_play.js',
+  '/editor_state.js',
+  '/engine.js',
+  '/engine/core.mjs',
+  '/engine/core.wasm',
+  '/explore.js',
+  '/export.js',
+  '/favicon.svg',
+  '/game.css',
+  '/game_overlay.js',
+  '/game_positions.js',
+  '/game_state.js',
+  '/game_view.js',
+  '/index.html',
+  '/input.js',
+  '/lobby.css',
+  '/lobby.js',
+  '/local_socket.js',
+  '/manifest.webmanifest',
+  '/move_list.js',
+  '/net.js',
+  '/notation.js',
+  '/notation_view.js',
+  '/offline/offline.mjs',
+  '/offline/offline.wasm',
+  '/offline/worker.js',
+  '/one_screen.js',
+  '/pieces.js',
+  '/player_cards.js',
+  '/position_text.js',
+  '/premove.js',
+  '/presence.js',
+  '/qr.js',
+  '/replay.js',
+  '/replay_view.js',
+  '/room_requests.js',
+  '/screen.js',
+  '/seat_pick.js',
+  '/server_time.js',
+  '/sounds.js',
+  '/squares.js',
+  '/state.js',
+  '/style.css',
+  '/takeback.css',
+  '/takeback.js',
+  '/time_control.js',
+  '/ui.js',
+  '/value_chart.js',
+  '/values.css',
+  '/values.js',
+  '/values_view.js',
+  '/variants.js',
+  // precache: end
+];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await cache.addAll(['/', ...FILES].map((f) => new Request(f, { cache: 'reload' })));
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+/** From the server, keeping a copy; from the copy when the server cannot be reached. */
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  const url = new URL(request.url);
+  // Every page of the app is index.html (/, /r/{room}, /analysis): the router reads the address.
+  const key = request.mode === 'navigate' ? '/' : url.pathname;
+  try {
+    const response = await fetch(request);
+    if (response.ok && FILES_SET.has(key)) await cache.put(key, response.clone());
+    return response;
+  } catch (e) {
+    const copy = await cache.match(key);
+    if (copy) return copy;
+    throw e;
+  }
+}
+
+const FILES_SET = new Set(['/', ...FILES]);
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  // The game socket, the API and the metrics are the server's alone.
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith('/api/') || url.pathname === '/ws' || url.pathname === '/metrics') return;
+  if (request.mode !== 'navigate' && !FILES_SET.has(url.pathname)) return;
+  event.respondWith(networkFirst(request));
+});
