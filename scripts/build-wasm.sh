@@ -41,8 +41,9 @@ emcc -std=c++20 -O2 -g0 -ffile-prefix-map="$PWD"=. -Icore/include \
   -sEXPORTED_RUNTIME_METHODS=cwrap \
   -o "$work/core.mjs"
 
-# The offline server (wasm/offline.cpp): the server's Room (server/room, wire, game) and the
-# computer (ai/) for play with no server. Boost's and nlohmann's headers come from Debian's
+# The offline server (wasm/offline.cpp): the server's Room (server/room, wire, game), the
+# computer and its analysis (ai/, the answers' JSON of server/host/analysis_json.cpp) for play
+# with no server. Boost's and nlohmann's headers come from Debian's
 # /usr/include, which is not added whole (its C library is not emscripten's).
 mkdir -p "$work/inc"
 ln -s /usr/include/boost "$work/inc/boost"
@@ -54,7 +55,8 @@ emcc -std=c++20 -O2 -g0 -DNDEBUG -DBC_VERSION="\"$version\"" \
   -ffile-prefix-map="$PWD"=. -ffile-prefix-map="$work/inc"=/usr/include \
   -Icore/include -Iai/include -Istore/include -I. -isystem "$work/inc" \
   $(ls core/src/*.cpp | grep -v perft.cpp) ai/src/*.cpp server/game/clock.cpp \
-  $(ls server/room/*.cpp | grep -v persist.cpp) server/wire/*.cpp wasm/offline.cpp wasm/sha256.cpp \
+  $(ls server/room/*.cpp | grep -v persist.cpp) server/wire/*.cpp server/host/analysis_json.cpp \
+  wasm/offline.cpp wasm/sha256.cpp \
   -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createOffline -sENVIRONMENT=web,worker \
   -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=0 -sEXPORTED_FUNCTIONS="$offline_exports" \
   -sEXPORTED_RUNTIME_METHODS=cwrap \

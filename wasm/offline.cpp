@@ -12,6 +12,8 @@
 #include <variant>
 
 #include "bc/ai.hpp"
+#include "bc/ai_analysis.hpp"
+#include "server/host/analysis.hpp"  // the answers' JSON (analysis_json.cpp) and their budgets
 #include "server/room/notation.hpp"
 #include "server/room/room.hpp"
 #include "server/wire/client.hpp"
@@ -84,6 +86,61 @@ void create(const RequestId& id, CreateMsg& c) {
   if (c.opponent) deliver(room->seat_computers(*c.opponent));
 }
 
+// The analysis the server's computer threads would give (server/host/analysis.cpp), here on the
+// worker's thread: a free position (the analysis board), or what the room allows of its own
+// games (its rules decide: a live game between two people is refused, a game against the
+// computer records its hints). Only the room's current game is kept here.
+void analyse(const ClientMessage& msg, const AnalyseMsg& a) {
+  const auto started = std::chrono::steady_clock::now();
+  GamePositions positions;
+  std::optional<std::int64_t> version;
+  bool history = false;
+  bool moves = a.moves;
+  int game_number = 1;
+  if (a.free) {
+    auto setup = resolve_create(*a.free);
+    if (auto* e = std::get_if<Error>(&setup)) return refuse(msg.id, e->code, e->message, "analyse");
+    positions.emplace_back(0, std::get<GameSetup>(setup).game);
+  } else {
+    if (!room) {
+      return refuse(msg.id, ErrorCode::UnknownRoom, "you are not in a room: start a game first",
+                    "analyse");
+    }
+    Outcome o = room->handle(kMe, msg);
+    deliver(o);
+    if (!o.analysis) return;
+    if (o.analysis->positions.empty()) {
+      return refuse(msg.id, ErrorCode::BadMessage,
+                    "with no server, only this game is kept: game " +
+                        std::to_string(o.analysis->game_number) + " is not",
+                    "analyse");
+    }
+    positions = std::move(o.analysis->positions);
+    version = o.analysis->version;
+    history = o.analysis->history;
+    moves = o.analysis->moves;
+    game_number = o.analysis->game_number;
+  }
+  ai::AnalysisLimits limits;
+  limits.time = history ? kHistoryTime : kAnalysisTime;
+  limits.turns = moves;
+  auto ms = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 started)
+        .count();
+  };
+  if (history) {
+    std::vector<Game> games;
+    games.reserve(positions.size());
+    for (const auto& p : positions) games.push_back(p.second);
+    const auto values = ai::analyse_positions(games, limits);
+    return say(analysis_history_json(msg.id, game_number, positions, values, ms()));
+  }
+  const Game& game = positions.front().second;
+  const ai::Analysis result = ai::analyse_position(game, limits);
+  say(analysis_json(msg.id, game, version, result, ms(), false));
+}
+
 }  // namespace
 
 // The welcome the page gets when it connects, with `offline` set.
@@ -108,10 +165,7 @@ BC_EXPORT void bc_offline_send(const char* text) {
     return say(pong_json(msg.id, ping->t, real_time().unix_ms()));
   }
   if (auto* c = std::get_if<CreateMsg>(&msg.body)) return create(msg.id, *c);
-  if (std::holds_alternative<AnalyseMsg>(msg.body)) {
-    return refuse(msg.id, ErrorCode::AnalysisNotAllowed,
-                  "analysis needs the server: it is not reachable just now", "analyse");
-  }
+  if (const auto* a = std::get_if<AnalyseMsg>(&msg.body)) return analyse(msg, *a);
   if (auto* j = std::get_if<JoinMsg>(&msg.body); j && (!room || j->room != room->id())) {
     return refuse(msg.id, ErrorCode::UnknownRoom,
                   "the server is not reachable, so room '" + j->room +

@@ -51,6 +51,12 @@ export default function scenarios(kind) {
       await waitBoard(p, { variant: 'kaboom', seat: 'x', status: 'playing', turn: 'x' });
       await p.visible('#player-top .tag.ai');
       assert.equal(await p.pathname(), '/', 'a game with no server has no link');
+      // The values come from the computer in the browser, as the server's analysis would give them.
+      await p.click('#values-toggle');
+      await waitBoard(p, { values: 'ready', valueVersion: '1:0' }, 30000);
+      await p.visible('#hints-badge');
+      await p.click('#values-toggle');
+      await waitBoard(p, { values: 'off' });
 
       let turns = 0;
       for (;;) {
