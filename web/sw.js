@@ -103,15 +103,17 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-/** From the server, keeping a copy; from the copy when the server cannot be reached. */
-async function networkFirst(request) {
+/** The addresses of the app's pages, all served by index.html (the router reads the address). */
+function isAppPage(path) {
+  return path === '/' || path === '/index.html' || /^\/r\/[^/]+\/?$/.test(path) || /^\/analysis\/?$/.test(path);
+}
+
+/** From the server, keeping a copy under `key`; from the copy when the server cannot be reached. */
+async function networkFirst(request, key) {
   const cache = await caches.open(CACHE);
-  const url = new URL(request.url);
-  // Every page of the app is index.html (/, /r/{room}, /analysis): the router reads the address.
-  const key = request.mode === 'navigate' ? '/' : url.pathname;
   try {
     const response = await fetch(request);
-    if (response.ok && FILES_SET.has(key)) await cache.put(key, response.clone());
+    if (response.ok) await cache.put(key, response.clone());
     return response;
   } catch (e) {
     const copy = await cache.match(key);
@@ -120,14 +122,17 @@ async function networkFirst(request) {
   }
 }
 
-const FILES_SET = new Set(['/', ...FILES]);
+const FILES_SET = new Set(FILES);
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  // The game socket, the API and the metrics are the server's alone.
+  // Only the page's own files and pages: the socket, the API, /healthz and /metrics, and anything
+  // else, are the server's alone.
   if (request.method !== 'GET' || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith('/api/') || url.pathname === '/ws' || url.pathname === '/metrics') return;
-  if (request.mode !== 'navigate' && !FILES_SET.has(url.pathname)) return;
-  event.respondWith(networkFirst(request));
+  if (request.mode === 'navigate') {
+    if (isAppPage(url.pathname)) event.respondWith(networkFirst(request, '/'));
+    return;
+  }
+  if (FILES_SET.has(url.pathname)) event.respondWith(networkFirst(request, url.pathname));
 });
