@@ -380,11 +380,14 @@ TEST(AnalysePositions, CheckersHistoryWithinTheCap) {
       history.push_back(g);
     }
   }
+  // A history's cap (3 s on the server): each position a share of it. Under ASan beside other
+  // work, 1 s left the last positions no share (a static value, depth 0: CI, 2026-11-29).
   AnalysisLimits limits;
-  limits.time = 1s;
+  limits.time = 3s;
   const auto start = std::chrono::steady_clock::now();
   const std::vector<Value> values = analyse_positions(history, limits);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s)
+      << "the cap holds (with room for a busy machine)";
   ASSERT_EQ(values.size(), history.size());
   for (const Value& v : values) {
     EXPECT_FALSE(v.exact);
