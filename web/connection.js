@@ -1,6 +1,6 @@
 // The connection and the server's messages about the room: welcome, joined, notices, errors.
 
-import { $, aiLevels, sideName, toast } from './ui.js';
+import { $, aiLevels, confirmDialog, sideName, toast } from './ui.js';
 import { app, normRoom, store } from './state.js';
 import { atOneScreen, hint, net, send } from './context.js';
 import { loadInvitation, onChat, onDrawOffer } from './controls.js';
@@ -91,9 +91,14 @@ function onOfflineOpen() {
   showBanner('No server: games on this screen and against the computer are played in this browser.', {
     spinner: false,
     action: 'Try the server',
-    onAction: () => {
+    onAction: async () => {
+      // The game played here lives in this page's worker, which the server's link replaces.
+      const playing = app.room && app.state?.status === 'playing';
+      if (playing && !(await confirmDialog('Going back to the server ends the game played here.', 'Go back'))) return;
       failedTries = 0;
+      app.joinReq = null;
       $('#banner').hidden = true;
+      if (app.room) leaveToStart();
       net.setOffline(false);
     },
   });

@@ -110,6 +110,10 @@ export default function scenarios(kind) {
       assert.equal(rec.actions.length, state.version, 'every action of the game');
       assert.deepEqual(rec.result.winner ?? null, state.result.winner ?? null);
       assert.match(text, /^x: Ada$/m, "the server's own Kaboom record");
+      // Back to the server, which is still gone: the start page, and offline again by itself.
+      await p.click('#banner-action');
+      await p.visible('#start');
+      await p.waitText('#conn', 'Playing offline');
       // Firefox reports each WebSocket it could not open as an error of the page: the server is
       // gone, as the test wants. Anything else is a fault.
       p.errors = p.errors.filter((e) => !/establish a connection to the server at ws:/.test(e));
