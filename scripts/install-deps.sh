@@ -89,7 +89,7 @@ fi
 if [ "$want_container" = 1 ] && [ "$(id -u)" = 0 ]; then
   stale=()
   for p in g++ libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libpq-dev \
-    libhiredis-dev libssl-dev libqrencode-dev; do
+    libhiredis-dev libssl-dev libqrencode-dev zlib1g-dev; do
     read -r installed candidate < <(apt-cache policy "$p" 2>/dev/null |
       awk '/Installed:/ {i = $2} /Candidate:/ {c = $2} END {print i, c}')
     case "$installed $candidate" in *"(none)"* | " "*) continue ;; esac
