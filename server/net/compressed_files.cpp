@@ -10,6 +10,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "server/net/ascii.hpp"
+
 namespace bc::server {
 namespace {
 
@@ -34,13 +36,6 @@ Cache& cache() {
   return c;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 }  // namespace
 
 bool compressible(std::string_view type) {
@@ -50,7 +45,7 @@ bool compressible(std::string_view type) {
 }
 
 bool accepts_gzip(std::string_view header) {
-  const std::string h = lower(header);
+  const std::string h = ascii_lower(header);
   std::size_t at = 0;
   while (at < h.size()) {
     std::size_t end = h.find(',', at);

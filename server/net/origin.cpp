@@ -3,21 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "server/net/ascii.hpp"
+
 namespace bc::server {
 
-namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-}  // namespace
-
 std::optional<std::string> normalize_origin(std::string_view origin) {
-  std::string o = lower(origin);
+  std::string o = ascii_lower(origin);
   if (o == "null") return o;
   while (!o.empty() && o.back() == '/') o.pop_back();
   const auto sep = o.find("://");
@@ -46,7 +37,7 @@ bool origin_allowed(std::string_view origin, std::string_view host,
   if (!o) return false;
   if (std::find(allowed.begin(), allowed.end(), *o) != allowed.end()) return true;
   const auto sep = o->find("://");
-  return sep != std::string::npos && !host.empty() && o->substr(sep + 3) == lower(host);
+  return sep != std::string::npos && !host.empty() && o->substr(sep + 3) == ascii_lower(host);
 }
 
 }  // namespace bc::server

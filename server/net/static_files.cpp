@@ -8,6 +8,8 @@
 #include <system_error>
 #include <utility>
 
+#include "server/net/ascii.hpp"
+
 namespace bc::server {
 
 namespace fs = std::filesystem;
@@ -105,9 +107,7 @@ std::string_view content_type(const fs::path& file) {
       // The rules core (web/engine/): browsers compile it while it downloads only with this type.
       {".wasm", "application/wasm"},
   }};
-  std::string ext = file.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string ext = ascii_lower(file.extension().string());
   for (const auto& [e, type] : kTypes) {
     if (e == ext) return type;
   }
