@@ -12,13 +12,7 @@
 #include <vector>
 
 #include "bc/core.hpp"
-
-#ifdef __EMSCRIPTEN__
-#include <emscripten/emscripten.h>
-#define BC_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
-#else
-#define BC_EXPORT extern "C"
-#endif
+#include "export.hpp"
 
 namespace {
 

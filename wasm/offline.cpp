@@ -13,19 +13,13 @@
 
 #include "bc/ai.hpp"
 #include "bc/ai_analysis.hpp"
+#include "export.hpp"
 #include "server/host/analysis.hpp"  // the answers' JSON (analysis_json.cpp) and their budgets
 #include "server/room/notation.hpp"
 #include "server/room/room.hpp"
 #include "server/wire/client.hpp"
 #include "server/wire/setup.hpp"
 #include "server/wire/views.hpp"
-
-#ifdef __EMSCRIPTEN__
-#include <emscripten/emscripten.h>
-#define BC_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
-#else
-#define BC_EXPORT extern "C"
-#endif
 
 namespace {
 
