@@ -515,6 +515,11 @@ struct StoredTable {
     if (!id.empty()) m["id"] = id;
     host->request(a.get() == &p ? a : b, msg(m), Clock::now());
   }
+  // Ann plays a move: both have seen version 1.
+  bool to_version_1() {
+    act(*a, "m1");
+    return run_until(ioc, [&] { return last_state(*b)["version"] == 1; });
+  }
   // Ann, then Bob, play a move each: both have seen version 2 (the last the store keeps).
   bool to_version_2() {
     act(*a);
@@ -527,6 +532,16 @@ struct StoredTable {
     run_until(ioc, [&] { return std::chrono::steady_clock::now() > until; });
   }
 };
+
+// The store away, as PostgreSQL stopped would be: what is written is flushed, then its actions'
+// table is renamed, so that no commit and no read of a room succeeds; and back again.
+void take_the_store_away(store::Store& s, const fs::path& db) {
+  s.flush();
+  exec_sql(db, "ALTER TABLE actions RENAME TO actions_away;");
+}
+void bring_the_store_back(const fs::path& db) {
+  exec_sql(db, "ALTER TABLE actions_away RENAME TO actions;");
+}
 
 TEST(Store, ACommitThatFailsIsNotAnnouncedAndTheRoomGoesBackToTheStore) {
   TempDir dir;
@@ -622,11 +637,9 @@ TEST(Store, ARoomWhoseStoreIsAwayWaitsForItAndGoesOnWhenItIsBack) {
   if (HasFailure()) return;
   FakePeer& a = *t.a;
   FakePeer& b = *t.b;
-  t.act(a, "m1");
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
+  ASSERT_TRUE(t.to_version_1());
   const json before = t.last_state(a);
-  s->flush();
-  exec_sql(db, "ALTER TABLE actions RENAME TO actions_away;");
+  take_the_store_away(*s, db);
   t.act(b, "m2");
   ASSERT_TRUE(run_until(t.ioc, [&] { return !b.of("error").empty(); }));
   EXPECT_EQ(b.of("error").back()["code"], "server_error");
@@ -642,7 +655,7 @@ TEST(Store, ARoomWhoseStoreIsAwayWaitsForItAndGoesOnWhenItIsBack) {
     EXPECT_TRUE(p->of("notice").empty()) << "the room is not closed";
   }
   // The store is back: the room is read back at its next try, and the game goes on.
-  exec_sql(db, "ALTER TABLE actions_away RENAME TO actions;");
+  bring_the_store_back(db);
   const std::size_t states = a.of("state").size();
   ASSERT_TRUE(run_until(t.ioc, [&] { return a.of("state").size() > states; }));
   EXPECT_EQ(t.last_state(a)["version"], 1);
@@ -666,10 +679,8 @@ TEST(Store, NoStateGoesOutWhileTheRoomWaitsForItsStore) {
   if (HasFailure()) return;
   FakePeer& a = *t.a;
   FakePeer& b = *t.b;
-  t.act(a, "m1");
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
-  s->flush();
-  exec_sql(db, "ALTER TABLE actions RENAME TO actions_away;");
+  ASSERT_TRUE(t.to_version_1());
+  take_the_store_away(*s, db);
   auto watcher = std::make_shared<FakePeer>(3);
   t.act(b, "m2");  // its commit fails, and the room cannot be read back
   t.host->request(watcher, msg({{"type", "join"}, {"room", t.host->id()}}), Clock::now());
@@ -678,7 +689,7 @@ TEST(Store, NoStateGoesOutWhileTheRoomWaitsForItsStore) {
   for (auto* p : {&a, &b, watcher.get()}) {
     for (const auto& st : p->of("state")) EXPECT_LE(st["version"].get<int>(), 1) << st.dump();
   }
-  exec_sql(db, "ALTER TABLE actions_away RENAME TO actions;");
+  bring_the_store_back(db);
   ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(a)["spectators"] == 1; }));
   EXPECT_EQ(t.last_state(a)["version"], 1);
 }
@@ -700,10 +711,8 @@ TEST(Store, AConnectionClosingWhileTheRoomWaitsForItsStoreShowsNothingThatFailed
   auto watcher = std::make_shared<FakePeer>(3);
   t.host->request(watcher, msg({{"type", "join"}, {"room", t.host->id()}}), Clock::now());
   ASSERT_TRUE(run_until(t.ioc, [&] { return watcher->room != nullptr; }));
-  t.act(a, "m1");
-  ASSERT_TRUE(run_until(t.ioc, [&] { return t.last_state(b)["version"] == 1; }));
-  s->flush();
-  exec_sql(db, "ALTER TABLE actions RENAME TO actions_away;");
+  ASSERT_TRUE(t.to_version_1());
+  take_the_store_away(*s, db);
   t.act(b, "m2");  // its commit fails, and the room cannot be read back
   ASSERT_TRUE(run_until(t.ioc, [&] { return !b.of("error").empty(); }));
   t.host->disconnect(2);  // Bob's connection closes while the room waits
@@ -717,7 +726,7 @@ TEST(Store, AConnectionClosingWhileTheRoomWaitsForItsStoreShowsNothingThatFailed
   ASSERT_TRUE(run_until(t.ioc, [&] { return readable.has_value(); }));
   EXPECT_FALSE(*readable) << "the room in memory holds the change that failed";
   EXPECT_EQ(t.host->summary().version, 1);
-  exec_sql(db, "ALTER TABLE actions_away RENAME TO actions;");
+  bring_the_store_back(db);
   ASSERT_TRUE(run_until(t.ioc, [&] {
     return t.last_state(a)["players"]["white"]["connected"] == false;
   })) << "Bob is shown gone once the room is back";
