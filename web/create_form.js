@@ -1,7 +1,7 @@
 // The start screen's New game form: the variant and its options, the side (seat_pick.js), the
 // clock (time_control.js), the computer and its strength, and the `create` it sends.
 
-import { $, h, humanize, markChecked, toast, variantBlurb, variantName } from './ui.js';
+import { $, h, humanize, markChecked, optionInput, toast, variantBlurb, variantName } from './ui.js';
 import { app, store } from './state.js';
 import { aiLevelName, send, sidesOf } from './context.js';
 import { resetGameView } from './game_state.js';
@@ -49,36 +49,9 @@ function renderVariantDetails() {
   const v = selectedVariant();
   if (!v) return;
   // Options, as inputs built from their specs.
-  const opts = (v.options ?? []).map((o) => {
-    const id = `opt-${o.name}`;
-    const help = o.description ?? o.help ?? '';
-    if (o.type === 'bool') {
-      return h(
-        'label.check',
-        { title: help },
-        h('input', { type: 'checkbox', id, name: o.name, checked: !!o.default, dataset: { type: 'bool' } }),
-        h('span', {}, humanize(o.name)),
-        help ? h('small.muted', {}, help) : null,
-      );
-    }
-    return h(
-      'label.field.num',
-      { title: help },
-      h('span', {}, humanize(o.name)),
-      h('input', {
-        type: 'number',
-        id,
-        name: o.name,
-        min: o.min,
-        max: o.max,
-        step: 1,
-        value: o.default ?? o.min ?? 0,
-        inputmode: 'numeric',
-        dataset: { type: 'int' },
-      }),
-      help ? h('small.muted', {}, help) : null,
-    );
-  });
+  const opts = (v.options ?? []).map((o) =>
+    optionInput(o, `opt-${o.name}`, o.type === 'bool' ? o.default : (o.default ?? o.min ?? 0), { described: true }),
+  );
   const details = h(
     'details.advanced',
     {},

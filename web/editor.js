@@ -2,7 +2,7 @@
 // pieces to click onto the board, the side to move and Kaboom's bombs in hand, the position as
 // text (import and export), and the server's word on the position as it is set up.
 
-import { $, copyText, h, humanize, markChecked, sideChip, sideName, toast, variantName } from './ui.js';
+import { $, copyText, h, humanize, markChecked, optionInput, sideChip, sideName, toast, variantName } from './ui.js';
 import { app } from './state.js';
 import { same } from './squares.js';
 import { showScreen } from './screen.js';
@@ -78,33 +78,7 @@ function setVariant(variant, options) {
 }
 
 function renderOptions() {
-  const inputs = optionSpecs().map((o) => {
-    const help = o.help ?? o.description ?? '';
-    const id = `ed-opt-${o.name}`;
-    if (o.type === 'bool') {
-      return h(
-        'label.check',
-        { title: help },
-        h('input', { type: 'checkbox', id, name: o.name, checked: !!ed.options[o.name] }),
-        h('span', {}, humanize(o.name)),
-      );
-    }
-    return h(
-      'label.field.num',
-      { title: help },
-      h('span', {}, humanize(o.name)),
-      h('input', {
-        type: 'number',
-        id,
-        name: o.name,
-        min: o.min,
-        max: o.max,
-        step: 1,
-        value: ed.options[o.name],
-        inputmode: 'numeric',
-      }),
-    );
-  });
+  const inputs = optionSpecs().map((o) => optionInput(o, `ed-opt-${o.name}`, ed.options[o.name]));
   $('#ed-options').replaceChildren(...inputs);
 }
 
