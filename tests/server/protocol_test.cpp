@@ -1,6 +1,7 @@
 // The protocol layer: parsing client text (never throwing), resolving create requests in the
 // documented order, serializing core values; plus the small pieces (room ids, static paths, rate).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -573,9 +574,13 @@ TEST(RoomIds, SixCharsFromTheUnambiguousAlphabet) {
 class StaticFiles : public ::testing::Test {
  protected:
   void SetUp() override {
+    // The process id: ctest runs each test in a process of its own, several at once, and under
+    // TSan (no address randomisation) two that start in the same millisecond had the same seed and
+    // `this`, so the same folder (a symlink that "exists", TSan stage of CI).
     base_ = std::filesystem::temp_directory_path() /
-            ("bc-static-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-             "-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+            ("bc-static-" + std::to_string(::getpid()) + "-" +
+             std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    std::filesystem::remove_all(base_);  // one a killed run left behind
     root_ = base_ / "web";
     std::filesystem::create_directories(root_ / "img");
     std::ofstream(root_ / "index.html") << "<html></html>";
