@@ -70,7 +70,16 @@ export async function refreshRooms() {
     list.replaceChildren(h('li.muted', {}, 'The list of games is not available right now.'));
     return;
   }
-  const live = rooms.filter((r) => r.status !== 'finished').slice(0, 50);
+  // At most 50, and the ones that matter to this visitor first: a game this browser holds a seat
+  // in, then games with a seat free (the server lists rooms by id, so a busy server's newest room
+  // could fall past the 50 otherwise).
+  const rank = (r) => (store.seat(r.id) ? 0 : seatList(r).some((x) => x.name === null) && !r.one_screen ? 1 : 2);
+  const live = rooms
+    .filter((r) => r.status !== 'finished')
+    .map((r, i) => ({ r, i, k: rank(r) }))
+    .sort((a, b) => a.k - b.k || a.i - b.i)
+    .slice(0, 50)
+    .map(({ r }) => r);
   if (!live.length) {
     list.replaceChildren(h('li.muted', {}, 'No games right now. Start one!'));
     return;
