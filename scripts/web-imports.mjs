@@ -1,6 +1,7 @@
 // The web client's imports: the page is in layers (issue 32), so no modules of web/ may import
 // each other in a cycle (a strongly connected component of the static imports), and a module is
-// one idea, at most 400 lines. Fails naming the cycle or the module.
+// one idea, at most 400 lines. And the client's state is changed only by the store's reducers
+// (web/store/): no other module writes `app.…`. Fails naming the cycle, the module or the write.
 //   node scripts/web-imports.mjs [--list]   (--list: print the modules in cycles)
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -81,7 +82,28 @@ console.log(`web-imports: ${files.length} modules, ${total} lines; ${components.
 for (const c of components) console.log(`  cycle of ${c.length}: ${c.join(' ')}`);
 if (long.length) console.log(`  over 400 lines: ${long.map(([m, n]) => `${m} (${n})`).join(', ')}`);
 
+// Writes to the client's state outside web/store/: an assignment to `app.x` (or deeper), or a
+// collection of it changed in place. app is read-only at run time too (store.js), but a write in
+// code seldom run would only throw in front of a user.
+const WRITE =
+  /\bapp\.[\w$]+(?:\.[\w$]+)*\s*(?:=(?!=)|\+\+|--|[-+*/%&|^]=)|\bapp\.[\w$]+(?:\.[\w$]+)*\.(?:set|delete|clear|add|push|pop|shift|unshift|splice|sort|reverse)\(|Object\.assign\(\s*app\b/g;
+const writes = [];
+for (const f of files) {
+  if (name(f).startsWith(`store${path.sep}`)) continue;
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (!line.trim().startsWith('//') && line.match(WRITE)) writes.push(`${name(f)}:${i + 1}: ${line.trim()}`);
+    });
+}
+console.log(`  writes to the client's state outside web/store/: ${writes.length}`);
+for (const w of writes) console.log(`    ${w}`);
+
 let ok = true;
+if (writes.length) {
+  ok = false;
+  console.error("web-imports: the client's state is changed by dispatch of an action (web/store/), not by writing app");
+}
 if (components.length) {
   ok = false;
   console.error('web-imports: modules import each other in a cycle (break it: a module imports only layers below it)');

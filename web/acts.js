@@ -1,9 +1,8 @@
 // What the player plays: an action sent to the server (its version, and our lag in a clocked game),
 // and the end of a turn. Asked for by the board's clicks, the controls and a premove alike.
-import { app } from './state.js';
+import { app, dispatch } from './store/store.js';
 import { myLegal, send } from './context.js';
 import { lagMs } from './server_time.js';
-import { screen } from './screen.js';
 
 /** Sends `action` (one of the state's `legal`, unchanged) for the latest state. */
 export function act(action) {
@@ -15,9 +14,7 @@ export function act(action) {
   if (s.clock && lag !== null) msg.lag = lag;
   const id = send(msg, { kind: 'act' });
   if (id === null) return;
-  app.pending = true;
-  app.selected = null;
-  screen.render();
+  dispatch({ type: 'sent/act' });
 }
 
 export function endTurn() {

@@ -2,6 +2,9 @@
 // Every move sent is an object taken unchanged from the server's `legal` list; the page never
 // decides a rule.
 //
+//   store/          the client's state: three slices (session, game, view) that only `dispatch` of an
+//                   action changes (a server's message, a request sent, a user's intent); `app`
+//                   reads them, and game_view.js subscribes to draw
 //   context.js      the canvas, board view and connection, and questions about the latest state
 //   connection.js   the server's messages about the room (welcome, joined, notices, errors)
 //   game_state.js   taking in a state: the move list and the history behind it
@@ -35,7 +38,8 @@
 //   position_text.js  positions as text: the CLI's FEN-like line, Kaboom's Gamesman string
 
 import { $ } from './ui.js';
-import { app, store } from './state.js';
+import { app } from './store/store.js';
+import { saved } from './store/saved.js';
 import { board, net, netEvents } from './context.js';
 import { onDown, onMessage, onOpen, setConn } from './connection.js';
 import { route } from './lobby.js';
@@ -62,7 +66,7 @@ if ('serviceWorker' in navigator) {
   });
 }
 
-$('#create-name').value = store.name;
+$('#create-name').value = saved.name;
 setConn(false, 'Connecting…');
 net.start();
 route();

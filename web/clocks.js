@@ -5,7 +5,7 @@
 // tenth under 10 s), not at every animation frame: that kept a core busy for a ticking clock.
 
 import { $, h, icon, sideName } from './ui.js';
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { atOneScreen, isPlayer, mySide } from './context.js';
 import { serverNow } from './server_time.js';
 import { playSound } from './sounds.js';

@@ -1,11 +1,12 @@
 // The connection and the server's messages about the room: welcome, joined, notices, errors.
 
-import { $, aiLevels, confirmDialog, sideName, toast } from './ui.js';
-import { app, normRoom, store } from './state.js';
+import { $, confirmDialog, sideName, toast } from './ui.js';
+import { app, batch, dispatch } from './store/store.js';
+import { normRoom, saved } from './store/saved.js';
 import { atOneScreen, hint, net, send } from './context.js';
 import { loadInvitation, onChat, onDrawOffer } from './controls.js';
 import { applyDelta } from './delta.js';
-import { onState, resetGameView } from './game_state.js';
+import { clearGameScreen, onState } from './game_state.js';
 import { onPresence } from './presence.js';
 import { onPong, reportLag, sendPing } from './server_time.js';
 import { renderTimeControl } from './time_control.js';
@@ -45,14 +46,14 @@ function showReplaced() {
 /** Takes the seat back from the other tab (which is paused in turn). */
 function playHere() {
   if (!app.replaced || !app.room) return;
-  app.joinReq = { room: app.room, seat: app.seat, name: store.name || 'Guest', token: app.token };
+  dispatch({ type: 'want/play_here', name: saved.name || 'Guest' });
   $('#banner').hidden = true;
   if (net.connected) sendJoin();
 }
 
 export function onOpen() {
   if (net.offline) return onOfflineOpen();
-  app.everConnected = true;
+  dispatch({ type: 'net/open' });
   setConn(true, 'Online');
   if (app.replaced) showReplaced();
   else $('#banner').hidden = true;
@@ -67,27 +68,25 @@ let failedTries = 0;
 
 export function onDown(retryMs) {
   setConn(false, 'Offline');
-  app.pending = false;
-  app.requests.clear(); // nothing sent on the old socket will be answered
-  if (net.offline) return screen.render();
+  dispatch({ type: 'net/down' });
+  if (net.offline) return undefined;
   failedTries++;
   // The page came from the browser's copy (the service worker) with the server gone: the start
   // page offers what can be played here. A game's link keeps trying: its room is on the server.
   if (!app.everConnected && !app.joinReq && location.pathname === '/' && failedTries >= TRIES_BEFORE_OFFLINE) {
     net.setOffline(true);
-    return screen.render();
+    return undefined;
   }
   const offer = app.room ? {} : { spinner: true, action: 'Play offline', onAction: () => net.setOffline(true) };
   if (app.everConnected || app.joinReq || failedTries >= TRIES_BEFORE_OFFLINE)
     showBanner(`Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`, offer);
-  screen.render();
   return undefined;
 }
 
 /** Playing with no server: what is offered, and the way back to the server. */
 function onOfflineOpen() {
   setConn(false, 'Playing offline');
-  app.joinReq = null;
+  dispatch({ type: 'net/offline' });
   showBanner('No server: games on this screen and against the computer are played in this browser.', {
     spinner: false,
     action: 'Try the server',
@@ -96,7 +95,7 @@ function onOfflineOpen() {
       const playing = app.room && app.state?.status === 'playing';
       if (playing && !(await confirmDialog('Going back to the server ends the game played here.', 'Go back'))) return;
       failedTries = 0;
-      app.joinReq = null;
+      dispatch({ type: 'want/server' });
       $('#banner').hidden = true;
       if (app.room) leaveToStart();
       net.setOffline(false);
@@ -137,8 +136,7 @@ export function onMessage(msg) {
     case 'presence':
       return onPresence(msg);
     case 'ok':
-      app.requests.delete(msg.id); // the request went through; its state or chat follows
-      return undefined;
+      return dispatch({ type: 'got/ok', id: msg.id }); // the request went through; its state or chat follows
     // At one screen the answer was given here: nothing to tell.
     case 'rematch_offer':
       if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} would like a rematch.`, 'info');
@@ -162,19 +160,14 @@ function onDelta(msg) {
 }
 
 function onWelcome(msg) {
-  app.welcome = msg;
-  app.offline = !!msg.offline;
+  const first = app.variants.length === 0;
+  dispatch({ type: 'got/welcome', msg });
   document.body.classList.toggle('offline', app.offline);
   learnVariants(msg.variants);
-  app.ai = aiLevels(msg);
   renderOpponentPicker();
   renderTimeControl(msg.clocks);
   if (msg.clocks) sendPing(); // a server with clocks answers pings: the first estimate of its time
-  if (Array.isArray(msg.variants) && msg.variants.length) {
-    const first = app.variants.length === 0;
-    app.variants = msg.variants;
-    if (first) renderVariantPicker();
-  }
+  if (first && app.variants.length) renderVariantPicker();
   const chatMax = msg.limits?.chat_max_chars;
   if (Number.isInteger(chatMax) && chatMax > 0) $('#chat-input').maxLength = chatMax;
   const nameMax = msg.limits?.name_max_chars;
@@ -185,31 +178,35 @@ function onWelcome(msg) {
 
 function onJoined(msg) {
   const req = app.requests.get(msg.id);
-  app.requests.delete(msg.id);
   const room = normRoom(msg.room ?? req?.room);
-  if (!room) return;
   // Only the answer to our latest create, or news of the room we are in (or entering): anything
   // else is about a room we have left, and must not pull us back in.
-  if (req?.kind === 'create' ? msg.id !== app.creating : room !== app.room) return;
-  app.creating = null;
-  if (room !== app.room) resetGameView();
-  if (app.replaced) {
-    app.replaced = false;
-    $('#banner').hidden = true;
+  if (!room || (req?.kind === 'create' ? msg.id !== app.creating : room !== app.room)) {
+    dispatch({ type: 'got/reply', id: msg.id });
+    return;
   }
-  if (req?.kind === 'create') app.aiRequested = req.ai ?? null;
-  app.room = room;
-  app.seat = msg.seat ?? req?.seat ?? 'spectator';
-  // One screen: this page holds both seats with one token, and plays for the side to move.
-  app.oneScreen = !!msg.one_screen && app.seat !== 'spectator';
-  app.url = msg.url ?? `/r/${room}`;
+  const fresh = room !== app.room;
+  if (fresh) clearGameScreen();
+  if (app.replaced) $('#banner').hidden = true;
+  batch(() => joined(msg, req, room, fresh));
+}
+
+function joined(msg, req, room, fresh) {
+  dispatch({
+    type: 'got/joined',
+    id: msg.id,
+    room,
+    fresh,
+    create: req?.kind === 'create' ? req : null,
+    seat: msg.seat ?? req?.seat ?? 'spectator',
+    // One screen: this page holds both seats with one token, and plays for the side to move.
+    oneScreen: !!msg.one_screen,
+    url: msg.url ?? `/r/${room}`,
+    token: msg.token ?? null,
+    name: req?.name || saved.name || 'Guest',
+  });
   loadInvitation(room, app.url);
-  const name = req?.name || store.name || 'Guest';
-  if (msg.token && app.seat !== 'spectator' && !app.offline) {
-    app.token = msg.token;
-    store.saveSeat(room, msg.token, app.seat, app.oneScreen);
-  }
-  app.joinReq = { room, seat: app.seat, name, token: app.seat !== 'spectator' ? app.token : null };
+  if (msg.token && app.seat !== 'spectator' && !app.offline) saved.saveSeat(room, msg.token, app.seat, app.oneScreen);
   if (req?.lostSeat) {
     toast(
       app.seat === 'spectator'
@@ -228,7 +225,6 @@ function onJoined(msg) {
   } else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
   showScreen('game');
   screen.dataAttrs();
-  screen.render();
   reportLag(); // the room hears our lag now, not at the next ping
 }
 
@@ -236,17 +232,12 @@ function onNotice(msg) {
   if (msg.code === 'replaced') {
     // Another tab or device took this seat with our token: do not fight it for the seat, and
     // offer nothing that would only be refused (this connection is out of the room).
-    app.joinReq = null;
-    app.replaced = true;
-    app.pending = false;
-    app.selected = null;
-    app.premove = null;
+    dispatch({ type: 'got/replaced' });
     showReplaced();
-    screen.render();
     return;
   }
   if (msg.code === 'room_closed') {
-    app.joinReq = null;
+    dispatch({ type: 'got/room_closed' });
     toast(msg.message || 'This game was closed.', 'error', 6000);
     return;
   }
@@ -255,12 +246,11 @@ function onNotice(msg) {
 
 function onError(msg) {
   const req = app.requests.get(msg.id);
-  app.requests.delete(msg.id);
+  dispatch({ type: 'got/error', id: msg.id, req, code: msg.code });
   const text = msg.message || 'Something went wrong.';
   if (req?.kind === 'join') {
     if (msg.code === 'unknown_room') {
-      store.dropSeat(req.room);
-      app.joinReq = null;
+      saved.dropSeat(req.room);
       leaveToStart();
       history.replaceState({}, '', '/');
       toast(`There is no game “${req.room}”. It may have ended long ago.`, 'error');
@@ -269,15 +259,12 @@ function onError(msg) {
     if (msg.code === 'bad_token') {
       // The seat is gone (given up before the game started, say). `any` takes a free seat if the
       // room still waits for players, and watches otherwise; onJoined says which.
-      store.dropSeat(req.room);
-      app.token = null;
-      app.joinReq = { room: req.room, seat: 'any', name: req.name, token: null, lostSeat: true };
+      saved.dropSeat(req.room);
       sendJoin();
       return;
     }
     if (msg.code === 'too_many_spectators') {
       // This address already watches the room from many tabs: nothing to retry.
-      app.joinReq = null;
       leaveToStart();
       history.replaceState({}, '', '/');
       toast(text, 'error', 6000);
@@ -294,24 +281,14 @@ function onError(msg) {
       return;
     }
     if (msg.code === 'seat_taken' && req.seat !== 'spectator') {
-      app.token = null;
-      app.joinReq = { room: req.room, seat: 'spectator', name: req.name, token: null };
       toast('Both seats are taken: you are watching.', 'info');
       sendJoin();
       return;
     }
   }
-  if (req?.kind === 'act') {
-    app.pending = false;
-    app.selected = null;
-    if (msg.code === 'stale_version') {
-      hint('The game moved on; have another look.');
-      screen.render();
-      return;
-    }
+  if (req?.kind === 'act' && msg.code === 'stale_version') {
+    hint('The game moved on; have another look.');
+    return;
   }
-  if (req?.kind === 'rematch') app.rematchAsked = false;
-  if (req?.kind === 'claim') app.claiming = false;
   toast(text, 'error');
-  screen.render();
 }

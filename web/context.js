@@ -3,8 +3,10 @@
 
 import { Net } from './net.js';
 import { BoardView } from './board.js';
-import { $, DEFAULT_SIDES, aiName, toast } from './ui.js';
-import { app, store } from './state.js';
+import { $, aiName, toast } from './ui.js';
+import { app, dispatch } from './store/store.js';
+import { saved } from './store/saved.js';
+import * as select from './store/select.js';
 import { same } from './squares.js';
 import { isConnect } from './variants.js';
 
@@ -26,33 +28,16 @@ export const net = new Net(wsUrl, {
 
 export { same }; // squares.js's, for the page's modules
 
-export function sidesOf(variant) {
-  const v = app.variants.find((x) => x.id === variant);
-  const sides = v?.sides?.map((s) => (typeof s === 'string' ? s : (s.id ?? s.name)));
-  return sides?.length === 2 ? sides : (DEFAULT_SIDES[variant] ?? ['fire', 'water']);
-}
-
-export function isPlayer() {
-  const s = app.state;
-  return !!s && !!app.seat && sidesOf(s.variant).includes(app.seat);
-}
-
+// The store's questions (store/select.js), asked of the latest state.
+export const sidesOf = (variant) => select.sidesOf(app, variant);
+export const isPlayer = () => select.isPlayer(app);
 /** Whether this page holds both seats of a one-screen room, and so plays for the side to move. */
-export function atOneScreen() {
-  return app.oneScreen && isPlayer();
-}
-
+export const atOneScreen = () => select.atOneScreen(app);
 /** The side this page plays for now: its seat, or at one screen the side to move. */
-export function mySide() {
-  return atOneScreen() ? app.state.turn : app.seat;
-}
-
-export function myLegal() {
-  const s = app.state;
-  if (!s || app.replay || app.pending || app.replaced || !isPlayer() || s.status !== 'playing' || s.turn !== mySide())
-    return [];
-  return Array.isArray(s.legal) ? s.legal : [];
-}
+export const mySide = () => select.mySide(app);
+export const myLegal = () => select.myLegal(app);
+/** The piece that must or may go on capturing: the only mover while a sequence is under way. */
+export const sequencePiece = () => select.sequencePiece(app);
 
 let shownTurn = { game: '', side: null }; // at one screen: the side to move last shown in a game
 
@@ -66,7 +51,7 @@ function baseFlipped() {
     const game = `${s.room}:${s.game}`;
     if (s.status === 'playing') shownTurn = { game, side: s.turn };
     const side = shownTurn.game === game ? shownTurn.side : s.turn;
-    return store.turnBoard && side === sides[1];
+    return saved.turnBoard && side === sides[1];
   }
   return isPlayer() && app.seat === sides[1];
 }
@@ -96,19 +81,13 @@ export function clearHint() {
   el.textContent = '';
 }
 
-const MAX_REQUESTS = 100;
-
 export function send(msg, meta) {
   const id = net.send(msg);
   if (id === null) {
     toast('Not connected right now; trying to reconnect…', 'error');
     return null;
   }
-  if (meta) {
-    app.requests.set(id, meta);
-    // Replies take their entries out; this bounds what unanswered ones can pile up.
-    while (app.requests.size > MAX_REQUESTS) app.requests.delete(app.requests.keys().next().value);
-  }
+  if (meta) dispatch({ type: 'sent/request', id, meta });
   return id;
 }
 

@@ -2,7 +2,7 @@
 
 import { invitation } from './qr.js';
 import { $, confirmDialog, copyText, h, sideName, toast } from './ui.js';
-import { app } from './state.js';
+import { app, batch, dispatch } from './store/store.js';
 import { atOneScreen, board, flipped, mySide, send } from './context.js';
 import { screen } from './screen.js';
 import { endTurn } from './acts.js';
@@ -23,9 +23,8 @@ export async function loadInvitation(room, url) {
   if (app.invite?.room === room) return;
   const inv = await invitation(url);
   if (app.room !== room) return;
-  app.invite = { ...inv, room };
   screen.forgetOverlay();
-  screen.render();
+  dispatch({ type: 'got/invite', invite: { ...inv, room } });
 }
 
 export async function copyLink() {
@@ -40,19 +39,19 @@ export async function copyLink() {
 export function askRematch() {
   if (app.rematchAsked || app.replaced) return;
   if (send({ type: 'rematch' }, { kind: 'rematch' }) !== null) {
-    app.rematchAsked = true;
+    dispatch({ type: 'sent/rematch' });
     // At one screen both sides ask at once: the new game starts without a word.
     if (!atOneScreen()) toast('Rematch asked. It starts when your opponent asks too.', 'info');
-    screen.render();
   }
 }
 
 $('#end-turn').addEventListener('click', endTurn);
 $('#copy-link').addEventListener('click', copyLink);
 $('#flip').addEventListener('click', () => {
-  app.userFlip = !app.userFlip;
-  board.setFlipped(flipped());
-  screen.render();
+  batch(() => {
+    dispatch({ type: 'want/flip' });
+    board.setFlipped(flipped());
+  });
 });
 $('#resign').addEventListener('click', async () => {
   // At one screen the side to move resigns (the server's rule): the question names both sides.
@@ -66,19 +65,16 @@ $('#resign').addEventListener('click', async () => {
 });
 $('#offer-draw').addEventListener('click', () => {
   if (send({ type: 'offer_draw' }, { kind: 'offer_draw' }) !== null) {
-    app.drawOffer = { from: mySide() };
-    screen.render();
+    dispatch({ type: 'sent/draw_offer', from: mySide() });
   }
 });
 $('#draw-accept').addEventListener('click', () => {
   send({ type: 'answer_draw', accept: true }, { kind: 'answer_draw' });
-  app.drawOffer = null;
-  screen.render();
+  dispatch({ type: 'sent/draw_answer' });
 });
 $('#draw-decline').addEventListener('click', () => {
   send({ type: 'answer_draw', accept: false }, { kind: 'answer_draw' });
-  app.drawOffer = null;
-  screen.render();
+  dispatch({ type: 'sent/draw_answer' });
 });
 $('#rematch').addEventListener('click', askRematch);
 /** Tells the server we leave. Before the room's first game starts that frees our seat and voids its
@@ -92,9 +88,8 @@ $('#leave').addEventListener('click', () => {
 });
 
 export function onDrawOffer(msg) {
-  app.drawOffer = { from: msg.from };
+  dispatch({ type: 'got/draw_offer', from: msg.from });
   if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} offers a draw.`, 'info');
-  screen.render();
 }
 
 // ---- chat -------------------------------------------------------------------------------------

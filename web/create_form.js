@@ -2,9 +2,10 @@
 // clock (time_control.js), the computer and its strength, and the `create` it sends.
 
 import { $, h, humanize, markChecked, optionInput, toast, variantBlurb, variantName } from './ui.js';
-import { app, store } from './state.js';
+import { app, dispatch } from './store/store.js';
+import { saved } from './store/saved.js';
 import { aiLevelName, send, sidesOf } from './context.js';
-import { resetGameView } from './game_state.js';
+import { clearGameScreen } from './game_state.js';
 import { chosenClock } from './time_control.js';
 import { chosenSeat, renderSidePicks, seatRequest, syncSeat } from './seat_pick.js';
 
@@ -85,8 +86,8 @@ function aiOffered(variant) {
 export function renderOpponentPicker() {
   const { levels } = app.ai;
   const range = $('#ai-level');
-  const saved = store.ai;
-  const prevLevel = range.dataset.ready ? levels[Number(range.value)] : saved.level;
+  const remembered = saved.ai;
+  const prevLevel = range.dataset.ready ? levels[Number(range.value)] : remembered.level;
   let idx = levels.indexOf(prevLevel);
   if (idx < 0) idx = Math.min(levels.length - 1, Math.max(0, levels.indexOf(3)));
   range.min = '0';
@@ -94,7 +95,7 @@ export function renderOpponentPicker() {
   range.value = String(idx);
   range.dataset.ready = '1';
   if (!$('#vs-ai').dataset.ready) {
-    $('#vs-ai').checked = !!saved.on;
+    $('#vs-ai').checked = !!remembered.on;
     $('#vs-ai').dataset.ready = '1';
   }
   $('#ai-min').textContent = aiLevelName(levels[0]);
@@ -126,7 +127,7 @@ function updateOpponent() {
   $('#ai-level-num').textContent = `${level}`;
   range.setAttribute('aria-valuetext', `${aiLevelName(level)} (level ${level})`);
   $('#create-btn').textContent = both ? 'Start the game here' : on && offered ? 'Play the computer' : 'Create game';
-  if (!both) store.ai = { on, level };
+  if (!both) saved.ai = { on, level };
 }
 
 $('#vs-ai').addEventListener('change', updateOpponent);
@@ -171,10 +172,8 @@ $('#create-form').addEventListener('submit', (e) => {
       return;
     }
   }
-  resetGameView();
+  clearGameScreen();
+  dispatch({ type: 'want/create' });
   const id = send(msg, { kind: 'create', name, ai: msg.opponent?.ai ?? null });
-  if (id !== null) {
-    app.joinReq = null;
-    app.creating = id;
-  }
+  if (id !== null) dispatch({ type: 'sent/create', id });
 });

@@ -3,7 +3,7 @@
 // text (import and export), and the server's word on the position as it is set up.
 
 import { $, copyText, h, humanize, markChecked, optionInput, sideChip, sideName, toast, variantName } from './ui.js';
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { same } from './squares.js';
 import { showScreen } from './screen.js';
 import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf } from './editor_board.js';

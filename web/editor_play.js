@@ -4,9 +4,10 @@
 // "Analyse this position" opens the board on the position the game screen shows.
 
 import { $, h, markChecked, sideChip, sideName } from './ui.js';
-import { app, store } from './state.js';
+import { app, dispatch } from './store/store.js';
+import { saved } from './store/saved.js';
 import { send } from './context.js';
-import { resetGameView } from './game_state.js';
+import { clearGameScreen } from './game_state.js';
 import { aiLevelName } from './context.js';
 import { viewState } from './replay_view.js';
 import { analysisLink, currentPos, ed, edSides } from './editor_state.js';
@@ -33,7 +34,7 @@ export function renderPlay() {
   markChecked(box);
   const select = $('#ed-opponent');
   const levels = app.ai.levels;
-  const chosen = select.value || (store.ai.on ? `ai:${store.ai.level}` : 'person');
+  const chosen = select.value || (saved.ai.on ? `ai:${saved.ai.level}` : 'person');
   select.replaceChildren(
     h('option', { value: 'person' }, 'A person (you send them the link)'),
     h('option', { value: 'screen' }, 'Two people at this screen (both sides here)'),
@@ -47,7 +48,7 @@ $('#ed-seat').addEventListener('change', () => markChecked($('#ed-seat')));
 $('#ed-play').addEventListener('click', () => {
   const pos = currentPos();
   if (!pos) return;
-  const name = store.name || 'Player';
+  const name = saved.name || 'Player';
   const seat = $('#ed-seat').querySelector('input:checked')?.value ?? 'random';
   const msg = { type: 'create', variant: ed.variant, options: { ...ed.options }, name, seat, position: toWire(pos) };
   const opponent = $('#ed-opponent').value;
@@ -55,16 +56,14 @@ $('#ed-play').addEventListener('click', () => {
   if (opponent === 'screen') {
     const [a, b] = edSides();
     msg.seat = 'both';
-    msg.names = { [a]: name, [b]: store.name2 || 'Player 2' };
+    msg.names = { [a]: name, [b]: saved.name2 || 'Player 2' };
   }
-  resetGameView();
+  clearGameScreen();
+  dispatch({ type: 'want/create' });
   // The game screen comes with the server's `joined` (connection.js), as for the start screen's
   // form; a refusal (a position the rules do not allow) comes back as a message.
   const id = send(msg, { kind: 'create', name, ai: msg.opponent?.ai ?? null });
-  if (id !== null) {
-    app.joinReq = null;
-    app.creating = id;
-  }
+  if (id !== null) dispatch({ type: 'sent/create', id });
 });
 
 // ---- "Analyse this position" on the game screen -----------------------------------------------

@@ -1,7 +1,7 @@
 // What the analysis board's modules share: the variant and options, the position being set up or
 // explored, and the `analyse` request for a position.
 
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { humanize, sideName } from './ui.js';
 import { requestAnalysis, valueWords } from './values.js';
 import { formatFen, sidesOf, toWire } from './position_text.js';

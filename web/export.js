@@ -3,7 +3,7 @@
 
 import { $, h, resultShort, toast, variantName } from './ui.js';
 import { download, fetchPositions, fetchRecord, movesFromRecord, pdnUrl, recordUrl } from './replay.js';
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { apiFetch } from './net.js';
 import { sidesOf } from './context.js';
 import { gamesmanSequence, moveListText, notationChoices } from './notation.js';

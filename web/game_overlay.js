@@ -4,12 +4,11 @@
 
 import { qrImage } from './qr.js';
 import { $, h, icon, resultText, sideName } from './ui.js';
-import { app } from './state.js';
+import { app, dispatch } from './store/store.js';
 import { aiLevelName, atOneScreen, isPlayer } from './context.js';
 import { askRematch, copyLink, shareLink } from './controls.js';
 import { rematchNote, winnerTitle } from './one_screen.js';
 import { openReplay } from './replay_view.js';
-import { screen } from './screen.js';
 
 let overlayKey = '';
 /** The overlay is built anew at the next render (what it shows changed outside the state). */
@@ -48,8 +47,7 @@ export function renderOverlay(s, sides) {
         type: 'button',
         'aria-label': 'Close and look at the board',
         onclick: () => {
-          app.overlayClosed = true;
-          screen.render();
+          dispatch({ type: 'want/close_overlay' });
         },
       },
       '×',
@@ -120,7 +118,7 @@ export function renderOverlay(s, sides) {
                 : `${sideName(s.result.winner)} wins`;
     // Just finished in front of us: let the last move's animation play before covering the board.
     const live = app.finishedLive;
-    app.finishedLive = false;
+    if (live) dispatch({ type: 'view/result_shown' });
     ov.replaceChildren(
       h(
         `div.overlay-card.result${won === true ? '.won' : ''}${live ? '.delayed' : ''}`,

@@ -2,7 +2,7 @@
 // list is move_list.js's, the notation's parts notation_view.js's).
 
 import { $, h, icon, resultText, sideName, variantName } from './ui.js';
-import { app } from './state.js';
+import { app, subscribe } from './store/store.js';
 import { atOneScreen, board, canvas, flipped, isPlayer, myLegal, mySide, pieceAt, same, sidesOf } from './context.js';
 import { act } from './acts.js';
 import { renderClocks } from './clocks.js';
@@ -327,6 +327,14 @@ function watchPixelRatio() {
   );
 }
 watchPixelRatio();
+
+// The game screen is drawn again after every change of the client's state but these: the square
+// under the pointer (the board draws it), the result card's own note that it showed, and the
+// bookkeeping of requests, whose answers bring what the screen shows.
+const UNSEEN = new Set(['want/hover', 'view/result_shown', 'sent/request', 'sent/positions', 'got/ok', 'got/reply']);
+subscribe((actions) => {
+  if (actions.some((a) => !UNSEEN.has(a.type))) renderGame();
+});
 
 drawTheScreenWith({
   render: renderGame,

@@ -1,14 +1,26 @@
 // Playing: what a click, a drag or a key means. Every move sent is taken unchanged from `legal`.
 
 import { $, sideName } from './ui.js';
-import { app } from './state.js';
-import { atOneScreen, board, canvas, hint, isPlayer, myLegal, mySide, pieceAt, same } from './context.js';
-import { sequencePiece } from './game_state.js';
+import { app, dispatch } from './store/store.js';
+import {
+  atOneScreen,
+  board,
+  canvas,
+  hint,
+  isPlayer,
+  myLegal,
+  mySide,
+  pieceAt,
+  same,
+  sequencePiece,
+} from './context.js';
 import { screen } from './screen.js';
 import { closeReplay, openReplay, replayGo } from './replay_view.js';
 import { cancelPremove, premoveClick, premoveTime } from './premove.js';
 import { act, endTurn } from './acts.js';
 import { isConnect } from './variants.js';
+
+const select = (square) => dispatch({ type: 'want/select', square });
 
 function clickSquare(sq) {
   const s = app.state;
@@ -40,8 +52,7 @@ function clickSquare(sq) {
   }
   if (app.pending) return;
   if (s.turn !== mySide()) {
-    premoveClick(sq, () => screen.render());
-    screen.render();
+    premoveClick(sq);
     return;
   }
   const legal = myLegal();
@@ -60,8 +71,7 @@ function clickSquare(sq) {
   }
   const seq = sequencePiece();
   if (legal.some((a) => same(a.from, sq))) {
-    app.selected = same(app.selected, sq) && !seq ? null : sq;
-    screen.render();
+    select(same(app.selected, sq) && !seq ? null : sq);
     return;
   }
   board.flash(sq);
@@ -80,10 +90,7 @@ function clickSquare(sq) {
         ? `${sideName(s.turn)} to move: pick one of its pieces that can move (ringed).`
         : 'Pick one of your pieces that can move (ringed).',
     );
-  if (!seq && app.selected && !(p && p.side === mySide())) {
-    app.selected = null;
-    screen.render();
-  }
+  if (!seq && app.selected && !(p && p.side === mySide())) select(null);
 }
 
 let downSq = null;
@@ -91,7 +98,6 @@ let eatMenu = false; // a right click that cancelled a premove opens no menu
 canvas.addEventListener('pointerdown', (e) => {
   if (e.button === 2) {
     eatMenu = cancelPremove();
-    if (eatMenu) screen.render();
     return;
   }
   if (e.button !== 0) return;
@@ -100,20 +106,19 @@ canvas.addEventListener('pointerdown', (e) => {
   // Pressing on one of your movable pieces picks it up at once, so it can be dragged; during the
   // other side's turn, any of your pieces, for a premove.
   if (myLegal().some((a) => same(a.from, downSq)) && !same(app.selected, downSq)) {
-    app.selected = downSq;
+    const sq = downSq;
     downSq = [...downSq, 'picked'];
-    screen.render();
+    select(sq);
   } else if (premoveTime() && pieceAt(downSq)?.side === app.seat && !same(app.premove?.from, downSq)) {
-    premoveClick(downSq, () => screen.render());
+    const sq = downSq;
     downSq = [...downSq, 'picked'];
-    screen.render();
+    premoveClick(sq);
   }
 });
 canvas.addEventListener('contextmenu', (e) => {
   if (eatMenu || cancelPremove()) {
     e.preventDefault();
     eatMenu = false;
-    screen.render();
   }
 });
 canvas.addEventListener('pointerup', (e) => {
@@ -132,7 +137,7 @@ canvas.addEventListener('pointercancel', () => {
 canvas.addEventListener('pointermove', (e) => {
   const sq = board.squareAtClient(e.clientX, e.clientY);
   if (same(sq, app.hover)) return;
-  app.hover = sq;
+  dispatch({ type: 'want/hover', square: sq });
   const legal = myLegal();
   const clickable =
     sq &&
@@ -142,7 +147,7 @@ canvas.addEventListener('pointermove', (e) => {
   board.setUi({ hover: sq, ghost: screen.ghost(legal) });
 });
 canvas.addEventListener('pointerleave', () => {
-  app.hover = null;
+  dispatch({ type: 'want/hover', square: null });
   board.setUi({ hover: null, ghost: null });
 });
 
@@ -170,11 +175,8 @@ document.addEventListener('keydown', (e) => {
       $('#export-menu').open = false;
     } else if (app.replay) {
       closeReplay();
-    } else if (cancelPremove()) {
-      screen.render();
-    } else if (app.selected) {
-      app.selected = null;
-      screen.render();
+    } else if (!cancelPremove() && app.selected) {
+      select(null);
     }
   } else if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
     if (!app.state || document.querySelector('dialog[open]')) return;

@@ -2,20 +2,19 @@
 // its join dialog; the New game form is create_form.js.
 
 import { $, h, icon, sideChip, sideName, toast, variantName } from './ui.js';
-import { app, decodeRoom, normRoom, store } from './state.js';
+import { app, batch, dispatch } from './store/store.js';
+import { decodeRoom, normRoom, saved } from './store/saved.js';
 import { sendJoin, sendLeave } from './room_requests.js';
 import { net, sidesOf } from './context.js';
-import { resetGameView } from './game_state.js';
+import { clearGameScreen } from './game_state.js';
 import { screen, showScreen } from './screen.js';
 import { apiFetch } from './net.js';
 import { controlWords } from './time_control.js';
 import { openAnalysis } from './editor.js';
 
 export function leaveToStart() {
-  app.room = null;
-  app.joinReq = null;
-  app.creating = null;
-  resetGameView();
+  clearGameScreen();
+  dispatch({ type: 'want/leave' });
   screen.dataAttrs();
   showScreen('start');
   document.title = 'Bomb Checkers';
@@ -73,7 +72,7 @@ export async function refreshRooms() {
   // At most 50, and the ones that matter to this visitor first: a game this browser holds a seat
   // in, then games with a seat free (the server lists rooms by id, so a busy server's newest room
   // could fall past the 50 otherwise).
-  const rank = (r) => (store.seat(r.id) ? 0 : seatList(r).some((x) => x.name === null) && !r.one_screen ? 1 : 2);
+  const rank = (r) => (saved.seat(r.id) ? 0 : seatList(r).some((x) => x.name === null) && !r.one_screen ? 1 : 2);
   const live = rooms
     .filter((r) => r.status !== 'finished')
     .map((r, i) => ({ r, i, k: rank(r) }))
@@ -143,42 +142,43 @@ function goRoom(id, seat) {
   const room = normRoom(id);
   history.pushState({ room }, '', `/r/${encodeURIComponent(room)}`);
   // A seat this browser holds there is taken back (as a link would), not left empty while we watch.
-  const saved = store.seat(room);
-  if (saved) {
-    enterRoom(room, { seat: saved.seat, token: saved.token, name: store.name });
+  const held = saved.seat(room);
+  if (held) {
+    enterRoom(room, { seat: held.seat, token: held.token, name: saved.name });
     return;
   }
-  const name = $('#create-name').value.trim() || store.name || 'Guest';
+  const name = $('#create-name').value.trim() || saved.name || 'Guest';
   enterRoom(room, { seat, name });
 }
 
 $('#rooms-refresh').addEventListener('click', refreshRooms);
 
 function enterRoom(room, { seat, name, token = null }) {
-  if (app.room !== room) resetGameView();
-  app.room = room;
-  app.joinReq = { room, seat, name: name || store.name || 'Guest', token };
-  showScreen('game');
-  screen.render();
+  const fresh = app.room !== room;
+  if (fresh) clearGameScreen();
+  batch(() => {
+    dispatch({ type: 'want/enter', room, seat, name: name || saved.name || 'Guest', token, fresh });
+    showScreen('game');
+  });
   if (net.connected) sendJoin();
 }
 
 /** /r/{room}: resume our seat if this browser has one, else ask whether to play or watch. */
 async function openRoom(room) {
-  const saved = store.seat(room);
-  if (saved) {
-    enterRoom(room, { seat: saved.seat, token: saved.token, name: store.name });
+  const held = saved.seat(room);
+  if (held) {
+    enterRoom(room, { seat: held.seat, token: held.token, name: saved.name });
     return;
   }
   showScreen('start');
   const dlg = $('#join-dialog');
   $('#join-title').textContent = `Join game ${room}`;
-  $('#join-name').value = store.name;
+  $('#join-name').value = saved.name;
   $('#join-info').textContent = 'Play if a seat is free, or watch.';
   $('#join-play').hidden = false;
   const choose = (seat) => {
     const name = $('#join-name').value.trim() || 'Guest';
-    store.name = name;
+    saved.name = name;
     dlg.close();
     enterRoom(room, { seat, name });
   };

@@ -3,7 +3,7 @@
 // the earlier games of a rematch series.
 
 import { $, h, icon, resultShort, sideChip, sideName } from './ui.js';
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { sidesOf } from './context.js';
 import { openReplay } from './replay_view.js';
 import { moveIndexOf, shownMoves } from './game_positions.js';

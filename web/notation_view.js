@@ -3,7 +3,8 @@
 // board, and the words of the move list and the replay bar.
 
 import { $, copyText, h, toast } from './ui.js';
-import { app, store } from './state.js';
+import { app } from './store/store.js';
+import { saved } from './store/saved.js';
 import { board, canvas, flipped } from './context.js';
 import { edgeLabels, edgeWords, formatTurn, gamesmanOf, notationChoices, notationOf } from './notation.js';
 import { screen } from './screen.js';
@@ -12,7 +13,7 @@ import { isConnect } from './variants.js';
 
 /** The notation of a variant's games in this browser. */
 export function currentNotation(variant = app.state?.variant) {
-  return notationOf(variant, store.notation(variant));
+  return notationOf(variant, saved.notation(variant));
 }
 
 const dims = (s) => ({ width: s?.board?.width ?? 8, height: s?.board?.height ?? 8 });
@@ -29,7 +30,7 @@ export function positionAfterMove(m, game) {
   if (!isConnect(s?.variant) || currentNotation() !== 'gamesman' || !m.versions?.length) return null;
   const snap = app.games.get(game)?.get(Math.max(...m.versions));
   if (!snap?.board) {
-    loadPositions(game).then((fetched) => fetched && screen.render());
+    loadPositions(game); // the positions it brings draw the screen again
     return null;
   }
   return gamesmanOf(snap, m.side === 'x' ? 'o' : 'x');
@@ -82,7 +83,7 @@ export function renderNotation(view) {
 select.addEventListener('change', () => {
   const variant = app.state?.variant;
   if (!variant) return;
-  store.setNotation(variant, select.value);
+  saved.setNotation(variant, select.value);
   screen.render();
 });
 

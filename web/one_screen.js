@@ -5,9 +5,9 @@
 // turn. The rules of who may act are the server's; context.js's mySide() says for whom we act.
 
 import { $, sideName } from './ui.js';
-import { app, store } from './state.js';
+import { app, batch, dispatch } from './store/store.js';
+import { saved } from './store/saved.js';
 import { atOneScreen, board, flipped, sidesOf } from './context.js';
-import { screen } from './screen.js';
 import { isConnect } from './variants.js';
 
 /** The player's name of a side, or '' when it is only the side's own name. */
@@ -91,7 +91,7 @@ export function renderOneScreen(s) {
   badge.hidden = !s.one_screen;
   badge.textContent = here ? 'One screen' : 'Played on one screen';
   $('#turn-board-box').hidden = !here || isConnect(s.variant);
-  $('#turn-board').checked = store.turnBoard;
+  $('#turn-board').checked = saved.turnBoard;
   const offerFrom = app.drawOffer?.from;
   for (const [id, words] of Object.entries(BUTTONS)) {
     if (!here) label(id, usual.get(id));
@@ -101,8 +101,9 @@ export function renderOneScreen(s) {
 }
 
 $('#turn-board').addEventListener('change', (e) => {
-  store.turnBoard = e.target.checked;
-  app.userFlip = false; // the setting says how the board stands, whatever Flip did before
-  board.setFlipped(flipped(), true);
-  screen.render();
+  saved.turnBoard = e.target.checked;
+  batch(() => {
+    dispatch({ type: 'want/turn_board' });
+    board.setFlipped(flipped(), true);
+  });
 });

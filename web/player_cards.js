@@ -2,7 +2,7 @@
 // whether it is to move.
 
 import { h, icon, sideChip, sideName } from './ui.js';
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { atOneScreen, isPlayer, sidesOf } from './context.js';
 import { clockEl } from './clocks.js';
 import { presenceEl } from './presence.js';

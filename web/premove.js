@@ -5,7 +5,7 @@
 // or a drop, never a whole multi-jump. Escape or a right click cancels it.
 
 import { sideName } from './ui.js';
-import { app } from './state.js';
+import { app, dispatch } from './store/store.js';
 import { atOneScreen, board, hint, isPlayer, myLegal, pieceAt, same } from './context.js';
 import { act } from './acts.js';
 import { key } from './squares.js';
@@ -28,8 +28,10 @@ export function premoveTime() {
   );
 }
 
-/** A click during the other side's turn; `redraw` draws the game again if a check takes it back. */
-export function premoveClick(sq, redraw = () => {}) {
+const setPremove = (premove) => dispatch({ type: 'want/premove', premove });
+
+/** A click during the other side's turn. */
+export function premoveClick(sq) {
   const s = app.state;
   const p = pieceAt(sq);
   const mine = !!p && p.side === app.seat;
@@ -37,12 +39,12 @@ export function premoveClick(sq, redraw = () => {}) {
   if (isConnect(s.variant)) {
     const action =
       mine && p.kind === 'bomb' ? { kind: 'detonate', at: sq } : { kind: 'drop', column: sq[0], piece: 'normal' };
-    app.premove = premoveKey() === premoveKey({ action }) ? null : { action };
+    setPremove(premoveKey() === premoveKey({ action }) ? null : { action });
   } else if (mine) {
     // The piece picked again, with nowhere to go yet: put down.
-    app.premove = pm && same(pm.from, sq) && !pm.to ? null : { from: sq, to: null };
+    setPremove(pm && same(pm.from, sq) && !pm.to ? null : { from: sq, to: null });
   } else if (pm?.from) {
-    app.premove = { from: pm.from, to: sq };
+    setPremove({ from: pm.from, to: sq });
   } else {
     hint(`It is ${sideName(s.turn)}'s turn. To premove, pick one of your pieces, then where it goes.`);
     board.flash(sq);
@@ -51,7 +53,7 @@ export function premoveClick(sq, redraw = () => {}) {
   if (app.premove?.from && !app.premove.to) hint('Premove: now pick where it goes.');
   else if (app.premove) {
     hint('Premove set: played when your turn comes, if it is legal then. Esc cancels it.');
-    checkPremove(app.premove, redraw);
+    checkPremove(app.premove);
   }
 }
 
@@ -60,7 +62,7 @@ export function premoveClick(sq, redraw = () => {}) {
  * legal (a man's step backwards, a square out of reach, a full column nothing can empty) is taken
  * back at once, saying so, rather than dropped without a word when the turn comes.
  */
-async function checkPremove(pm, redraw) {
+async function checkPremove(pm) {
   const s = app.state;
   // From mid-turn (the other side in a capture sequence) the core starts from no position.
   if (!s || s.mid_turn) return;
@@ -74,20 +76,19 @@ async function checkPremove(pm, redraw) {
       ];
   const pos = { variant: s.variant, turn: s.turn, pieces: s.board.pieces, bombs: s.bombs };
   if (engine.legalAfterAReply(pos, s.options ?? {}, actions) !== false) return;
-  app.premove = pm.action ? null : { from: pm.from, to: null };
+  setPremove(pm.action ? null : { from: pm.from, to: null });
   hint(
     pm.action
       ? 'No reply can make that premove legal: pick another.'
       : 'No reply can make that move legal: pick where else it goes, or another piece.',
   );
   board.flash(pm.to ?? pm.action.at ?? [pm.action.column, 0]);
-  redraw();
 }
 
 /** Drops the premove; true if there was one. */
 export function cancelPremove() {
   if (!app.premove) return false;
-  app.premove = null;
+  setPremove(null);
   return true;
 }
 
@@ -127,13 +128,14 @@ export function playPremove() {
   const s = app.state;
   if (!pm) return;
   if (!s || s.status !== 'playing' || !isPlayer() || app.replaced || app.replay) {
-    app.premove = null;
+    setPremove(null);
     return;
   }
   if (s.turn !== app.seat || app.pending) return;
-  app.premove = null;
+  setPremove(null);
   const legal = myLegal();
   const a = actionOf(pm, legal);
   if (a) act(a);
-  else if (pm.from && !pm.to && legal.some((x) => same(x.from, pm.from))) app.selected = pm.from;
+  else if (pm.from && !pm.to && legal.some((x) => same(x.from, pm.from)))
+    dispatch({ type: 'want/select', square: pm.from });
 }

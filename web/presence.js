@@ -5,9 +5,8 @@
 // the other player may claim the game, won or drawn (`claim`).
 
 import { $, h, sideName } from './ui.js';
-import { app } from './state.js';
+import { app, dispatch } from './store/store.js';
 import { atOneScreen, isPlayer, send } from './context.js';
-import { screen } from './screen.js';
 import { lagMs, serverNow } from './server_time.js';
 
 // ---- presence: lag in the player cards --------------------------------------------------------
@@ -53,8 +52,7 @@ export function presenceEl(side, p) {
 /** A `presence` message: the players' lag (and connections, which the next state confirms). */
 export function onPresence(msg) {
   if (!msg.players || typeof msg.players !== 'object') return;
-  app.presence = msg.players;
-  screen.render();
+  dispatch({ type: 'got/presence', players: msg.players });
 }
 
 // ---- the claim against an opponent who left ----------------------------------------------------
@@ -113,8 +111,7 @@ export function renderAway() {
 function claim(draw) {
   if (app.claiming || !away()) return;
   if (send({ type: 'claim', draw }, { kind: 'claim' }) !== null) {
-    app.claiming = true;
-    paint();
+    dispatch({ type: 'sent/claim' });
   }
 }
 

@@ -2,9 +2,10 @@
 
 import { $, h, icon, resultText, sideChip, sideName, toast } from './ui.js';
 import { fetchRecord, movesFromRecord, parsePositions } from './replay.js';
-import { app } from './state.js';
+import { app, batch, dispatch } from './store/store.js';
+import { enrichMoves } from './store/game.js';
 import { board, flipped, isPlayer, mySide, sidesOf } from './context.js';
-import { enrichMoves, loadPositions, mergePositions, moveIndexOf, shownMoves } from './game_positions.js';
+import { loadPositions, moveIndexOf, shownMoves } from './game_positions.js';
 import { screen } from './screen.js';
 import { moveText } from './notation_view.js';
 
@@ -87,10 +88,11 @@ export async function openReplay(version, game = app.gameNo) {
       record = null;
     }
     if (record) {
-      mergePositions(game, parsePositions(record, game));
+      if (app.room !== room) return;
+      dispatch({ type: 'got/positions', game, positions: parsePositions(record, game) });
       if (!moves?.length) {
         moves = movesFromRecord(record);
-        enrichMoves(moves, game);
+        enrichMoves(app.games, moves, game);
       }
     }
   }
@@ -118,13 +120,13 @@ export async function openReplay(version, game = app.gameNo) {
     toast('Positions before this tab joined the game are not available from this server.', 'info', 5000);
   }
   const wasReplay = !!app.replay;
-  app.replay = { game, version: target, moves, record };
-  app.selected = null;
-  document.body.dataset.replay = 'true';
-  showReplayBoard();
-  if (!wasReplay) requestAnimationFrame(() => screen.layout());
-  $('#replay-bar').hidden = false;
-  screen.render();
+  batch(() => {
+    dispatch({ type: 'want/replay', replay: { game, version: target, moves, record } });
+    document.body.dataset.replay = 'true';
+    showReplayBoard();
+    if (!wasReplay) requestAnimationFrame(() => screen.layout());
+    $('#replay-bar').hidden = false;
+  });
 }
 
 function showReplayBoard() {
@@ -142,26 +144,26 @@ export function replayGo(where) {
   else if (where === 'last') i = vs.length - 1;
   else i = Math.max(0, Math.min(vs.length - 1, i + where));
   if (vs[i] === undefined || vs[i] === r.version) return;
-  r.version = vs[i];
-  showReplayBoard();
-  screen.render();
+  batch(() => {
+    dispatch({ type: 'want/replay_step', version: vs[i] });
+    showReplayBoard();
+  });
 }
 
 export function closeReplay() {
   if (!app.replay) return;
-  app.replay = null;
-  delete document.body.dataset.replay;
-  $('#replay-bar').hidden = true;
-  $('#replay-game').replaceChildren();
-  if (app.state) {
-    if (board.setState(app.state)) screen.layout();
-    board.setFlipped(flipped());
-  }
-  requestAnimationFrame(() => screen.layout());
-  screen.forgetOverlay();
-  // After a finished game's replay the result card stays away (the status line still says it).
-  if (app.state?.status === 'finished') app.overlayClosed = true;
-  screen.render();
+  batch(() => {
+    dispatch({ type: 'want/close_replay' });
+    delete document.body.dataset.replay;
+    $('#replay-bar').hidden = true;
+    $('#replay-game').replaceChildren();
+    if (app.state) {
+      if (board.setState(app.state)) screen.layout();
+      board.setFlipped(flipped());
+    }
+    requestAnimationFrame(() => screen.layout());
+    screen.forgetOverlay();
+  });
 }
 
 export function renderReplayBar() {

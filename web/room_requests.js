@@ -1,13 +1,14 @@
 // The requests that take this page into a room and out of it (join, leave): sent by the
 // connection (joining again after a reconnect), the start screen and the game's controls.
 
-import { app, store } from './state.js';
+import { app } from './store/store.js';
+import { saved } from './store/saved.js';
 import { atOneScreen, isPlayer, send } from './context.js';
 
 /** Joins (or joins again) the room of app.joinReq, with its seat's token when it has one. */
 export function sendJoin() {
   const r = app.joinReq;
-  const msg = { type: 'join', room: r.room, seat: r.seat, name: r.name || store.name || 'Guest' };
+  const msg = { type: 'join', room: r.room, seat: r.seat, name: r.name || saved.name || 'Guest' };
   if (r.token) msg.token = r.token;
   send(msg, { kind: 'join', ...r });
 }
@@ -18,5 +19,5 @@ export function sendLeave() {
   const s = app.state;
   const freesSeat =
     isPlayer() && !atOneScreen() && !!s && app.gameNo === 1 && s.version === 0 && s.status !== 'finished';
-  if (send({ type: 'leave' }) !== null && freesSeat) store.dropSeat(app.room);
+  if (send({ type: 'leave' }) !== null && freesSeat) saved.dropSeat(app.room);
 }

@@ -2,7 +2,7 @@
 // computer, PROTOCOL.md "One screen"), which asks for a name for each side instead of "Your name".
 
 import { $, h, markChecked, sideChip, sideName } from './ui.js';
-import { store } from './state.js';
+import { saved } from './store/saved.js';
 
 /** The seat chosen: a side, 'random' or 'both'. */
 export function chosenSeat() {
@@ -43,7 +43,7 @@ export function renderSidePicks(sides) {
 function renderNames(sides) {
   const box = $('#both-names');
   const typed = [...box.querySelectorAll('input')].map((i) => i.value);
-  const values = typed.length === 2 ? typed : [$('#create-name').value.trim() || store.name, store.name2];
+  const values = typed.length === 2 ? typed : [$('#create-name').value.trim() || saved.name, saved.name2];
   const max = $('#create-name').maxLength;
   box.replaceChildren(
     h('legend', {}, 'Players'),
@@ -80,7 +80,7 @@ export function seatRequest() {
   const seat = chosenSeat();
   if (seat !== 'both') {
     const name = $('#create-name').value.trim() || 'Player';
-    store.name = name;
+    saved.name = name;
     return { seat, name };
   }
   const inputs = [...$('#both-names').querySelectorAll('input')];
@@ -89,7 +89,7 @@ export function seatRequest() {
   inputs.forEach((input, i) => {
     names[input.dataset.side] = typed[i] || `Player ${i + 1}`;
   });
-  if (typed[0]) store.name = typed[0];
-  store.name2 = typed[1];
+  if (typed[0]) saved.name = typed[0];
+  saved.name2 = typed[1];
   return { seat, name: names[inputs[0].dataset.side], names };
 }

@@ -4,7 +4,7 @@
 // clocked game tells the server (it forgives that much, up to a quota). Each ping carries that lag
 // too, once known: the server tells the room (`presence`), and the player cards show it.
 
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { net } from './context.js';
 
 const EVERY_MS = 4000;

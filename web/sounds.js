@@ -4,8 +4,8 @@
 // fails.
 
 import { $ } from './ui.js';
-import { store } from './state.js';
-import { isTakeback } from './takeback.js';
+import { saved } from './store/saved.js';
+import { isTakeback } from './store/game.js';
 
 let ctx = null;
 let noise = null;
@@ -130,7 +130,7 @@ const SOUNDS = {
 export function playSound(name, delay = 0) {
   played.push(name);
   if (played.length > 50) played.shift();
-  if (store.muted || !SOUNDS[name]) return;
+  if (saved.muted || !SOUNDS[name]) return;
   running()
     .then((c) => {
       if (c) SOUNDS[name](c, c.destination, c.currentTime + delay);
@@ -156,13 +156,13 @@ export function soundOfState(prev, s) {
 
 function showMute() {
   const btn = $('#sound-toggle');
-  const muted = store.muted;
+  const muted = saved.muted;
   btn.setAttribute('aria-pressed', String(muted));
   btn.title = muted ? 'Sounds are off' : 'Mute sounds';
   btn.querySelector('use').setAttribute('href', muted ? '#i-muted' : '#i-sound');
 }
 $('#sound-toggle').addEventListener('click', () => {
-  store.muted = !store.muted;
+  saved.muted = !saved.muted;
   showMute();
 });
 showMute();

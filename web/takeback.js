@@ -8,7 +8,8 @@
 // the one under way) is undone, whoever played it.
 
 import { $, h, sideName, toast } from './ui.js';
-import { app } from './state.js';
+import { app } from './store/store.js';
+import { isTakeback } from './store/game.js';
 import { atOneScreen, board, isPlayer, send, sidesOf } from './context.js';
 import { screen } from './screen.js';
 
@@ -129,42 +130,12 @@ export function onTakebackNews(msg) {
 // ---- a takeback's state --------------------------------------------------------------------------
 
 /**
- * Whether `s` takes a turn back from `prev`: the next version of the same game, still being played,
- * where fewer turns are complete, or whose last turn is not one just played by the side that was
- * to move (a move always is).
- */
-export function isTakeback(prev, s) {
-  if (!prev || !s || s.version !== prev.version + 1) return false;
-  if ((s.game ?? null) !== (prev.game ?? null) || prev.status !== 'playing' || s.status !== 'playing') return false;
-  if (Number.isInteger(s.moves) && Number.isInteger(prev.moves) && s.moves < prev.moves) return true;
-  return !s.last || s.last.side !== prev.turn;
-}
-
-/**
- * After the state is taken in, before a premove could go: on a takeback, the premove is dropped,
- * the undone turns leave the move list, and their positions leave this tab's replay (the server's
- * positions have the takeback's version in place of the position it went back to, and so does
- * this tab then).
+ * After a takeback is taken in (store/game.js undoes its turns): the restored position's last turn
+ * is not played again, and the players hear who took back what.
  */
 export function afterTakeback(prev, s) {
   if (!isTakeback(prev, s)) return;
-  board.effects = []; // the restored position's last turn is not played again
-  app.premove = null;
-  app.selected = null;
-  const moves = app.moves;
-  const last = () => moves[moves.length - 1];
-  // The restored position's last turn was taken for a new one (or added to the undone answer).
-  while (moves.length && last().versions?.includes(s.version)) moves.pop();
-  const undone = [];
-  if (moves.length && last().side !== s.turn) undone.push(moves.pop()); // the answer
-  if (moves.length && last().side === s.turn) undone.push(moves.pop()); // the proposer's turn
-  const undoneVersions = undone.flatMap((m) => m.versions ?? []);
-  let from = null; // positions from this version up to the takeback's are gone
-  if (moves.length && last().versions?.length) from = Math.max(...last().versions);
-  else if (!moves.length && !app.movesPartial) from = 0;
-  else if (undoneVersions.length) from = Math.min(...undoneVersions) - 1;
-  const known = app.games.get(app.gameNo);
-  if (known && from !== null) for (const v of [...known.keys()]) if (v >= from && v < s.version) known.delete(v);
+  board.effects = [];
   // The proposer hears that it was granted; the one who accepted knows.
   const proposer = s.turn;
   if (atOneScreen()) {

@@ -6,7 +6,7 @@
 // focus, show that position in the replay.
 
 import { $, sideName } from './ui.js';
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { sidesOf } from './context.js';
 import { requestAnalysis, valueNumber, valueWords } from './values.js';
 import { openReplay } from './replay_view.js';

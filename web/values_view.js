@@ -9,7 +9,7 @@
 // finished game's values. Hidden, and nothing asked, during a game between two people.
 
 import { $, h, sideName } from './ui.js';
-import { app } from './state.js';
+import { app } from './store/store.js';
 import { board, canvas, same, sidesOf } from './context.js';
 import { requestAnalysis, valueColour, valueWords } from './values.js';
 import { viewState } from './replay_view.js';

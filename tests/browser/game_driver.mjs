@@ -140,7 +140,7 @@ export function clockOf(p, side) {
   return p.eval(async (s) => {
     const el = document.querySelector(`#game .clock[data-side="${s}"]`);
     if (!el) return null;
-    const [{ timeLeft }, { app }] = await Promise.all([import('/clocks.js'), import('/state.js')]);
+    const [{ timeLeft }, { app }] = await Promise.all([import('/clocks.js'), import('/store/store.js')]);
     return {
       text: el.querySelector('.clock-time').textContent,
       ms: timeLeft(app.state.clock, s),
