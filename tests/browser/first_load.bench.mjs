@@ -42,20 +42,20 @@ const browser = await chromium.launch({
 async function visit(url) {
   const context = await browser.newContext({ serviceWorkers: 'allow' });
   const page = await context.newPage();
-  const seen = new Map(); // request -> {url, bytes}, the page's own
-  let worker = 0;
-  let workerFiles = 0;
-  const sizeOf = async (req) => {
-    const sizes = await req.sizes().catch(() => null);
-    return sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
-  };
-  context.on('requestfinished', async (req) => {
-    const bytes = await sizeOf(req);
-    if (req.serviceWorker()) {
-      worker += bytes;
-      workerFiles++;
-    } else seen.set(req, { url: req.url(), bytes });
-  });
+  // Every request, with its size on the wire once finished: the page's own up to ready, and
+  // those of the service worker (its precache) after.
+  const requests = [];
+  const sizes = new Map();
+  context.on('request', (req) => requests.push(req));
+  context.on('requestfinished', (req) =>
+    sizes.set(
+      req,
+      req
+        .sizes()
+        .then((z) => z.responseBodySize + z.responseHeadersSize)
+        .catch(() => 0),
+    ),
+  );
   const t0 = Date.now();
   await page.goto(url, { waitUntil: 'commit' });
   await page.waitForFunction(
@@ -66,8 +66,7 @@ async function visit(url) {
     { timeout: 15000, polling: 'raf' },
   );
   const ready = Date.now() - t0;
-  const pageBytes = [...seen.values()].reduce((a, r) => a + r.bytes, 0);
-  const pageFiles = seen.size;
+  const before = requests.length;
   // The worker caches web/ once it is installed; wait for it (bounded) to count what it fetched.
   await page
     .waitForFunction(
@@ -79,8 +78,18 @@ async function visit(url) {
     )
     .catch(() => {});
   await page.waitForTimeout(500);
+  const bytesOf = async (reqs) => (await Promise.all(reqs.map((r) => sizes.get(r) ?? 0))).reduce((a, b) => a + b, 0);
+  const own = requests.slice(0, before).filter((r) => !r.serviceWorker());
+  const workers = requests.filter((r) => r.serviceWorker());
+  const result = {
+    ready,
+    pageBytes: await bytesOf(own),
+    pageFiles: own.length,
+    worker: await bytesOf(workers),
+    workerFiles: workers.length,
+  };
   await context.close();
-  return { ready, pageBytes, pageFiles, worker, workerFiles };
+  return result;
 }
 
 const results = urls.map(() => []);
