@@ -82,11 +82,14 @@ console.log(`web-imports: ${files.length} modules, ${total} lines; ${components.
 for (const c of components) console.log(`  cycle of ${c.length}: ${c.join(' ')}`);
 if (long.length) console.log(`  over 400 lines: ${long.map(([m, n]) => `${m} (${n})`).join(', ')}`);
 
-// Writes to the client's state outside web/store/: an assignment to `app.x` (or deeper), or a
-// collection of it changed in place. app is read-only at run time too (store.js), but a write in
+// Writes to the client's state outside web/store/: an assignment to `app.x` or `ed.x` (or deeper),
+// or a collection of it changed in place. app is read-only at run time too (store.js), but a write in
 // code seldom run would only throw in front of a user.
-const WRITE =
-  /\bapp\.[\w$]+(?:\.[\w$]+)*\s*(?:=(?!=)|\+\+|--|[-+*/%&|^]=)|\bapp\.[\w$]+(?:\.[\w$]+)*\.(?:set|delete|clear|add|push|pop|shift|unshift|splice|sort|reverse)\(|Object\.assign\(\s*app\b/g;
+// `ed` is the analysis board's name for its slice (editor_state.js).
+const PATH = String.raw`\b(?:app|ed)\.[\w$]+(?:\.[\w$]+|\[[^\]]*\])*`;
+const WRITE = new RegExp(
+  String.raw`${PATH}\s*(?:=(?!=)|\+\+|--|[-+*/%&|^]=)|${PATH}\.(?:set|delete|clear|add|push|pop|shift|unshift|splice|sort|reverse)\(|Object\.assign\(\s*(?:app|ed)\b`,
+);
 const writes = [];
 for (const f of files) {
   if (name(f).startsWith(`store${path.sep}`)) continue;

@@ -3,7 +3,7 @@
 // text (import and export), and the server's word on the position as it is set up.
 
 import { $, copyText, h, humanize, markChecked, optionInput, sideChip, sideName, toast, variantName } from './ui.js';
-import { app } from './store/store.js';
+import { app, dispatch } from './store/store.js';
 import { same } from './squares.js';
 import { showScreen } from './screen.js';
 import { edBoard, edCanvas, layoutEditorBoard, say, setValue, showPosition, squareOf } from './editor_board.js';
@@ -67,8 +67,7 @@ function variantOfText(text) {
 // ---- the variant and its options --------------------------------------------------------------
 
 function setVariant(variant, options) {
-  ed.variant = variant;
-  ed.options = options;
+  dispatch({ type: 'analysis/variant', variant, options });
   $('#ed-variant').value = variant;
   $('#ed-format-box').hidden = !kaboom();
   $('#ed-format').value = ed.format;
@@ -92,7 +91,7 @@ $('#ed-options').addEventListener('change', (e) => {
   const input = e.target;
   const spec = optionSpecs().find((s) => s.name === input.name);
   if (!spec) return;
-  if (spec.type === 'bool') ed.options[spec.name] = input.checked;
+  if (spec.type === 'bool') dispatch({ type: 'analysis/option', name: spec.name, value: input.checked });
   else {
     const n = Number.parseInt(input.value, 10);
     if (!Number.isFinite(n) || n < spec.min || n > spec.max) {
@@ -100,7 +99,7 @@ $('#ed-options').addEventListener('change', (e) => {
       input.value = ed.options[spec.name];
       return;
     }
-    ed.options[spec.name] = n;
+    dispatch({ type: 'analysis/option', name: spec.name, value: n });
   }
   if (ed.mode === 'explore') leaveExplore();
   // A Kaboom board of another size keeps the pieces that still fit.
@@ -184,7 +183,7 @@ document.addEventListener('keydown', (e) => {
 /** Puts a position on the board (setup mode): the board, its fields and text, the address, and
  *  the server's check. */
 export function setPosition(pos) {
-  ed.pos = { ...pos, pieces: pt.sortPieces(pos.pieces) };
+  dispatch({ type: 'analysis/position', pos: { ...pos, pieces: pt.sortPieces(pos.pieces) } });
   say(''); // the check says what is wrong with the new one
   showPosition(ed.pos);
   edBoard.setMarks([]);
@@ -286,11 +285,11 @@ function loadText(text, keepFormat = false) {
   }
   if (ed.mode === 'explore') leaveExplore();
   if (got.format === 'gamesman') {
-    ed.options = { ...ed.options, width: got.pos.width, height: got.pos.height };
+    dispatch({ type: 'analysis/board_size', width: got.pos.width, height: got.pos.height });
     renderOptions();
   }
   if (kaboom() && !keepFormat) {
-    ed.format = got.format;
+    dispatch({ type: 'analysis/format', format: got.format });
     $('#ed-format').value = ed.format;
   }
   setPosition(got.pos);
@@ -314,7 +313,7 @@ $('#ed-text').addEventListener('keydown', (e) => {
   }
 });
 $('#ed-format').addEventListener('change', () => {
-  ed.format = $('#ed-format').value;
+  dispatch({ type: 'analysis/format', format: $('#ed-format').value });
   positionShown(ed.mode === 'explore' ? currentPos() : ed.pos);
 });
 $('#ed-copy').addEventListener('click', async () => {

@@ -2,6 +2,7 @@
 // the eraser; the one chosen is what a click on the board puts down (editor.js).
 
 import { $, h, humanize, sideName } from './ui.js';
+import { dispatch } from './store/store.js';
 import { drawPiece } from './pieces.js';
 import { ed, edSides } from './editor_state.js';
 import { isKaboom } from './position_text.js';
@@ -37,7 +38,7 @@ function pieceIcon(t) {
 
 export function renderPalette() {
   const tools = [...paletteTools(), 'erase'];
-  if (!tools.some((t) => sameTool(t, ed.tool))) ed.tool = tools[0];
+  if (!tools.some((t) => sameTool(t, ed.tool))) dispatch({ type: 'analysis/tool', tool: tools[0] });
   $('#ed-palette').replaceChildren(
     ...tools.map((t) => {
       const name = toolName(t);
@@ -50,7 +51,7 @@ export function renderPalette() {
           'aria-label': name,
           title: name,
           onclick: () => {
-            ed.tool = t;
+            dispatch({ type: 'analysis/tool', tool: t });
             renderPalette();
           },
         },

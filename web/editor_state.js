@@ -1,19 +1,13 @@
 // What the analysis board's modules share: the variant and options, the position being set up or
 // explored, and the `analyse` request for a position.
 
-import { app } from './store/store.js';
+import { analysis, app } from './store/store.js';
 import { humanize, sideName } from './ui.js';
 import { requestAnalysis, valueWords } from './values.js';
 import { formatFen, sidesOf, toWire } from './position_text.js';
 
-export const ed = {
-  variant: null,
-  options: {}, // the variant's options, by name (booleans for bool options)
-  pos: null, // the position on the board (position_text.js's form)
-  mode: 'setup', // or 'explore'
-  tool: null, // the palette's pick: {side, kind, rank}, or 'erase'
-  format: 'gamesman', // Kaboom's notation in the text box: 'gamesman' or 'fen'
-};
+/** The analysis board's state (store/analysis.js), to read; `dispatch` changes it. */
+export const ed = analysis;
 
 /** The position the analysis board shows: the explored one while exploring, else the one set up. */
 export const currentPos = () => (ed.mode === 'explore' ? (ed.shown ?? ed.pos) : ed.pos);

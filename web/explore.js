@@ -4,6 +4,7 @@
 // make a line to step back and forth in.
 
 import { $, h, sideChip, sideName, turnText } from './ui.js';
+import { dispatch } from './store/store.js';
 import { same } from './squares.js';
 import { edBoard, edCanvas, say, setValue, showPosition, unsay } from './editor_board.js';
 import { analyse, ed, edSides, editorView, positionWords, refusal } from './editor_state.js';
@@ -17,7 +18,7 @@ const ex = { line: [], at: 0, analysis: null, path: null, seq: 0 };
 
 export function enterExplore(pos) {
   loadCore();
-  ed.mode = 'explore';
+  dispatch({ type: 'analysis/explore' });
   ex.line = [{ pos, turn: null }];
   ex.at = 0;
   $('#ed-setup').hidden = true;
@@ -30,8 +31,7 @@ export function enterExplore(pos) {
 /** Back to the editor, with the position shown. */
 export function leaveExplore() {
   const pos = ex.line[ex.at]?.pos ?? ed.pos;
-  ed.mode = 'setup';
-  ed.shown = null;
+  dispatch({ type: 'analysis/setup' });
   ex.seq++;
   $('#ed-setup').hidden = false;
   $('#ed-explore-card').hidden = true;
@@ -66,7 +66,7 @@ function go(i) {
 /** Shows the position at `ex.at` and asks the server about it. */
 async function show(animate) {
   const { pos, turn } = ex.line[ex.at];
-  ed.shown = pos;
+  dispatch({ type: 'analysis/shown', pos });
   ex.analysis = null;
   ex.path = null;
   showPosition(pos, { last: turn, animate });

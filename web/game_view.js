@@ -330,10 +330,10 @@ watchPixelRatio();
 
 // The game screen is drawn again after every change of the client's state but these: the square
 // under the pointer (the board draws it), the result card's own note that it showed, and the
-// bookkeeping of requests, whose answers bring what the screen shows.
+// bookkeeping of requests, whose answers bring what the screen shows; and the analysis board's.
 const UNSEEN = new Set(['want/hover', 'view/result_shown', 'sent/request', 'sent/positions', 'got/ok', 'got/reply']);
 subscribe((actions) => {
-  if (actions.some((a) => !UNSEEN.has(a.type))) renderGame();
+  if (actions.some((a) => !UNSEEN.has(a.type) && !a.type.startsWith('analysis/'))) renderGame();
 });
 
 drawTheScreenWith({

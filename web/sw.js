@@ -68,6 +68,7 @@ const FILES = [
   '/server_time.js',
   '/sounds.js',
   '/squares.js',
+  '/store/analysis.js',
   '/store/game.js',
   '/store/saved.js',
   '/store/select.js',

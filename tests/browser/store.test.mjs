@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 import { importWeb } from './web_modules.mjs';
 
-const { app, batch, dispatch, subscribe } = await importWeb('store/store.js');
+const { analysis, app, batch, dispatch, subscribe } = await importWeb('store/store.js');
 const { stateAction } = await importWeb('store/game.js');
 
 const heard = [];
@@ -253,4 +253,28 @@ test('store: requests waiting for a reply are bounded, and a dropped connection 
   assert.equal(app.requests.has(249), true, 'the newest are kept');
   dispatch({ type: 'net/down' });
   assert.equal(app.requests.size, 0);
+});
+
+test('store: the analysis board changes its slice by dispatch alone, apart from the game', () => {
+  dispatch({ type: 'analysis/variant', variant: 'kaboom', options: { width: 7, height: 6 } });
+  assert.throws(() => {
+    analysis.variant = 'bomb';
+  }, TypeError);
+  assert.equal(analysis.variant, 'kaboom');
+  assert.equal('variant' in app, false, 'not one of the game slices');
+  const before = analysis.options;
+  dispatch({ type: 'analysis/option', name: 'connect', value: 3 });
+  dispatch({ type: 'analysis/board_size', width: 5, height: 4 });
+  assert.deepEqual(analysis.options, { width: 5, height: 4, connect: 3 });
+  assert.deepEqual(before, { width: 7, height: 6 }, 'a new options object each time: an old one read stays as it was');
+  const pos = { variant: 'kaboom', width: 5, height: 4, turn: 'x', pieces: [] };
+  dispatch({ type: 'analysis/position', pos });
+  dispatch({ type: 'analysis/explore' });
+  dispatch({ type: 'analysis/shown', pos: { ...pos, turn: 'o' } });
+  assert.equal(analysis.mode, 'explore');
+  assert.equal(analysis.shown.turn, 'o');
+  dispatch({ type: 'analysis/setup' });
+  assert.equal(analysis.mode, 'setup');
+  assert.equal(analysis.shown, null);
+  assert.equal(analysis.pos, pos);
 });

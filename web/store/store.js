@@ -1,46 +1,51 @@
-// The client's state, in three slices: the session (the server, the room and the seat), the game
-// (the latest state and everything learnt of the room's games) and the view (what this page shows
-// of it: the selection, the premove, the replay). Nothing changes them but `dispatch` of an action,
-// a message the server sent (got/…), a request this page sent (sent/…), a user's intent (want/…)
-// or the connection's news (net/…); the slices' reducers (session.js, game.js, view.js) apply it.
-// The page's views read `app`, a read-only view of the three, and subscribe to redraw.
+// The client's state, in slices: the session (the server, the room and the seat), the game (the
+// latest state and everything learnt of the room's games), the view (what this page shows of it:
+// the selection, the premove, the replay) and the analysis board's. Nothing changes them but
+// `dispatch` of an action: a message the server sent (got/…), a request this page sent (sent/…), a
+// user's intent (want/…, and analysis/… on the analysis board) or the connection's news (net/…);
+// the slices' reducers (session.js, game.js, view.js, analysis.js) apply it. The page reads `app`,
+// a read-only view of the first three, and `analysis`, of the last; its views subscribe to redraw.
 
 import { sessionReducers, newSession } from './session.js';
 import { gameReducers, newGame } from './game.js';
 import { newView, viewReducers } from './view.js';
+import { analysisReducers, newAnalysis } from './analysis.js';
 
-const slices = { session: newSession(), game: newGame(), view: newView() };
+const slices = { session: newSession(), game: newGame(), view: newView(), analysis: newAnalysis() };
 const tables = [
   [slices.session, sessionReducers],
   [slices.game, gameReducers],
   [slices.view, viewReducers],
+  [slices.analysis, analysisReducers],
 ];
 
-function sliceOf(key) {
-  for (const s of [slices.session, slices.game, slices.view]) if (Object.hasOwn(s, key)) return s;
-  return null;
-}
-
-function readOnly(key) {
-  throw new TypeError(`The client's state is changed by dispatch, not by writing app.${String(key)}`);
-}
-
-/** The three slices as one object to read: `app.state`, `app.seat`, `app.selected`. */
-export const app = new Proxy(
-  {},
-  {
-    get: (_, key) => sliceOf(key)?.[key],
-    has: (_, key) => sliceOf(key) !== null,
-    ownKeys: () => [...Object.keys(slices.session), ...Object.keys(slices.game), ...Object.keys(slices.view)],
-    getOwnPropertyDescriptor: (_, key) => {
-      const s = sliceOf(key);
-      return s ? { value: s[key], writable: false, enumerable: true, configurable: true } : undefined;
+/** `parts` (slices) as one object to read, whose every write throws. */
+function readOnlyView(name, parts) {
+  const partOf = (key) => parts.find((s) => Object.hasOwn(s, key)) ?? null;
+  const refuse = (key) => {
+    throw new TypeError(`The client's state is changed by dispatch, not by writing ${name}.${String(key)}`);
+  };
+  return new Proxy(
+    {},
+    {
+      get: (_, key) => partOf(key)?.[key],
+      has: (_, key) => partOf(key) !== null,
+      ownKeys: () => parts.flatMap((s) => Object.keys(s)),
+      getOwnPropertyDescriptor: (_, key) => {
+        const s = partOf(key);
+        return s ? { value: s[key], writable: false, enumerable: true, configurable: true } : undefined;
+      },
+      set: (_, key) => refuse(key),
+      deleteProperty: (_, key) => refuse(key),
+      defineProperty: (_, key) => refuse(key),
     },
-    set: (_, key) => readOnly(key),
-    deleteProperty: (_, key) => readOnly(key),
-    defineProperty: (_, key) => readOnly(key),
-  },
-);
+  );
+}
+
+/** The game's three slices as one object to read: `app.state`, `app.seat`, `app.selected`. */
+export const app = readOnlyView('app', [slices.session, slices.game, slices.view]);
+/** The analysis board's slice, to read: `analysis.pos`, `analysis.mode`. */
+export const analysis = readOnlyView('analysis', [slices.analysis]);
 
 const subscribers = [];
 let depth = 0; // dispatches and batches under way: subscribers hear of them when the outermost ends
