@@ -71,9 +71,15 @@ void usage(std::FILE* out) {
   print_flags<Settings>(out, kSolveFlags);
 }
 
-// "x wins in 7", "o wins in 12" or "tie", for a value seen by `side`.
+// "x wins in 7", "o wins in 12", "tie in 9" (Gamesman's remoteness of a tie: the nearest drawn
+// end with best play) or "tie", for a value seen by `side`.
 std::string words(const Game& g, Side side, const ai::Value& v) {
-  if (!v.outcome || *v.outcome == ai::Outcome::Draw) return "tie";
+  if (!v.outcome) return "tie";
+  if (*v.outcome == ai::Outcome::Draw) {
+    if (!v.exact) return "tie";
+    return v.remoteness > 0 ? "tie in " + std::to_string(v.remoteness)
+                            : "tie (its distance not found within the limits)";
+  }
   const Side winner = *v.outcome == ai::Outcome::Win ? side : other(side);
   return std::string(side_name(g.variant(), winner)) + " wins in " + std::to_string(v.remoteness);
 }

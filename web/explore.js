@@ -10,7 +10,7 @@ import { edBoard, edCanvas, say, setValue, showPosition, unsay } from './editor_
 import { analyse, ed, edSides, editorView, positionWords, refusal } from './editor_state.js';
 import { loadEngine } from './engine.js';
 import { isKaboom, sortPieces } from './position_text.js';
-import { valueColour, valueWords } from './values.js';
+import { tieRank, valueColour, valueWords } from './values.js';
 
 // line: [{pos, turn}] from the position set up (turn null) on; at: the index shown. path: the
 // piece picked and the squares of its hops so far, {from, hops}.
@@ -101,12 +101,13 @@ async function show(animate) {
 
 const turns = () => ex.analysis?.moves ?? [];
 
-/** Larger is better for the side making the turn: wins soonest, then ties, estimates, losses latest. */
+/** Larger is better for the side making the turn: wins soonest, then ties (nearest their end first),
+ *  estimates, losses latest. */
 function rank(v) {
   if (!v) return 0;
   if (v.outcome === 'win') return 3e6 - v.remoteness;
   if (v.outcome === 'lose') return -3e6 + v.remoteness;
-  if (v.outcome === 'tie') return 0;
+  if (v.outcome === 'tie') return tieRank(v);
   return Math.max(-1e6, Math.min(1e6, v.score ?? 0));
 }
 const best = (entries) => entries.reduce((b, e) => (!b || rank(e.value) > rank(b.value) ? e : b), null);

@@ -45,16 +45,19 @@ function other(sides, side) {
 
 const turnsText = (n) => `${n} ${n === 1 ? 'turn' : 'turns'}`;
 
+/** Where a tie ranks among values, just below 0: the nearer its drawn end the higher (Gamesman's
+ *  order); one whose distance the server could not afford, last among ties. */
+export const tieRank = (v) => -Math.min(v.remoteness ?? 999, 999) / 1000;
+
 /**
  * A value in words for a reader who knows whose it is: `side` is the side the value belongs to,
- * `sides` the variant's two sides. "X wins in 7", "Tie", "Fire is ahead by 1.25 (depth 9)".
+ * `sides` the variant's two sides. "X wins in 7", "Tie in 9 turns", "Fire is ahead by 1.25 (depth 9)".
  */
 export function valueWords(value, side, sides) {
   if (!value) return '';
   const who = sideName(side);
   const them = sideName(other(sides, side));
-  if (value.outcome === 'tie')
-    return value.remoteness > 0 ? `Tie (the board fills in ${turnsText(value.remoteness)})` : 'Tie';
+  if (value.outcome === 'tie') return value.remoteness > 0 ? `Tie in ${turnsText(value.remoteness)}` : 'Tie';
   if (value.outcome === 'win' || value.outcome === 'lose') {
     const winner = value.outcome === 'win' ? who : them;
     const sure = value.kind === 'solved' ? '' : ' (found by search)';

@@ -11,7 +11,7 @@
 import { $, h, sideName } from './ui.js';
 import { app } from './store/store.js';
 import { board, canvas, same, sidesOf } from './context.js';
-import { requestAnalysis, valueColour, valueWords } from './values.js';
+import { requestAnalysis, tieRank, valueColour, valueWords } from './values.js';
 import { viewState } from './replay_view.js';
 import { forgetChartErrors, renderValueChart } from './value_chart.js';
 
@@ -128,7 +128,8 @@ export function valueRank(v) {
   if (!v) return -Infinity;
   if (v.outcome === 'win') return 1e7 - (v.remoteness ?? 0);
   if (v.outcome === 'lose') return -1e7 + (v.remoteness ?? 0);
-  if (v.outcome === 'tie' || v.kind === 'solved') return 0;
+  if (v.outcome === 'tie') return tieRank(v);
+  if (v.kind === 'solved') return 0;
   return Math.max(-1e6, Math.min(1e6, v.score ?? 0));
 }
 

@@ -42,7 +42,8 @@ bool solvable(const Game& g) {
   return g.variant() == VariantId::Kaboom && g.width() * g.height() <= kSolverMaxCells;
 }
 
-// A comparable score: a win sooner is better, a loss later, a tie is 0; else the estimate.
+// A comparable score: a win sooner is better, a loss later, a tie nearer its end (a tie ranks
+// about 0, between them); else the estimate.
 int rank(const Value& v) {
   if (!v.outcome) return v.score;
   switch (*v.outcome) {
@@ -50,8 +51,8 @@ int rank(const Value& v) {
       return kWin - v.remoteness;
     case Outcome::Loss:
       return -(kWin - v.remoteness);
-    case Outcome::Draw:
-      return 0;
+    case Outcome::Draw:  // one of unknown distance (kUnknownDistance) below the others
+      return v.remoteness < 0 ? -kWin / 2 : -v.remoteness;
   }
   return 0;
 }
@@ -79,7 +80,7 @@ Value solved_value(const SolvedValue& s) {
   Value v;
   v.exact = true;
   v.outcome = s.outcome;
-  v.remoteness = s.outcome == Outcome::Draw ? 0 : s.turns;
+  v.remoteness = s.turns;
   return v;
 }
 
@@ -104,17 +105,18 @@ Value searched_value(const SearchResult& r) {
 
 // The value of a turn for its mover, from the value of the position it leads to (for that
 // position's side to move; `same_side` when the mover moves again, which complete turns never
-// do). Ties keep remoteness 0: the solver scores them without a distance.
+// do). An exact tie is one turn further from its end too; a tie that is not exact (an estimate
+// bounded by one) has no distance.
 Value through(const Value& child, bool same_side) {
   Value v = child;
   if (!same_side) {
     v.score = -v.score;
     if (v.outcome) v.outcome = flip(*v.outcome);
   }
-  if (v.outcome && *v.outcome != Outcome::Draw) {
-    v.remoteness = child.remoteness + 1;
-    if (!v.exact) v.score = rank(v);
+  if (v.outcome && (*v.outcome != Outcome::Draw || v.exact)) {
+    v.remoteness = child.remoteness < 0 ? kUnknownDistance : child.remoteness + 1;
   }
+  if (v.outcome && *v.outcome != Outcome::Draw && !v.exact) v.score = rank(v);
   if (!v.exact) v.depth = child.depth + 1;
   return v;
 }
@@ -141,6 +143,14 @@ Value best_of(const std::vector<TurnValue>& turns) {
     return rank(l.value) < rank(r.value);
   });
   Value v = best->value;
+  // The nearest tie is known only if no tie of unknown distance could be nearer (none is nearer
+  // than a turn that ends the game).
+  if (v.outcome == Outcome::Draw && v.remoteness > 1 &&
+      std::any_of(turns.begin(), turns.end(), [](const auto& t) {
+        return t.value.outcome == Outcome::Draw && t.value.remoteness < 0;
+      })) {
+    v.remoteness = kUnknownDistance;
+  }
   const bool all_exact =
       std::all_of(turns.begin(), turns.end(), [](const auto& t) { return t.value.exact; });
   if (!v.exact || all_exact || v.outcome == Outcome::Win) return v;
@@ -233,21 +243,35 @@ void estimate_turns(const Game& game, const Budget& budget, TranspositionTable& 
   out.value = best_of(out.turns);
 }
 
+// An exact tie's distance from the solver (unknown if over its budget), after every value wanted
+// is known: the distances can cost more than the values.
+void add_draw_distance(Value& v, const Game& g, detail::KaboomSolver& solver) {
+  if (!v.exact || v.outcome != Outcome::Draw || v.remoteness >= 0 || g.over()) return;
+  v.remoteness = solver.draw_distance(g);
+}
+
 // Every turn solved exactly over one memo, or nullopt once the solver is over its budget.
 std::optional<Analysis> solve_turns(const Game& game, detail::KaboomSolver& solver) {
   Analysis a;
   const Side mover = game.turn();
+  std::vector<Game> children;
   for (Turn& t : game.turns()) {
-    const Game child = play(game, t);
+    Game child = play(game, t);
     Value v;
     if (child.over()) {
       v = ending_value(child, mover);
     } else {
       const auto s = solver.value(child);
       if (!s) return std::nullopt;
-      v = through(solved_value(*s), child.turn() == mover);
+      v = solved_value(*s);
     }
+    children.push_back(std::move(child));
     a.turns.push_back({std::move(t), v});
+  }
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    if (children[i].over()) continue;
+    add_draw_distance(a.turns[i].value, children[i], solver);
+    a.turns[i].value = through(a.turns[i].value, children[i].turn() == mover);
   }
   a.value = best_of(a.turns);
   return a;
@@ -275,6 +299,7 @@ Analysis analyse_position(const Game& game, const AnalysisLimits& limits) {
     if (!limits.turns) {
       if (const auto s = solver.value(game)) {
         out.value = solved_value(*s);
+        add_draw_distance(out.value, game, solver);
         out.work = solver.positions();
         return out;
       }
@@ -319,6 +344,13 @@ std::vector<Value> analyse_positions(const std::vector<Game>& positions,
     }
     if (it->second->aborted()) continue;
     if (const auto s = it->second->value(g)) values[i] = solved_value(*s);
+  }
+  // The ties' distances, once every value the solvers could give is in.
+  for (std::size_t i = positions.size(); i-- > 0;) {
+    if (!values[i] || positions[i].over()) continue;
+    const auto it = std::find_if(solvers.begin(), solvers.end(),
+                                 [&](const auto& s) { return s.first == positions[i].options(); });
+    if (it != solvers.end()) add_draw_distance(*values[i], positions[i], *it->second);
   }
   solvers.clear();
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -65,6 +66,7 @@ struct Bounds {
   std::int16_t lo = -kInf;
   std::int16_t hi = kInf;
   std::uint8_t best = kNoMove;  // the last best action, in the key's orientation
+  std::uint8_t draw = 0;        // a draw's distance (draw_distance), once known; 0: not yet
 };
 
 // An action as one byte: drops 0..15 (normal) and 16..31 (bomb) by column, detonations 32 + cell;
@@ -232,6 +234,60 @@ class detail::KaboomSolver::Impl {
     return best;
   }
 
+  // Gamesman's remoteness of a draw: 1 + the smallest remoteness among the turns that keep the
+  // draw (a turn that ends the game drawn counts 1). Only for positions whose value is a draw.
+  int draw_distance(const Game& g) {
+    // With no bomb left anywhere every turn fills a cell and only a full board draws (X4's lines
+    // for both sides need a detonation, X5): the distance is the empty cells.
+    const auto& s = std::get<KaboomState>(g.state());
+    const int cells = g.width() * g.height();
+    const auto cell_end = s.cells.begin() + cells;
+    if (s.bombs_left[0] == 0 && s.bombs_left[1] == 0 &&
+        std::none_of(s.cells.begin(), cell_end, [](std::uint8_t c) { return c >= 3; })) {
+      return static_cast<int>(std::count(s.cells.begin(), cell_end, std::uint8_t{0}));
+    }
+    bool mirrored = false;
+    const std::uint64_t key = exact_key(g, mirrored);
+    if (const Bounds* b = memo_.find(key); b != nullptr && b->draw != 0) return b->draw;
+    int best = kInf;
+    for (const Action& a : g.legal()) {
+      const Game next = g.apply(a)->next;
+      if (next.over()) {
+        if (!next.result()->winner) best = 1;
+        continue;
+      }
+      if (best <= 2) continue;  // an unfinished child draws in no fewer than 2
+      // In a drawn position no turn wins, so each child is a draw or a win for its mover: a null
+      // window tells them apart.
+      if (search(next, 0, 1, 0) > 0) continue;
+      const int d = draw_distance(next);
+      if (aborted_) return 0;
+      best = std::min(best, d + 1);
+    }
+    if (aborted_) return 0;
+    // The position is in the memo: its value was searched before it was asked for.
+    if (best <= 255) memo_.at(key).draw = static_cast<std::uint8_t>(best);
+    return best;
+  }
+
+  // A draw's distance, or kUnknownDistance when the budget ran out finding it: the draw stands
+  // (it was proven first) and the solver answers again, as far as the budget still goes.
+  int draw_distance_or_unknown(const Game& g) {
+    const int d = draw_distance(g);
+    if (!aborted_) return d;
+    aborted_ = false;
+    return kUnknownDistance;
+  }
+
+  // Whether a child of a drawn position is a draw (else it is a win for its mover), or nullopt
+  // when the budget ran out telling (the parent's draw stands).
+  std::optional<bool> draws(const Game& child, int ply) {
+    const bool draw = search(child, 0, 1, ply) <= 0;
+    if (!aborted_) return draw;
+    aborted_ = false;
+    return std::nullopt;
+  }
+
   bool aborted() const { return aborted_; }
   std::uint64_t positions() const { return memo_.size(); }
 
@@ -292,10 +348,16 @@ std::optional<SolvedValue> KaboomSolver::value(const Game& g) {
       }
     }
   }
-  if (impl_->aborted()) return std::nullopt;
   SolvedValue out = to_solved(v);
+  if (impl_->aborted()) return std::nullopt;
+  if (v == 0) out.turns = kUnknownDistance;
   out.positions = impl_->positions();
   return out;
+}
+
+int KaboomSolver::draw_distance(const Game& g) {
+  if (g.over()) return 0;
+  return impl_->draw_distance_or_unknown(g);
 }
 
 bool KaboomSolver::aborted() const {
@@ -328,6 +390,32 @@ std::optional<SolvedValue> solve_kaboom(const Game& game, const SolveBudget& bud
     }
   }
   SolvedValue out = to_solved(best);
+  if (best == 0 && !budget.draw_distance) out.turns = kUnknownDistance;
+  if (best == 0 && budget.draw_distance) {
+    // A draw: the move is the drawing turn nearest a drawn end (the windows above left later
+    // actions' values as bounds, so each is asked again around a draw, from the memo).
+    out.turns = kInf;
+    for (const Action& a : game.legal()) {
+      const Game next = game.apply(a)->next;
+      int d = kInf;
+      if (next.over()) {
+        if (!next.result()->winner) d = 1;
+      } else if (const auto draw = solver.draws(next, 1); !draw) {
+        d = kUnknownDistance;
+      } else if (*draw) {
+        d = solver.draw_distance_or_unknown(next);
+        if (d != kUnknownDistance) ++d;
+      }
+      if (d == kUnknownDistance) {
+        out.turns = kUnknownDistance;  // the draw stands, and so does the first drawing move
+        break;
+      }
+      if (d < out.turns) {
+        out.turns = d;
+        best_action = a;
+      }
+    }
+  }
   out.best = best_action;
   out.positions = solver.positions();
   return out;

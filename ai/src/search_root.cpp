@@ -207,13 +207,14 @@ std::optional<SearchResult> solved_turn(const Game& game, const SearchLimits& li
   budget.stop = limits.stop;
   if (limits.time) budget.time = *limits.time / 2;
   if (limits.nodes) budget.max_positions = std::max<std::uint64_t>(*limits.nodes / 4, 1000);
+  budget.draw_distance = false;  // any drawing move keeps a draw: the time goes to the play
   const auto solved = solve_kaboom(game, budget);
   if (!solved || !solved->best) return std::nullopt;
   SearchResult r;
   r.best = Turn{{*solved->best}};
   r.pv = {r.best};
   r.solved = true;
-  r.depth = solved->turns;
+  r.depth = std::max(solved->turns, 0);  // a draw's distance may be unknown
   r.nodes = solved->positions;
   r.score = solved->outcome == Outcome::Win    ? kWin - solved->turns
             : solved->outcome == Outcome::Loss ? -(kWin - solved->turns)

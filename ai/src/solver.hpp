@@ -23,9 +23,14 @@ class KaboomSolver {
   KaboomSolver(const KaboomSolver&) = delete;
   KaboomSolver& operator=(const KaboomSolver&) = delete;
 
-  // The exact value of g (Kaboom, at most kSolverMaxCells cells) for its side to move, distance
-  // included; `best` is left empty. nullopt when over budget.
+  // The exact value of g (Kaboom, at most kSolverMaxCells cells) for its side to move, a win's or
+  // loss's distance included, a draw's not (kUnknownDistance: ask draw_distance, once every value
+  // wanted is known, since it can cost more than they did); `best` is left empty. nullopt when
+  // over budget.
   std::optional<SolvedValue> value(const Game& g);
+  // The distance of a draw found by value(): Gamesman's remoteness of a tie, or kUnknownDistance
+  // when the budget runs out finding it (the solver goes on answering as far as it still goes).
+  int draw_distance(const Game& g);
   bool aborted() const;
   std::uint64_t positions() const;
 

@@ -24,8 +24,11 @@ void value(Writer& w, const ai::Value& v) {
   if (v.outcome) {
     w.raw(R"(,"outcome":)");
     w.str(outcome_name(*v.outcome));
-    w.raw(R"(,"remoteness":)");
-    w.num(v.remoteness);
+    // A tie whose distance the solver could not afford within the request's limits has none.
+    if (v.remoteness >= 0) {
+      w.raw(R"(,"remoteness":)");
+      w.num(v.remoteness);
+    }
   }
   if (!v.exact) {
     w.raw(R"(,"score":)");

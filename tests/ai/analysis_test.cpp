@@ -16,25 +16,35 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A value as one number: +(1000 - r) the side wins in r turns, -(1000 - r) loses in r, 0 a tie.
+// A value as one number, better the larger, as Gamesman orders them: a win in r turns is
+// 2000 - r (sooner is better), a tie in r 1000 - r (its nearest drawn end), a loss in r just r
+// (later is better).
 int code(Outcome o, int remoteness) {
-  return o == Outcome::Win ? 1000 - remoteness : o == Outcome::Loss ? -(1000 - remoteness) : 0;
+  return o == Outcome::Win    ? 2000 - remoteness
+         : o == Outcome::Draw ? 1000 - remoteness
+                              : remoteness;
+}
+
+// The value for the mover of a turn to a position whose own value (for its side to move) is `c`:
+// the other side's outcome, one turn further.
+int one_turn_before(int c) {
+  if (c > 1000) return 2000 - c + 1;  // they win in r: we lose in r + 1
+  if (c > 500) return c - 1;          // a tie in r: a tie in r + 1
+  return 2000 - (c + 1);              // they lose in r: we win in r + 1
+}
+
+// A finished game's value for the mover of the turn that finished it.
+int ending(const Game& over, Side mover) {
+  const auto& w = over.result()->winner;
+  return !w ? code(Outcome::Draw, 1) : *w == mover ? code(Outcome::Win, 1) : code(Outcome::Loss, 1);
 }
 
 // The value of a position for its side to move, by plain recursion over every action.
 int minimax(const Game& g) {
-  int best = -100000;
+  int best = -1;
   for (const Action& a : g.legal()) {
     const Game next = g.apply(a)->next;
-    int v = 0;
-    if (next.over()) {
-      const auto& w = next.result()->winner;
-      v = !w ? 0 : *w == g.turn() ? 999 : -999;
-    } else {
-      const int c = minimax(next);
-      v = c > 0 ? -(c - 1) : c < 0 ? -c - 1 : 0;
-    }
-    best = std::max(best, v);
+    best = std::max(best, next.over() ? ending(next, g.turn()) : one_turn_before(minimax(next)));
   }
   return best;
 }
@@ -43,12 +53,7 @@ int minimax(const Game& g) {
 int minimax_turn(const Game& g, const Turn& t) {
   const auto next = test::play(g, t);
   EXPECT_TRUE(next);
-  if (next->over()) {
-    const auto& w = next->result()->winner;
-    return !w ? 0 : *w == g.turn() ? 999 : -999;
-  }
-  const int c = minimax(*next);
-  return c > 0 ? -(c - 1) : c < 0 ? -c - 1 : 0;
+  return next->over() ? ending(*next, g.turn()) : one_turn_before(minimax(*next));
 }
 
 struct Board {
@@ -72,7 +77,7 @@ int expect_exact(const Game& g, const Analysis& a) {
   EXPECT_TRUE(a.value.outcome) << format_position(g);
   const auto turns = g.turns();
   EXPECT_EQ(a.turns.size(), turns.size()) << format_position(g);
-  int best = -100000;
+  int best = -1;
   for (std::size_t i = 0; i < std::min(turns.size(), a.turns.size()); ++i) {
     const TurnValue& tv = a.turns[i];
     EXPECT_EQ(tv.turn, turns[i]);
@@ -85,10 +90,6 @@ int expect_exact(const Game& g, const Analysis& a) {
     }
     EXPECT_EQ(code(*tv.value.outcome, tv.value.remoteness), expected)
         << format_position(g) << " turn " << format_turn(tv.turn);
-    if (*tv.value.outcome == Outcome::Draw) {
-      // A tie has no distance, except a turn that ends the game.
-      EXPECT_EQ(tv.value.remoteness, test::play(g, tv.turn)->over() ? 1 : 0);
-    }
   }
   if (a.value.outcome) {
     EXPECT_EQ(code(*a.value.outcome, a.value.remoteness), best) << format_position(g);

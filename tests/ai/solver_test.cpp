@@ -1,5 +1,6 @@
 // The exact Kaboom solver against an independent minimax written here: plain recursion over
 // Game::legal/apply with a memo keyed by Game::hash, no pruning, no symmetry.
+#include <bc/ai_analysis.hpp>
 #include <random>
 #include <unordered_map>
 
@@ -8,22 +9,35 @@
 namespace bc::ai {
 namespace {
 
-// +(1000 - t): the side to move wins in t turns; -(1000 - t): loses in t turns; 0: draw.
+// A value as one number, better the larger, as Gamesman orders them: a win in t turns is
+// 2000 - t (sooner is better), a tie in t 1000 - t (its nearest drawn end: Gamesman's remoteness
+// of a tie), a loss in t just t (later is better).
+int gamesman_code(Outcome o, int turns) {
+  return o == Outcome::Win ? 2000 - turns : o == Outcome::Draw ? 1000 - turns : turns;
+}
+
+// The value for the mover of a turn to a position worth `c` to its own side to move.
+int a_turn_earlier(int c) {
+  if (c > 1000) return 2000 - c + 1;  // they win in t: we lose in t + 1
+  if (c > 500) return c - 1;          // a tie in t: a tie in t + 1
+  return 2000 - (c + 1);              // they lose in t: we win in t + 1
+}
+
 class Minimax {
  public:
   int value(const Game& g) {
     const std::uint64_t h = g.hash();
     if (auto it = memo_.find(h); it != memo_.end()) return it->second;
-    int best = -100000;
+    int best = -1;
     for (const Action& a : g.legal()) {
       const Game next = g.apply(a)->next;
       int v = 0;
       if (next.over()) {
         const auto& w = next.result()->winner;
-        v = !w ? 0 : *w == next.turn() ? -999 : 999;  // the mover won or lost on this turn
+        v = !w ? gamesman_code(Outcome::Draw, 1)
+               : gamesman_code(*w == g.turn() ? Outcome::Win : Outcome::Loss, 1);
       } else {
-        const int c = value(next);
-        v = c > 0 ? -(c - 1) : c < 0 ? -c - 1 : 0;
+        v = a_turn_earlier(value(next));
       }
       best = std::max(best, v);
     }
@@ -36,15 +50,7 @@ class Minimax {
 };
 
 int solver_value(const SolvedValue& s) {
-  switch (s.outcome) {
-    case Outcome::Win:
-      return 1000 - s.turns;
-    case Outcome::Loss:
-      return -(1000 - s.turns);
-    case Outcome::Draw:
-      return 0;
-  }
-  return 0;
+  return gamesman_code(s.outcome, s.turns);
 }
 
 struct Board {
@@ -75,8 +81,7 @@ TEST_P(SolverAgrees, WithIndependentMinimax) {
       // The solver's move keeps the value: its successor is worth exactly one turn less.
       const Game next = g.apply(*solved->best)->next;
       if (!next.over()) {
-        const int c = mm.value(next);
-        EXPECT_EQ(c > 0 ? -(c - 1) : c < 0 ? -c - 1 : 0, expected) << format_position(g);
+        EXPECT_EQ(a_turn_earlier(mm.value(next)), expected) << format_position(g);
       }
       ++checked;
       const auto legal = g.legal();
@@ -103,6 +108,62 @@ TEST(Solver, ThreeByThreeConnectThreeIsADraw) {
   const auto s = solve_kaboom(g);
   ASSERT_TRUE(s);
   EXPECT_EQ(s->outcome, Outcome::Draw);
+  EXPECT_GT(s->turns, 0) << "a tie has its distance (the nearest drawn end with best play)";
+  EXPECT_LE(s->turns, 9) << "nine cells";
+}
+
+// The tie an outside exact solver gives its distance (issue 35): Gamesman's (o 0 0 xoxo *@ox xxo-
+// ----), bottom row first, on a 4x4 board, connect 4, one bomb each (both on the board).
+TEST(Solver, ATieFarFromItsEndHasItsDistance) {
+  const Game g = test::position(VariantId::Kaboom, "o:a1,c1,Ba2,d2,a3,b3:b1,d1,Bb2,c2,c3:0,0",
+                                test::kaboom_options(4, 4, 4, 1));
+  const auto s = solve_kaboom(g);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->outcome, Outcome::Draw);
+  EXPECT_EQ(s->turns, 13);
+  const Analysis a = analyse_position(g);
+  EXPECT_TRUE(a.value.exact);
+  EXPECT_EQ(a.value.outcome, Outcome::Draw);
+  EXPECT_EQ(a.value.remoteness, 13);
+  int ties = 0;
+  for (const TurnValue& t : a.turns) {
+    if (t.value.outcome != Outcome::Draw) continue;
+    ++ties;
+    EXPECT_GE(t.value.remoteness, 13) << "no tying turn is nearer its end than the position's best";
+  }
+  EXPECT_GT(ties, 0);
+}
+
+// A budget that proves the tie but not its distance keeps the tie, with its distance unknown;
+// a larger one finds it.
+TEST(Solver, ATieWhoseDistanceIsOverBudgetStaysATie) {
+  const Game g = test::position(VariantId::Kaboom, "o:a1,c1,Ba2,d2,a3,b3:b1,d1,Bb2,c2,c3:0,0",
+                                test::kaboom_options(4, 4, 4, 1));
+  bool unknown_seen = false;
+  for (std::uint64_t budget = 50; budget < 100'000; budget = budget * 3 / 2) {
+    SolveBudget b;
+    b.max_positions = budget;
+    const auto s = solve_kaboom(g, b);
+    if (!s) continue;  // not even the value
+    EXPECT_EQ(s->outcome, Outcome::Draw) << budget;
+    ASSERT_TRUE(s->best) << budget;
+    if (s->turns == kUnknownDistance) {
+      unknown_seen = true;
+      continue;
+    }
+    EXPECT_EQ(s->turns, 13) << budget;
+    EXPECT_TRUE(unknown_seen) << "some budget between proves the tie but not its distance";
+    AnalysisLimits limits;
+    limits.max_positions = budget * 2 / 3;
+    const Analysis a = analyse_position(g, limits);
+    if (a.value.exact) {
+      EXPECT_EQ(a.value.outcome, Outcome::Draw);
+      EXPECT_TRUE(a.value.remoteness == 13 || a.value.remoteness == kUnknownDistance)
+          << a.value.remoteness;
+    }
+    return;
+  }
+  ADD_FAILURE() << "no budget found the distance";
 }
 
 TEST(Solver, RefusesWhatItCannotKeyOrAfford) {

@@ -88,11 +88,13 @@ TEST(SolveCommand, PrintsTheValueAndEveryFirstTurn) {
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* line :
        {"kaboom 3x3, connect 3, 1 bomb each\n", "value: x wins in 15\n", "best: b\n",
-        "turns:\n  a    x wins in 17\n  Ba   tie\n  b    x wins in 15\n", "positions: ", "time: "})
+        "turns:\n  a    x wins in 17\n  Ba   tie in 9\n  b    x wins in 15\n",
+        "positions: ", "time: "})
     EXPECT_TRUE(has(r.out, line)) << line << "\n" << r.out;
   const Ran tie = run({"solve", "--width", "3", "--height", "3", "--connect", "3", "--bombs", "0"});
   ASSERT_EQ(tie.code, 0) << tie.err;
-  EXPECT_TRUE(has(tie.out, "value: tie\nbest: a b c\n")) << tie.out;
+  // A tie says how far its end is (Gamesman's remoteness): here the board fills.
+  EXPECT_TRUE(has(tie.out, "value: tie in 9\nbest: a b c\n")) << tie.out;
   // The rule options reach the game: 4x3 connect 3 is x's in 9 normally.
   const Ran misere =
       run({"solve", "--width", "4", "--height", "3", "--connect", "3", "--bombs", "0", "--misere"});

@@ -114,9 +114,13 @@ SearchResult choose_turn(const Game& game, const SearchLimits& limits);
 
 enum class Outcome : std::uint8_t { Win, Draw, Loss };  // for the side to move
 
+inline constexpr int kUnknownDistance = -1;
+
 struct SolvedValue {
   Outcome outcome = Outcome::Draw;
-  int turns = 0;                // turns to the end with best play (shortest win, longest loss)
+  int turns = 0;  // turns to the end with best play: the shortest win, the longest loss; a draw's
+                  // is Gamesman's, 1 + the fewest of a drawing turn's (the nearest drawn end), or
+                  // kUnknownDistance when the budget ran out finding it (the draw is proven)
   std::optional<Action> best;   // a best action (every Kaboom action is a whole turn)
   std::uint64_t positions = 0;  // distinct positions stored by the solver
 };
@@ -125,6 +129,10 @@ struct SolveBudget {
   std::uint64_t max_positions = 2'000'000;  // memo size limit (16 B each); exceeded: no answer
   const std::atomic<bool>* stop = nullptr;
   std::optional<std::chrono::milliseconds> time;
+  // A draw's distance too (its nearest drawn end, and the move towards it), after its value; it
+  // can cost more than the value. Without it a draw's turns are kUnknownDistance and its move any
+  // drawing one.
+  bool draw_distance = true;
 };
 
 // Boards up to this many cells are keyed exactly (larger ones are never attempted).
