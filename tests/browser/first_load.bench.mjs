@@ -5,7 +5,7 @@
 // once, in turn, in a fresh browser context (an empty cache). A benchmark: it prints figures and
 // fails only when a page never becomes ready.
 //   node tests/browser/first_load.bench.mjs [--rounds N] URL [URL...]   (servers on 127.0.0.1)
-import { chromium } from 'playwright-core';
+import { launch } from './launch.mjs';
 
 const args = process.argv.slice(2);
 let rounds = 7;
@@ -26,17 +26,7 @@ for (const u of urls) {
   }
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launch();
 
 /** One first visit: the page's own files until ready, then what the service worker adds. */
 async function visit(url) {

@@ -1,10 +1,10 @@
-// Shared helpers for the browser tests: launching Debian's Chromium, driving the page the way a
-// person does (clicks on canvas squares, buttons), and waiting on the canvas's data-* attributes.
+// Shared helpers for the browser tests: launching Debian's Chromium (launch.mjs), driving the page
+// the way a person does (clicks on canvas squares, buttons), and waiting on the canvas's data-*
+// attributes.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -19,22 +19,7 @@ mkdirSync(SHOTS, { recursive: true });
 /** Every wait in these tests is bounded by this. */
 export const T = 15000;
 
-export async function launch() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-    timeout: 30000,
-  });
-}
+export { launch } from './launch.mjs';
 
 /**
  * A second server of a test's own (run.sh passes its binary in BC_BINARY), on 127.0.0.1 and a free

@@ -30,6 +30,19 @@ function forgetGame(g) {
   Object.assign(g, newGame());
 }
 
+/** Entering another room than the one we were in forgets this one's game. */
+function forgetIfFresh(g, { fresh }) {
+  if (fresh) forgetGame(g);
+}
+
+function notPending(g) {
+  g.pending = false;
+}
+
+function drawOffered(g, { from }) {
+  g.drawOffer = { from };
+}
+
 /**
  * What taking in `s` after `prev` means: null when it is old news (a late state), else whether it
  * begins a new game and whether the move list must come from the game record (joined mid-game,
@@ -212,12 +225,8 @@ export const gameReducers = {
   'sent/act'(g) {
     g.pending = true;
   },
-  'net/down'(g) {
-    g.pending = false;
-  },
-  'got/replaced'(g) {
-    g.pending = false;
-  },
+  'net/down': notPending,
+  'got/replaced': notPending,
   'got/error'(g, { req }) {
     if (req?.kind === 'act') g.pending = false;
     if (req?.kind === 'rematch') g.rematchAsked = false;
@@ -226,12 +235,8 @@ export const gameReducers = {
   'sent/rematch'(g) {
     g.rematchAsked = true;
   },
-  'sent/draw_offer'(g, { from }) {
-    g.drawOffer = { from };
-  },
-  'got/draw_offer'(g, { from }) {
-    g.drawOffer = { from };
-  },
+  'sent/draw_offer': drawOffered,
+  'got/draw_offer': drawOffered,
   'sent/draw_answer'(g) {
     g.drawOffer = null;
   },
@@ -244,12 +249,8 @@ export const gameReducers = {
   'view/result_shown'(g) {
     g.finishedLive = false;
   },
-  'got/joined'(g, { fresh }) {
-    if (fresh) forgetGame(g);
-  },
-  'want/enter'(g, { fresh }) {
-    if (fresh) forgetGame(g);
-  },
+  'got/joined': forgetIfFresh,
+  'want/enter': forgetIfFresh,
   'want/leave': forgetGame,
   'want/create': forgetGame,
 };

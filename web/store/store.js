@@ -19,9 +19,12 @@ const tables = [
   [slices.analysis, analysisReducers],
 ];
 
-/** `parts` (slices) as one object to read, whose every write throws. */
+/** `parts` (slices) as one object to read, whose every write throws. A slice keeps the keys it
+ *  was made with (a reset assigns them anew), so each key's slice is looked up once. */
 function readOnlyView(name, parts) {
-  const partOf = (key) => parts.find((s) => Object.hasOwn(s, key)) ?? null;
+  const home = new Map();
+  for (const s of parts) for (const key of Object.keys(s)) home.set(key, s);
+  const partOf = (key) => home.get(key) ?? null;
   const refuse = (key) => {
     throw new TypeError(`The client's state is changed by dispatch, not by writing ${name}.${String(key)}`);
   };
@@ -30,7 +33,7 @@ function readOnlyView(name, parts) {
     {
       get: (_, key) => partOf(key)?.[key],
       has: (_, key) => partOf(key) !== null,
-      ownKeys: () => parts.flatMap((s) => Object.keys(s)),
+      ownKeys: () => [...home.keys()],
       getOwnPropertyDescriptor: (_, key) => {
         const s = partOf(key);
         return s ? { value: s[key], writable: false, enumerable: true, configurable: true } : undefined;

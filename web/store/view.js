@@ -21,6 +21,11 @@ function forgetView(v) {
   Object.assign(v, newView(), { hover: v.hover, invite: v.invite });
 }
 
+/** Entering another room than the one we were in forgets how this one's game was shown. */
+function forgetIfFresh(v, { fresh }) {
+  if (fresh) forgetView(v);
+}
+
 function unselect(v) {
   v.selected = null;
 }
@@ -79,12 +84,8 @@ export const viewReducers = {
     v.replay = null;
     if (app.state?.status === 'finished') v.overlayClosed = true;
   },
-  'got/joined'(v, { fresh }) {
-    if (fresh) forgetView(v);
-  },
-  'want/enter'(v, { fresh }) {
-    if (fresh) forgetView(v);
-  },
+  'got/joined': forgetIfFresh,
+  'want/enter': forgetIfFresh,
   'want/leave': forgetView,
   'want/create': forgetView,
 };
