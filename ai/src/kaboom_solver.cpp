@@ -370,6 +370,36 @@ std::uint64_t KaboomSolver::positions() const {
 
 }  // namespace detail
 
+namespace {
+
+// A drawn root's distance, and its move: the drawing turn nearest a drawn end (the root's windows
+// left later actions' values as bounds, so each is asked again around a draw, from the memo).
+// kUnknownDistance, and `best` left as it was (a drawing move), when the budget runs out.
+int nearest_draw(const Game& game, detail::KaboomSolver::Impl& solver,
+                 std::optional<Action>& best) {
+  int nearest = kInf;
+  for (const Action& a : game.legal()) {
+    const Game next = game.apply(a)->next;
+    int d = kInf;
+    if (next.over()) {
+      if (!next.result()->winner) d = 1;
+    } else if (const auto draw = solver.draws(next, 1); !draw) {
+      return kUnknownDistance;
+    } else if (*draw) {
+      d = solver.draw_distance_or_unknown(next);
+      if (d == kUnknownDistance) return kUnknownDistance;
+      ++d;
+    }
+    if (d < nearest) {
+      nearest = d;
+      best = a;
+    }
+  }
+  return nearest;
+}
+
+}  // namespace
+
 std::optional<SolvedValue> solve_kaboom(const Game& game, const SolveBudget& budget) {
   if (game.variant() != VariantId::Kaboom || game.over()) return std::nullopt;
   if (game.width() * game.height() > kSolverMaxCells) return std::nullopt;
@@ -390,31 +420,8 @@ std::optional<SolvedValue> solve_kaboom(const Game& game, const SolveBudget& bud
     }
   }
   SolvedValue out = to_solved(best);
-  if (best == 0 && !budget.draw_distance) out.turns = kUnknownDistance;
-  if (best == 0 && budget.draw_distance) {
-    // A draw: the move is the drawing turn nearest a drawn end (the windows above left later
-    // actions' values as bounds, so each is asked again around a draw, from the memo).
-    out.turns = kInf;
-    for (const Action& a : game.legal()) {
-      const Game next = game.apply(a)->next;
-      int d = kInf;
-      if (next.over()) {
-        if (!next.result()->winner) d = 1;
-      } else if (const auto draw = solver.draws(next, 1); !draw) {
-        d = kUnknownDistance;
-      } else if (*draw) {
-        d = solver.draw_distance_or_unknown(next);
-        if (d != kUnknownDistance) ++d;
-      }
-      if (d == kUnknownDistance) {
-        out.turns = kUnknownDistance;  // the draw stands, and so does the first drawing move
-        break;
-      }
-      if (d < out.turns) {
-        out.turns = d;
-        best_action = a;
-      }
-    }
+  if (best == 0) {
+    out.turns = budget.draw_distance ? nearest_draw(game, solver, best_action) : kUnknownDistance;
   }
   out.best = best_action;
   out.positions = solver.positions();
