@@ -7,11 +7,13 @@
 #include <tuple>
 
 #include "retention_cutoff.hpp"
+#include "sql_core.hpp"
 
 namespace bc::store {
 namespace {
 
 using detail::cutoff;
+using sql::kLeaderboardMax;
 
 // Games deleted per hold of the lock: a prune of many rooms lets submissions through in between.
 constexpr std::size_t kPerHold = 32;
@@ -75,10 +77,84 @@ void MemoryStore::apply(Write& w) {
   } else if (auto* d = std::get_if<DropGame>(&w)) {
     if (auto it = games_.find(d->room); it != games_.end()) it->second.erase(d->game_no);
     if (auto it = actions_.find(d->room); it != actions_.end()) it->second.erase(d->game_no);
+  } else if (auto* p = std::get_if<PutPlayer>(&w)) {
+    put_player(p->row);
+  } else if (auto* se = std::get_if<PutSession>(&w)) {
+    put_session(se->row);
+  } else if (const auto* ds = std::get_if<DropSession>(&w)) {
+    drop_session(ds->hash);
+  } else if (const auto* dss = std::get_if<DropSessions>(&w)) {
+    drop_sessions(dss->player, dss->keep);
+  } else if (auto* ra = std::get_if<PutRating>(&w)) {
+    ratings_[ra->row.perf].insert_or_assign(ra->row.player, std::move(ra->row));
+  } else if (auto* rg = std::get_if<PutRatedGame>(&w)) {
+    put_rated_game(rg->row);
   } else {
     const auto& retire = std::get<RetireRoom>(w);
     if (auto it = rooms_.find(retire.room); it != rooms_.end()) it->second.retired = true;
   }
+}
+
+void MemoryStore::put_player(PlayerRow& row) {
+  // A name another player holds: the row is left out, and nothing fails (PutPlayerUpdate and
+  // PutPlayerInsert).
+  const bool named = !row.name_key.empty();
+  if (named) {
+    if (auto holder = named_.find(row.name_key); holder != named_.end() && holder->second != row.id)
+      return;
+  }
+  auto it = players_.find(row.id);
+  if (it == players_.end()) {
+    if (named) named_.emplace(row.name_key, row.id);
+    players_.emplace(row.id, std::move(row));
+    return;
+  }
+  PlayerRow& old = it->second;  // as the SQL's update: the creation time stays
+  if (!old.name_key.empty() && old.name_key != row.name_key) named_.erase(old.name_key);
+  if (named) named_.insert_or_assign(row.name_key, row.id);
+  old.name = std::move(row.name);
+  old.name_key = std::move(row.name_key);
+  old.password_hash = std::move(row.password_hash);
+}
+
+void MemoryStore::put_session(SessionRow& row) {
+  auto [it, added] = sessions_.try_emplace(row.hash);
+  if (!added && it->second.player != row.player) {
+    auto held = held_.find(it->second.player);
+    held->second.erase(row.hash);
+    if (held->second.empty()) held_.erase(held);
+  }
+  held_[row.player].insert(row.hash);
+  it->second = std::move(row);
+}
+
+void MemoryStore::drop_session(const std::string& hash) {
+  const auto it = sessions_.find(hash);
+  if (it == sessions_.end()) return;
+  auto held = held_.find(it->second.player);
+  held->second.erase(hash);
+  if (held->second.empty()) held_.erase(held);
+  sessions_.erase(it);
+}
+
+void MemoryStore::drop_sessions(const std::string& player, const std::string& keep) {
+  const auto held = held_.find(player);
+  if (held == held_.end()) return;
+  for (auto it = held->second.begin(); it != held->second.end();) {
+    if (!keep.empty() && *it == keep) {
+      ++it;
+    } else {
+      sessions_.erase(*it);
+      it = held->second.erase(it);
+    }
+  }
+  if (held->second.empty()) held_.erase(held);
+}
+
+void MemoryStore::put_rated_game(RatedGameRow& row) {
+  rated_by_game_.emplace(row.room, row.game_no, row.player);
+  RatedKey key{row.player, row.room, row.game_no};
+  rated_.insert_or_assign(std::move(key), std::move(row));
 }
 
 bool MemoryStore::append(ActionRow& row) {
@@ -183,6 +259,96 @@ std::vector<RoomRow> MemoryStore::recent_rooms(int limit) {
   return out;
 }
 
+std::optional<PlayerRow> MemoryStore::player(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  const auto it = players_.find(id);
+  if (it == players_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<PlayerRow> MemoryStore::player_named(const std::string& name_key) {
+  std::lock_guard lock(mutex_);
+  const auto it = named_.find(name_key);  // a guest's "" is never there
+  if (it == named_.end()) return std::nullopt;
+  return players_.at(it->second);
+}
+
+std::optional<SessionRow> MemoryStore::session(const std::string& hash) {
+  std::lock_guard lock(mutex_);
+  const auto it = sessions_.find(hash);
+  if (it == sessions_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<SessionRow> MemoryStore::sessions(const std::string& player) {
+  std::lock_guard lock(mutex_);
+  std::vector<SessionRow> out;
+  const auto held = held_.find(player);
+  if (held == held_.end()) return out;
+  for (const std::string& hash : held->second) out.push_back(sessions_.at(hash));
+  // The latest seen first, then by hash (sql_core.cpp's Sessions).
+  std::sort(out.begin(), out.end(), [](const SessionRow& a, const SessionRow& b) {
+    return std::tie(b.seen_ms, a.hash) < std::tie(a.seen_ms, b.hash);
+  });
+  return out;
+}
+
+std::vector<RatingRow> MemoryStore::ratings(const std::string& player) {
+  std::lock_guard lock(mutex_);
+  std::vector<RatingRow> out;
+  for (const auto& [perf, by_player] : ratings_) {  // perf order (a std::map)
+    if (auto it = by_player.find(player); it != by_player.end()) out.push_back(it->second);
+  }
+  return out;
+}
+
+std::vector<RankedRow> MemoryStore::leaderboard(const std::string& perf, double max_deviation,
+                                                int limit) {
+  std::lock_guard lock(mutex_);
+  std::vector<RankedRow> out;
+  const auto board = ratings_.find(perf);
+  if (board == ratings_.end()) return out;
+  std::vector<std::pair<const RatingRow*, const PlayerRow*>> ranked;
+  for (const auto& [id, rating] : board->second) {
+    if (!(rating.deviation < max_deviation)) continue;
+    const auto p = players_.find(id);
+    if (p != players_.end() && !p->second.name.empty()) ranked.emplace_back(&rating, &p->second);
+  }
+  // Highest first, then by name_key and id (sql_core.cpp's Leaderboard).
+  const auto better = [](const auto& a, const auto& b) {
+    return std::tie(b.first->rating, a.second->name_key, a.second->id) <
+           std::tie(a.first->rating, b.second->name_key, b.second->id);
+  };
+  const std::size_t n =
+      std::min(ranked.size(), static_cast<std::size_t>(std::clamp(limit, 1, kLeaderboardMax)));
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(n), ranked.end(),
+                    better);
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) out.push_back({*ranked[i].first, ranked[i].second->name});
+  return out;
+}
+
+std::vector<RatedGameRow> MemoryStore::rated_games(const std::string& player,
+                                                   const std::string& perf, int limit) {
+  std::lock_guard lock(mutex_);
+  std::vector<const RatedGameRow*> all;
+  for (auto it = rated_.lower_bound(RatedKey{player, "", std::numeric_limits<int>::min()});
+       it != rated_.end() && std::get<0>(it->first) == player; ++it) {
+    if (perf.empty() || it->second.perf == perf) all.push_back(&it->second);
+  }
+  // The latest first, then by room and game, both descending (sql_core.cpp's RatedGames).
+  const auto latest_first = [](const RatedGameRow* a, const RatedGameRow* b) {
+    return std::tie(b->ended_ms, b->room, b->game_no) < std::tie(a->ended_ms, a->room, a->game_no);
+  };
+  const std::size_t n = std::min(all.size(), static_cast<std::size_t>(std::max(limit, 0)));
+  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), all.end(),
+                    latest_first);
+  std::vector<RatedGameRow> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) out.push_back(*all[i]);
+  return out;
+}
+
 Pruned MemoryStore::prune(const Retention& keep, std::int64_t now_ms,
                           const std::function<void(const Pruned&)>& deleted) {
   const std::int64_t unstarted = cutoff(now_ms, keep.unstarted_ms);
@@ -232,6 +398,12 @@ Pruned MemoryStore::prune(const Retention& keep, std::int64_t now_ms,
           acts->second.erase(it);
         }
         if (acts->second.empty()) actions_.erase(acts);
+      }
+      // Its players' rated_games rows (sql_core.cpp's DeleteRatedGames).
+      for (auto it = rated_by_game_.lower_bound({id, no, ""});
+           it != rated_by_game_.end() && std::get<0>(*it) == id && std::get<1>(*it) == no;) {
+        rated_.erase(RatedKey{std::get<2>(*it), id, no});
+        it = rated_by_game_.erase(it);
       }
       auto games = games_.find(id);
       if (games == games_.end()) continue;
@@ -292,6 +464,24 @@ Size MemoryStore::measure() {
       size.page_bytes += list.capacity() * sizeof(ActionRow);
       for (const ActionRow& a : list) size.page_bytes += text_bytes(a.room) + text_bytes(a.action);
     }
+  }
+  // The players' rows, counted in the estimate only.
+  for (const auto& [id, p] : players_) {
+    size.page_bytes += sizeof(PlayerRow) + text_bytes(p.id) + text_bytes(p.name) +
+                       text_bytes(p.name_key) + text_bytes(p.password_hash);
+  }
+  for (const auto& [hash, s] : sessions_) {
+    size.page_bytes +=
+        sizeof(SessionRow) + text_bytes(s.hash) + text_bytes(s.player) + text_bytes(s.label);
+  }
+  for (const auto& [perf, by_player] : ratings_) {
+    for (const auto& [id, r] : by_player) {
+      size.page_bytes += sizeof(RatingRow) + text_bytes(r.player) + text_bytes(r.perf);
+    }
+  }
+  for (const auto& [key, g] : rated_) {
+    size.page_bytes += sizeof(RatedGameRow) + text_bytes(g.player) + text_bytes(g.room) +
+                       text_bytes(g.perf) + text_bytes(g.opponent);
   }
   stats_.size = size;
   return size;

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -27,6 +29,15 @@ class MemoryStore final : public Store {
   std::optional<LoadedRoom> load_room(const std::string& id, int game_no) override;
   std::vector<ActionRow> actions(const std::string& room, int game_no) override;
   std::vector<RoomRow> recent_rooms(int limit) override;
+  std::optional<PlayerRow> player(const std::string& id) override;
+  std::optional<PlayerRow> player_named(const std::string& name_key) override;
+  std::optional<SessionRow> session(const std::string& hash) override;
+  std::vector<SessionRow> sessions(const std::string& player) override;
+  std::vector<RatingRow> ratings(const std::string& player) override;
+  std::vector<RankedRow> leaderboard(const std::string& perf, double max_deviation,
+                                     int limit) override;
+  std::vector<RatedGameRow> rated_games(const std::string& player, const std::string& perf,
+                                        int limit) override;
   Pruned prune(const Retention& keep, std::int64_t now_ms,
                const std::function<void(const Pruned&)>& deleted) override;
   Size measure() override;
@@ -47,6 +58,12 @@ class MemoryStore final : public Store {
   // True if `writes` can all be applied: no action's (room, game, version) is already there.
   bool acceptable(const std::vector<Write>& writes) const;
   void apply(Write& w);
+  // The players' writes (apply's), as their statements in sql_core.cpp do.
+  void put_player(PlayerRow& row);
+  void put_session(SessionRow& row);
+  void drop_session(const std::string& hash);
+  void drop_sessions(const std::string& player, const std::string& keep);
+  void put_rated_game(RatedGameRow& row);
   // A submission of one action (a move's): checked and applied with one lookup of its game.
   bool append(ActionRow& row);
   LoadedRoom load(const RoomRow& room, int game_no) const;
@@ -58,6 +75,16 @@ class MemoryStore final : public Store {
   std::unordered_map<std::string, Seats> seats_;
   std::unordered_map<std::string, Games> games_;
   std::unordered_map<std::string, Actions> actions_;
+
+  // The players' tables, with the indexes their reads and the prune use (sql_core.cpp's).
+  std::unordered_map<std::string, PlayerRow> players_;           // by id
+  std::unordered_map<std::string, std::string> named_;           // a non-empty name_key's id
+  std::unordered_map<std::string, SessionRow> sessions_;         // by hash
+  std::unordered_map<std::string, std::set<std::string>> held_;  // a player's session hashes
+  std::map<std::string, std::unordered_map<std::string, RatingRow>> ratings_;  // perf, player
+  using RatedKey = std::tuple<std::string, std::string, int>;  // player, room, game_no
+  std::map<RatedKey, RatedGameRow> rated_;
+  std::set<std::tuple<std::string, int, std::string>> rated_by_game_;  // room, game_no, player
   Stats stats_;
 };
 

@@ -51,6 +51,14 @@ class Result {
     return out;
   }
   int int32(int row, int col) const { return static_cast<int>(int64(row, col)); }
+  // A DOUBLE PRECISION as PostgreSQL 12 and later write it: the shortest text that reads back
+  // exactly (extra_float_digits 1, the default).
+  double real(int row, int col) const {
+    const char* v = PQgetvalue(r_, row, col);
+    double out = 0;
+    std::from_chars(v, v + PQgetlength(r_, row, col), out);
+    return out;
+  }
   // Rows a DELETE or UPDATE touched.
   std::uint64_t changed() const {
     return r_ == nullptr ? 0 : std::strtoull(PQcmdTuples(r_), nullptr, 10);
@@ -73,6 +81,12 @@ class Params {
   }
   Params& add(std::int64_t v) { return add(std::string_view(std::to_string(v))); }
   Params& add(int v) { return add(static_cast<std::int64_t>(v)); }
+  // The shortest text that reads back as exactly `v`.
+  Params& add(double v) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+    return add(std::string_view(text, static_cast<std::size_t>(end - text)));
+  }
   Params& null() {
     values_.emplace_back();
     nulls_.push_back(true);

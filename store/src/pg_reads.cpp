@@ -94,4 +94,85 @@ std::vector<RoomRow> PgStore::recent_rooms(int limit) {
   return out;
 }
 
+// The players' reads: one statement each.
+
+std::optional<PlayerRow> PgStore::player(const std::string& id) {
+  std::optional<PlayerRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::player(sql, id, out);
+      },
+      Span::Single);
+  return out;
+}
+
+std::optional<PlayerRow> PgStore::player_named(const std::string& name_key) {
+  std::optional<PlayerRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::player_named(sql, name_key, out);
+      },
+      Span::Single);
+  return out;
+}
+
+std::optional<SessionRow> PgStore::session(const std::string& hash) {
+  std::optional<SessionRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::session(sql, hash, out);
+      },
+      Span::Single);
+  return out;
+}
+
+std::vector<SessionRow> PgStore::sessions(const std::string& player) {
+  std::vector<SessionRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::sessions(sql, player, out);
+      },
+      Span::Single);
+  return out;
+}
+
+std::vector<RatingRow> PgStore::ratings(const std::string& player) {
+  std::vector<RatingRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::ratings(sql, player, out);
+      },
+      Span::Single);
+  return out;
+}
+
+std::vector<RankedRow> PgStore::leaderboard(const std::string& perf, double max_deviation,
+                                            int limit) {
+  std::vector<RankedRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::leaderboard(sql, perf, max_deviation, limit, out);
+      },
+      Span::Single);
+  return out;
+}
+
+std::vector<RatedGameRow> PgStore::rated_games(const std::string& player, const std::string& perf,
+                                               int limit) {
+  std::vector<RatedGameRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::rated_games(sql, player, perf, limit, out);
+      },
+      Span::Single);
+  return out;
+}
+
 }  // namespace bc::store

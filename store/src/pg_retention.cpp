@@ -10,7 +10,8 @@
 namespace bc::store {
 namespace {
 
-constexpr const char* kTables = "meta, rooms, seats, games, actions";
+constexpr const char* kTables =
+    "meta, rooms, seats, games, actions, players, sessions, ratings, rated_games";
 
 }  // namespace
 
@@ -81,7 +82,9 @@ Size PgStore::measure() {
             "SELECT (SELECT count(*) FROM rooms), (SELECT count(*) FROM games), "
             "(SELECT count(*) FROM actions), pg_total_relation_size('meta') + "
             "pg_total_relation_size('rooms') + pg_total_relation_size('seats') + "
-            "pg_total_relation_size('games') + pg_total_relation_size('actions')");
+            "pg_total_relation_size('games') + pg_total_relation_size('actions') + "
+            "pg_total_relation_size('players') + pg_total_relation_size('sessions') + "
+            "pg_total_relation_size('ratings') + pg_total_relation_size('rated_games')");
         if (!r.ok() || r.rows() != 1) return false;
         size.rooms = static_cast<std::uint64_t>(r.int64(0, 0));
         size.games = static_cast<std::uint64_t>(r.int64(0, 1));

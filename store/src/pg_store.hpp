@@ -26,6 +26,8 @@ inline Params params_of(const sql::Bound& b) {
     const sql::Value& v = b.values[static_cast<std::size_t>(i)];
     if (const auto* n = std::get_if<std::int64_t>(&v)) {
       p.add(*n);
+    } else if (const auto* x = std::get_if<double>(&v)) {
+      p.add(*x);
     } else if (const auto* t = std::get_if<std::string_view>(&v)) {
       p.add(*t);
     } else {
@@ -41,6 +43,7 @@ class ResultRow final : public sql::Row {
   ResultRow(const Result& r, int row) : r_(r), row_(row) {}
   std::string text(int col) const override { return r_.text(row_, col); }
   std::int64_t int64(int col) const override { return r_.int64(row_, col); }
+  double real(int col) const override { return r_.real(row_, col); }
   bool null(int col) const override { return r_.null(row_, col); }
 
  private:
@@ -86,6 +89,15 @@ class PgStore final : public Store {
   std::optional<LoadedRoom> load_room(const std::string& id, int game_no) override;
   std::vector<ActionRow> actions(const std::string& room, int game_no) override;
   std::vector<RoomRow> recent_rooms(int limit) override;
+  std::optional<PlayerRow> player(const std::string& id) override;
+  std::optional<PlayerRow> player_named(const std::string& name_key) override;
+  std::optional<SessionRow> session(const std::string& hash) override;
+  std::vector<SessionRow> sessions(const std::string& player) override;
+  std::vector<RatingRow> ratings(const std::string& player) override;
+  std::vector<RankedRow> leaderboard(const std::string& perf, double max_deviation,
+                                     int limit) override;
+  std::vector<RatedGameRow> rated_games(const std::string& player, const std::string& perf,
+                                        int limit) override;
   Pruned prune(const Retention& keep, std::int64_t now_ms,
                const std::function<void(const Pruned&)>& deleted) override;
   Size measure() override;

@@ -1,6 +1,7 @@
 // The store's one SQL (sql_core.hpp): the schema, the statements, and rows read back.
 #include "sql_core.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <unordered_map>
 
@@ -39,6 +40,47 @@ CREATE TABLE IF NOT EXISTS actions(
   left1_ms BIGINT,
   PRIMARY KEY(room, game_no, version));
 CREATE INDEX IF NOT EXISTS rooms_active ON rooms(retired, created_ms);
+CREATE TABLE IF NOT EXISTS players(
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL DEFAULT '',
+  name_key TEXT NOT NULL DEFAULT '',
+  password_hash TEXT NOT NULL DEFAULT '',
+  created_ms BIGINT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS players_name ON players(name_key) WHERE name_key <> '';
+CREATE TABLE IF NOT EXISTS sessions(
+  hash TEXT PRIMARY KEY,
+  player TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  seen_ms BIGINT NOT NULL,
+  label TEXT NOT NULL DEFAULT '');
+CREATE INDEX IF NOT EXISTS sessions_player ON sessions(player);
+CREATE TABLE IF NOT EXISTS ratings(
+  player TEXT NOT NULL,
+  perf TEXT NOT NULL,
+  rating DOUBLE PRECISION NOT NULL,
+  deviation DOUBLE PRECISION NOT NULL,
+  volatility DOUBLE PRECISION NOT NULL,
+  updated_ms BIGINT NOT NULL,
+  wins INTEGER NOT NULL DEFAULT 0,
+  draws INTEGER NOT NULL DEFAULT 0,
+  losses INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY(player, perf));
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings(perf, rating);
+CREATE TABLE IF NOT EXISTS rated_games(
+  player TEXT NOT NULL,
+  room TEXT NOT NULL,
+  game_no INTEGER NOT NULL,
+  perf TEXT NOT NULL,
+  ended_ms BIGINT NOT NULL,
+  side INTEGER NOT NULL,
+  opponent TEXT NOT NULL,
+  score INTEGER NOT NULL,
+  before DOUBLE PRECISION NOT NULL,
+  after DOUBLE PRECISION NOT NULL,
+  deviation_after DOUBLE PRECISION NOT NULL,
+  PRIMARY KEY(player, room, game_no));
+CREATE INDEX IF NOT EXISTS rated_games_player ON rated_games(player, ended_ms);
+CREATE INDEX IF NOT EXISTS rated_games_game ON rated_games(room, game_no);
 )sql";
 
 namespace {
@@ -51,6 +93,12 @@ struct Statement {
 
 #define BC_ROOM_COLUMNS "SELECT id, setup, created_ms, game_no, retired FROM rooms "
 #define BC_ACTION_COLUMNS "room, game_no, version, side, action, at_ms, left0_ms, left1_ms"
+#define BC_PLAYER_COLUMNS "SELECT id, name, name_key, password_hash, created_ms FROM players "
+#define BC_SESSION_COLUMNS "SELECT hash, player, created_ms, seen_ms, label FROM sessions "
+#define BC_RATING_COLUMNS \
+  "player, perf, rating, deviation, volatility, updated_ms, wins, draws, losses"
+#define BC_RATED_GAME_COLUMNS \
+  "player, room, game_no, perf, ended_ms, side, opponent, score, before, after, deviation_after"
 
 // In the order of Q. Each delete of the prune checks again that its room is retired: a room is
 // never deleted while in play.
@@ -74,6 +122,37 @@ constexpr Statement kStatements[] = {
     {Q::Retire, "bc_retire", "UPDATE rooms SET retired=1 WHERE id=?1"},
     {Q::DropActions, "bc_drop_actions", "DELETE FROM actions WHERE room=?1 AND game_no=?2"},
     {Q::DropGame, "bc_drop_game", "DELETE FROM games WHERE room=?1 AND game_no=?2"},
+    // A player's row by id, in two statements that never fail on a name another player holds
+    // (a batch carries other rooms' writes): the update leaves such a row as it is, the insert
+    // of a new id does nothing on any conflict (of a name claimed in between by another server's
+    // writer too). The creation time stays, as a room's does.
+    {Q::PutPlayerUpdate, "bc_put_player_update",
+     "UPDATE players SET name=?2, name_key=?3, password_hash=?4 WHERE id=?1 AND "
+     "(CAST(?3 AS TEXT) = '' OR NOT EXISTS "
+     "(SELECT 1 FROM players o WHERE o.name_key=?3 AND o.id<>?1))"},
+    {Q::PutPlayerInsert, "bc_put_player_insert",
+     "INSERT INTO players(id, name, name_key, password_hash, created_ms) VALUES(?1,?2,?3,?4,?5) "
+     "ON CONFLICT DO NOTHING"},
+    {Q::PutSession, "bc_put_session",
+     "INSERT INTO sessions(hash, player, created_ms, seen_ms, label) VALUES(?1,?2,?3,?4,?5) "
+     "ON CONFLICT(hash) DO UPDATE SET player=excluded.player, created_ms=excluded.created_ms, "
+     "seen_ms=excluded.seen_ms, label=excluded.label"},
+    {Q::DropSession, "bc_drop_session", "DELETE FROM sessions WHERE hash=?1"},
+    {Q::DropSessions, "bc_drop_sessions",
+     "DELETE FROM sessions WHERE player=?1 AND (CAST(?2 AS TEXT) = '' OR hash<>?2)"},
+    {Q::PutRating, "bc_put_rating",
+     "INSERT INTO ratings(" BC_RATING_COLUMNS ") VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9) "
+     "ON CONFLICT(player, perf) DO UPDATE SET rating=excluded.rating, "
+     "deviation=excluded.deviation, volatility=excluded.volatility, "
+     "updated_ms=excluded.updated_ms, wins=excluded.wins, draws=excluded.draws, "
+     "losses=excluded.losses"},
+    {Q::PutRatedGame, "bc_put_rated_game",
+     "INSERT INTO rated_games(" BC_RATED_GAME_COLUMNS ") "
+     "VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11) "
+     "ON CONFLICT(player, room, game_no) DO UPDATE SET perf=excluded.perf, "
+     "ended_ms=excluded.ended_ms, side=excluded.side, opponent=excluded.opponent, "
+     "score=excluded.score, before=excluded.before, after=excluded.after, "
+     "deviation_after=excluded.deviation_after"},
 
     {Q::ActiveRooms, "bc_active_rooms", BC_ROOM_COLUMNS "WHERE retired=0 ORDER BY created_ms"},
     {Q::ActiveSeats, "bc_active_seats",
@@ -96,6 +175,24 @@ constexpr Statement kStatements[] = {
      "SELECT " BC_ACTION_COLUMNS " FROM actions WHERE room=?1 AND game_no=?2 ORDER BY version"},
     {Q::HasRoom, "bc_has_room", "SELECT 1 FROM rooms WHERE id=?1"},
     {Q::RecentRooms, "bc_recent_rooms", BC_ROOM_COLUMNS "ORDER BY created_ms DESC LIMIT ?1"},
+    // The players' reads. Texts are ordered by their bytes (COLLATE BINARY, PostgreSQL's "C"),
+    // whatever the database's collation: the same order as SQLite's and the memory store's.
+    {Q::Player, "bc_player", BC_PLAYER_COLUMNS "WHERE id=?1"},
+    {Q::PlayerNamed, "bc_player_named", BC_PLAYER_COLUMNS "WHERE name_key=?1 AND name_key <> ''"},
+    {Q::Session, "bc_session", BC_SESSION_COLUMNS "WHERE hash=?1"},
+    {Q::Sessions, "bc_sessions",
+     BC_SESSION_COLUMNS "WHERE player=?1 ORDER BY seen_ms DESC, hash COLLATE BINARY"},
+    {Q::Ratings, "bc_ratings",
+     "SELECT " BC_RATING_COLUMNS " FROM ratings WHERE player=?1 ORDER BY perf COLLATE BINARY"},
+    {Q::Leaderboard, "bc_leaderboard",
+     "SELECT r.player, r.perf, r.rating, r.deviation, r.volatility, r.updated_ms, r.wins, "
+     "r.draws, r.losses, p.name FROM ratings r JOIN players p ON p.id = r.player "
+     "WHERE r.perf = ?1 AND r.deviation < ?2 AND p.name <> '' "
+     "ORDER BY r.rating DESC, p.name_key COLLATE BINARY, r.player COLLATE BINARY LIMIT ?3"},
+    {Q::RatedGames, "bc_rated_games",
+     "SELECT " BC_RATED_GAME_COLUMNS " FROM rated_games WHERE player=?1 AND "
+     "(CAST(?2 AS TEXT) = '' OR perf=?2) "
+     "ORDER BY ended_ms DESC, room COLLATE BINARY DESC, game_no DESC LIMIT ?3"},
 
     // Games of retired rooms that the policy no longer keeps. A game nobody moved in counts from
     // its room's last sign of life; an unfinished one from its last move; a finished one from its
@@ -122,6 +219,9 @@ LIMIT ?4)sql"},
     {Q::DeleteActions, "bc_delete_actions",
      "DELETE FROM actions WHERE room = ?1 AND game_no = ?2 AND "
      "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1)"},
+    {Q::DeleteRatedGames, "bc_delete_rated_games",
+     "DELETE FROM rated_games WHERE room = ?1 AND game_no = ?2 AND "
+     "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1)"},
     {Q::DeleteGame, "bc_delete_game",
      "DELETE FROM games WHERE room = ?1 AND game_no = ?2 AND "
      "EXISTS (SELECT 1 FROM rooms WHERE id = ?1 AND retired = 1)"},
@@ -141,16 +241,25 @@ static_assert(std::size(kStatements) == static_cast<std::size_t>(Q::Count));
 
 #undef BC_ROOM_COLUMNS
 #undef BC_ACTION_COLUMNS
+#undef BC_PLAYER_COLUMNS
+#undef BC_SESSION_COLUMNS
+#undef BC_RATING_COLUMNS
+#undef BC_RATED_GAME_COLUMNS
 
-// The store's SQL in `d`'s: PostgreSQL numbers its parameters $N, SQLite's GREATEST is max.
+// The store's SQL in `d`'s: PostgreSQL numbers its parameters $N and calls byte order "C",
+// SQLite's GREATEST is max.
 std::string translate(std::string_view sql, Dialect d) {
   std::string out;
   out.reserve(sql.size());
   constexpr std::string_view kGreatest = "GREATEST(";
+  constexpr std::string_view kBinary = "COLLATE BINARY";
   for (std::size_t i = 0; i < sql.size(); ++i) {
     if (d == Dialect::Postgres && sql[i] == '?' && i + 1 < sql.size() &&
         std::isdigit(static_cast<unsigned char>(sql[i + 1]))) {
       out += '$';
+    } else if (d == Dialect::Postgres && sql.substr(i, kBinary.size()) == kBinary) {
+      out += "COLLATE \"C\"";
+      i += kBinary.size() - 1;
     } else if (d == Dialect::Sqlite && sql.substr(i, kGreatest.size()) == kGreatest) {
       out += "max(";
       i += kGreatest.size() - 1;
@@ -186,6 +295,20 @@ ActionRow action_of(const Row& r) {
   ActionRow row{r.text(0), r.int32(1), r.int64(2), r.int32(3), r.text(4), r.int64(5), {}};
   if (!r.null(6) && !r.null(7)) row.left_ms = std::array<std::int64_t, 2>{r.int64(6), r.int64(7)};
   return row;
+}
+PlayerRow player_of(const Row& r) {
+  return {r.text(0), r.text(1), r.text(2), r.text(3), r.int64(4)};
+}
+SessionRow session_of(const Row& r) {
+  return {r.text(0), r.text(1), r.int64(2), r.int64(3), r.text(4)};
+}
+RatingRow rating_of(const Row& r) {
+  return {r.text(0),  r.text(1),  r.real(2),  r.real(3), r.real(4),
+          r.int64(5), r.int32(6), r.int32(7), r.int32(8)};
+}
+RatedGameRow rated_game_of(const Row& r) {
+  return {r.text(0), r.text(1),  r.int32(2), r.text(3), r.int64(4), r.int32(5),
+          r.text(6), r.int32(7), r.real(8),  r.real(9), r.real(10)};
 }
 
 }  // namespace
@@ -237,6 +360,43 @@ void statements_of(const Write& w, std::vector<Bound>& out) {
   } else if (const auto* d = std::get_if<DropGame>(&w)) {
     out.push_back(Bound{Q::DropActions}.add(d->room).add(d->game_no));
     out.push_back(Bound{Q::DropGame}.add(d->room).add(d->game_no));
+  } else if (const auto* p = std::get_if<PutPlayer>(&w)) {
+    out.push_back(Bound{Q::PutPlayerUpdate}
+                      .add(p->row.id)
+                      .add(p->row.name)
+                      .add(p->row.name_key)
+                      .add(p->row.password_hash));
+    out.push_back(Bound{Q::PutPlayerInsert}
+                      .add(p->row.id)
+                      .add(p->row.name)
+                      .add(p->row.name_key)
+                      .add(p->row.password_hash)
+                      .add(p->row.created_ms));
+  } else if (const auto* se = std::get_if<PutSession>(&w)) {
+    out.push_back(Bound{Q::PutSession}
+                      .add(se->row.hash)
+                      .add(se->row.player)
+                      .add(se->row.created_ms)
+                      .add(se->row.seen_ms)
+                      .add(se->row.label));
+  } else if (const auto* ds = std::get_if<DropSession>(&w)) {
+    out.push_back(Bound{Q::DropSession}.add(ds->hash));
+  } else if (const auto* dss = std::get_if<DropSessions>(&w)) {
+    out.push_back(Bound{Q::DropSessions}.add(dss->player).add(dss->keep));
+  } else if (const auto* ra = std::get_if<PutRating>(&w)) {
+    const RatingRow& rating = ra->row;
+    Bound b{Q::PutRating};
+    b.add(rating.player).add(rating.perf).add(rating.rating).add(rating.deviation);
+    b.add(rating.volatility).add(rating.updated_ms).add(rating.wins).add(rating.draws);
+    b.add(rating.losses);
+    out.push_back(b);
+  } else if (const auto* rg = std::get_if<PutRatedGame>(&w)) {
+    const RatedGameRow& rated = rg->row;
+    Bound b{Q::PutRatedGame};
+    b.add(rated.player).add(rated.room).add(rated.game_no).add(rated.perf);
+    b.add(rated.ended_ms).add(rated.side).add(rated.opponent).add(rated.score);
+    b.add(rated.before).add(rated.after).add(rated.deviation_after);
+    out.push_back(b);
   } else {
     out.push_back(Bound{Q::Retire}.add(std::get<RetireRoom>(w).room));
   }
@@ -297,6 +457,49 @@ bool recent_rooms(Connection& c, int limit, std::vector<RoomRow>& out) {
                  [&](const Row& r) { out.push_back(room_of(r)); });
 }
 
+bool player(Connection& c, const std::string& id, std::optional<PlayerRow>& out) {
+  out.reset();
+  return c.query(Bound{Q::Player}.add(id), [&](const Row& r) { out = player_of(r); });
+}
+
+bool player_named(Connection& c, const std::string& name_key, std::optional<PlayerRow>& out) {
+  out.reset();
+  return c.query(Bound{Q::PlayerNamed}.add(name_key), [&](const Row& r) { out = player_of(r); });
+}
+
+bool session(Connection& c, const std::string& hash, std::optional<SessionRow>& out) {
+  out.reset();
+  return c.query(Bound{Q::Session}.add(hash), [&](const Row& r) { out = session_of(r); });
+}
+
+bool sessions(Connection& c, const std::string& player, std::vector<SessionRow>& out) {
+  out.clear();
+  return c.query(Bound{Q::Sessions}.add(player),
+                 [&](const Row& r) { out.push_back(session_of(r)); });
+}
+
+bool ratings(Connection& c, const std::string& player, std::vector<RatingRow>& out) {
+  out.clear();
+  return c.query(Bound{Q::Ratings}.add(player), [&](const Row& r) { out.push_back(rating_of(r)); });
+}
+
+bool leaderboard(Connection& c, const std::string& perf, double max_deviation, int limit,
+                 std::vector<RankedRow>& out) {
+  out.clear();
+  return c.query(
+      Bound{Q::Leaderboard}.add(perf).add(max_deviation).add(std::clamp(limit, 1, kLeaderboardMax)),
+      [&](const Row& r) {
+        out.push_back({rating_of(r), r.text(9)});
+      });
+}
+
+bool rated_games(Connection& c, const std::string& player, const std::string& perf, int limit,
+                 std::vector<RatedGameRow>& out) {
+  out.clear();
+  return c.query(Bound{Q::RatedGames}.add(player).add(perf).add(std::max(limit, 0)),
+                 [&](const Row& r) { out.push_back(rated_game_of(r)); });
+}
+
 bool due_games(Connection& c, const std::int64_t (&cutoffs)[3], int limit,
                const detail::DueGame& after, std::vector<detail::DueGame>& out) {
   out.clear();
@@ -324,6 +527,7 @@ bool empty_rooms(Connection& c, int limit, const detail::EmptyRoom& after,
 
 bool delete_game(Connection& c, const detail::DueGame& g, Pruned& deleted) {
   return c.run(Bound{Q::DeleteActions}.add(g.room).add(g.game_no), &deleted.actions) &&
+         c.run(Bound{Q::DeleteRatedGames}.add(g.room).add(g.game_no)) &&
          c.run(Bound{Q::DeleteGame}.add(g.room).add(g.game_no), &deleted.games) &&
          c.run(Bound{Q::LowerGameNo}.add(g.room));
 }

@@ -1,8 +1,9 @@
 // The SQL both database backends run, written once: the schema, every statement (writes, reads,
 // the prune's), the statements of each write, and the reading of rows back into the store's row
 // types, all over a small connection interface that SQLite and PostgreSQL each implement
-// (sqlite_store.hpp, pg_store.hpp). Statements are kept in one text: ?N placeholders and
-// GREATEST, turned into each dialect's once (text()). Not installed: store/src only.
+// (sqlite_store.hpp, pg_store.hpp). Statements are kept in one text: ?N placeholders, GREATEST
+// and COLLATE BINARY (byte order, PostgreSQL's "C"), turned into each dialect's once (text()).
+// Not installed: store/src only.
 #pragma once
 
 #include <array>
@@ -20,7 +21,9 @@
 namespace bc::store::sql {
 
 inline constexpr int kSchemaVersion = 2;
-// The tables (both backends: SQLite reads BIGINT and SMALLINT as INTEGER).
+// The tables (both backends: SQLite reads BIGINT and SMALLINT as INTEGER, DOUBLE PRECISION as
+// REAL). The players' tables came later without a new version: CREATE ... IF NOT EXISTS gives
+// them to an existing database, and a server of before ignores them.
 extern const char* const kSchema;
 
 enum class Dialect : std::uint8_t { Sqlite, Postgres };
@@ -37,6 +40,13 @@ enum class Q : std::uint8_t {
   Retire,
   DropActions,
   DropGame,
+  PutPlayerUpdate,
+  PutPlayerInsert,
+  PutSession,
+  DropSession,
+  DropSessions,
+  PutRating,
+  PutRatedGame,
   // Reads.
   ActiveRooms,
   ActiveSeats,
@@ -48,10 +58,18 @@ enum class Q : std::uint8_t {
   Actions,
   HasRoom,
   RecentRooms,
+  Player,
+  PlayerNamed,
+  Session,
+  Sessions,
+  Ratings,
+  Leaderboard,
+  RatedGames,
   // The prune (sql_prune.hpp).
   DueGames,
   EmptyRooms,
   DeleteActions,
+  DeleteRatedGames,
   DeleteGame,
   LowerGameNo,
   DeleteSeats,
@@ -63,18 +81,22 @@ const char* text(Q q, Dialect d);
 // A name for it as a prepared statement ("bc_put_room").
 const char* name(Q q);
 // The statements a batch runs, prepared once per connection.
-inline constexpr Q kWrites[] = {Q::PutRoom, Q::PutSeat,     Q::FreeSeat,
-                                Q::PutGame, Q::RaiseGameNo, Q::AppendAction,
-                                Q::Retire,  Q::DropActions, Q::DropGame};
+inline constexpr Q kWrites[] = {
+    Q::PutRoom,     Q::PutSeat,         Q::FreeSeat,        Q::PutGame,
+    Q::RaiseGameNo, Q::AppendAction,    Q::Retire,          Q::DropActions,
+    Q::DropGame,    Q::PutPlayerUpdate, Q::PutPlayerInsert, Q::PutSession,
+    Q::DropSession, Q::DropSessions,    Q::PutRating,       Q::PutRatedGame};
 
-// A parameter: NULL, an integer or a text (a view of a row that outlives the statement's run).
-using Value = std::variant<std::monostate, std::int64_t, std::string_view>;
+// A parameter: NULL, an integer, a real or a text (a view of a row that outlives the statement's
+// run).
+using Value = std::variant<std::monostate, std::int64_t, double, std::string_view>;
 struct Bound {
   Q q;
-  std::array<Value, 8> values{};
+  std::array<Value, 12> values{};
   int size = 0;
   Bound& add(std::int64_t v) { return put(v); }
   Bound& add(int v) { return put(static_cast<std::int64_t>(v)); }
+  Bound& add(double v) { return put(v); }
   Bound& add(std::string_view s) { return put(s); }
   Bound& add(const std::string& s) { return put(std::string_view(s)); }
   Bound& null() { return put(std::monostate{}); }
@@ -93,6 +115,7 @@ class Row {
  public:
   virtual std::string text(int col) const = 0;
   virtual std::int64_t int64(int col) const = 0;
+  virtual double real(int col) const = 0;
   virtual bool null(int col) const = 0;
   int int32(int col) const { return static_cast<int>(int64(col)); }
   virtual ~Row() = default;
@@ -115,6 +138,19 @@ bool load_room(Connection& c, const std::string& id, int game_no, std::optional<
 bool has_room(Connection& c, const std::string& id, bool& found);
 bool actions(Connection& c, const std::string& room, int game_no, std::vector<ActionRow>& out);
 bool recent_rooms(Connection& c, int limit, std::vector<RoomRow>& out);
+// The players' (store.hpp): the same, and the same orders, as MemoryStore's.
+bool player(Connection& c, const std::string& id, std::optional<PlayerRow>& out);
+bool player_named(Connection& c, const std::string& name_key, std::optional<PlayerRow>& out);
+bool session(Connection& c, const std::string& hash, std::optional<SessionRow>& out);
+bool sessions(Connection& c, const std::string& player, std::vector<SessionRow>& out);
+bool ratings(Connection& c, const std::string& player, std::vector<RatingRow>& out);
+// `limit` is clamped to 1..kLeaderboardMax.
+inline constexpr int kLeaderboardMax = 1000;
+bool leaderboard(Connection& c, const std::string& perf, double max_deviation, int limit,
+                 std::vector<RankedRow>& out);
+// A negative `limit` is 0.
+bool rated_games(Connection& c, const std::string& player, const std::string& perf, int limit,
+                 std::vector<RatedGameRow>& out);
 
 // The prune's statements (detail::PruneRows), the lookups on a reader, the deletions on the
 // writer's connection inside the backend's transaction.
@@ -122,6 +158,7 @@ bool due_games(Connection& c, const std::int64_t (&cutoffs)[3], int limit,
                const detail::DueGame& after, std::vector<detail::DueGame>& out);
 bool empty_rooms(Connection& c, int limit, const detail::EmptyRoom& after,
                  std::vector<detail::EmptyRoom>& out);
+// A game's actions, its players' rated_games rows and its row.
 bool delete_game(Connection& c, const detail::DueGame& g, Pruned& deleted);
 bool delete_room(Connection& c, const std::string& id, Pruned& deleted);
 

@@ -135,4 +135,57 @@ std::vector<RoomRow> SqliteStore::recent_rooms(int limit) {
   return out;
 }
 
+namespace {
+
+// A read of one statement, the store's SQL on a reader's connection: empty if it failed.
+template <class Out, class Read1>
+Out read_single(SqliteStore& store, Read1 read1) {
+  Read read(store, Read::Single);
+  SqliteConnection c(read.db());
+  Out out;
+  if (!read1(c, out)) out = Out{};
+  return out;
+}
+
+}  // namespace
+
+std::optional<PlayerRow> SqliteStore::player(const std::string& id) {
+  return read_single<std::optional<PlayerRow>>(
+      *this, [&](SqliteConnection& c, auto& out) { return sql::player(c, id, out); });
+}
+
+std::optional<PlayerRow> SqliteStore::player_named(const std::string& name_key) {
+  return read_single<std::optional<PlayerRow>>(
+      *this, [&](SqliteConnection& c, auto& out) { return sql::player_named(c, name_key, out); });
+}
+
+std::optional<SessionRow> SqliteStore::session(const std::string& hash) {
+  return read_single<std::optional<SessionRow>>(
+      *this, [&](SqliteConnection& c, auto& out) { return sql::session(c, hash, out); });
+}
+
+std::vector<SessionRow> SqliteStore::sessions(const std::string& player) {
+  return read_single<std::vector<SessionRow>>(
+      *this, [&](SqliteConnection& c, auto& out) { return sql::sessions(c, player, out); });
+}
+
+std::vector<RatingRow> SqliteStore::ratings(const std::string& player) {
+  return read_single<std::vector<RatingRow>>(
+      *this, [&](SqliteConnection& c, auto& out) { return sql::ratings(c, player, out); });
+}
+
+std::vector<RankedRow> SqliteStore::leaderboard(const std::string& perf, double max_deviation,
+                                                int limit) {
+  return read_single<std::vector<RankedRow>>(*this, [&](SqliteConnection& c, auto& out) {
+    return sql::leaderboard(c, perf, max_deviation, limit, out);
+  });
+}
+
+std::vector<RatedGameRow> SqliteStore::rated_games(const std::string& player,
+                                                   const std::string& perf, int limit) {
+  return read_single<std::vector<RatedGameRow>>(*this, [&](SqliteConnection& c, auto& out) {
+    return sql::rated_games(c, player, perf, limit, out);
+  });
+}
+
 }  // namespace bc::store

@@ -67,8 +67,13 @@ class Stmt final : public sql::Row {
     return *this;
   }
   Stmt& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+  Stmt& bind(int i, double v) {
+    sqlite3_bind_double(stmt_, i, v);
+    return *this;
+  }
   Stmt& bind(int i, const sql::Value& v) {
     if (const auto* n = std::get_if<std::int64_t>(&v)) return bind(i, *n);
+    if (const auto* x = std::get_if<double>(&v)) return bind(i, *x);
     if (const auto* t = std::get_if<std::string_view>(&v)) return bind(i, *t);
     sqlite3_bind_null(stmt_, i);
     return *this;
@@ -81,6 +86,7 @@ class Stmt final : public sql::Row {
     return p == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(p));
   }
   std::int64_t int64(int col) const override { return sqlite3_column_int64(stmt_, col); }
+  double real(int col) const override { return sqlite3_column_double(stmt_, col); }
   bool null(int col) const override { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
  private:
@@ -158,6 +164,15 @@ class SqliteStore final : public Store {
   std::optional<LoadedRoom> load_room(const std::string& id, int game_no) override;
   std::vector<ActionRow> actions(const std::string& room, int game_no) override;
   std::vector<RoomRow> recent_rooms(int limit) override;
+  std::optional<PlayerRow> player(const std::string& id) override;
+  std::optional<PlayerRow> player_named(const std::string& name_key) override;
+  std::optional<SessionRow> session(const std::string& hash) override;
+  std::vector<SessionRow> sessions(const std::string& player) override;
+  std::vector<RatingRow> ratings(const std::string& player) override;
+  std::vector<RankedRow> leaderboard(const std::string& perf, double max_deviation,
+                                     int limit) override;
+  std::vector<RatedGameRow> rated_games(const std::string& player, const std::string& perf,
+                                        int limit) override;
   Pruned prune(const Retention& keep, std::int64_t now_ms,
                const std::function<void(const Pruned&)>& deleted) override;
   Size measure() override;

@@ -118,6 +118,40 @@ TEST_P(RetentionTest, ARematchKeepsItsFinishedGameWhenTheAbandonedOneGoes) {
   EXPECT_EQ(loaded->actions.size(), 2u);
 }
 
+// A pruned game's rated_games rows go with it (both players'); the rated rows of kept games, of a
+// room in play, and every player, session and rating stay.
+TEST_P(RetentionTest, PruningAGameDeletesItsRatedGamesRowsAndNoPlayersRow) {
+  auto s = open_scratch();
+  retired_room(*s, "done", 4, true);  // ended at 10000
+  s->submit(new_room("live"));
+  s->submit({PutGame{{"live", 1, R"({"winner":"x"})", 1000, 10000, ""}}});
+  const auto rated = [](const std::string& player, const std::string& room, std::int64_t ended) {
+    return PutRatedGame{{player, room, 1, "bomb", ended, 0, "other", 2, 1500, 1510, 200}};
+  };
+  s->submit({PutPlayer{{"p1", "Ann", "ann", "hash", 1}}, PutPlayer{{"p2", "Bob", "bob", "hash", 1}},
+             PutSession{{"h1", "p1", 1, 1, ""}}, PutRating{{"p1", "bomb", 1510, 200, 0.06, 10000}},
+             rated("p1", "done", 10000), rated("p2", "done", 10000), rated("p1", "live", 10000),
+             PutRatedGame{{"p1", "done", 2, "bomb", 10000, 0, "p2", 1, 1500, 1500, 200}}});
+  s->flush();
+  ASSERT_EQ(s->rated_games("p1", "", 10).size(), 3u);
+  Retention month;
+  month.finished_ms = 30 * kDay;
+  EXPECT_EQ(s->prune(month, 10000 + 30 * kDay - 1).games, 0u);
+  EXPECT_EQ(s->rated_games("p1", "", 10).size(), 3u) << "a kept game keeps its rated rows";
+  const Pruned p = s->prune(month, 10000 + 30 * kDay + 1);
+  EXPECT_EQ(p.games, 1u);
+  EXPECT_FALSE(s->has_room("done"));
+  const auto left = s->rated_games("p1", "", 10);
+  ASSERT_EQ(left.size(), 2u);
+  EXPECT_EQ(left[0].room, "live") << "a room in play keeps its rated rows";
+  EXPECT_EQ(left[1].game_no, 2) << "rows of the room's other game numbers are not the game's";
+  EXPECT_TRUE(s->rated_games("p2", "", 10).empty());
+  EXPECT_TRUE(s->player("p1"));
+  EXPECT_TRUE(s->player("p2"));
+  EXPECT_TRUE(s->session("h1"));
+  EXPECT_EQ(s->ratings("p1").size(), 1u);
+}
+
 TEST(Retention, PruningGivesTheSpaceBackToTheFile) {
   TempDir dir;
   auto s = must_open(dir.db());

@@ -45,6 +45,7 @@ TEST(SqlCore, PostgresNumbersParametersWithDollarsAndSqliteHasNoGreatest) {
     EXPECT_FALSE(std::regex_search(pg, question)) << pg;
     EXPECT_FALSE(std::regex_search(lite, dollar)) << lite;
     EXPECT_EQ(lite.find("GREATEST"), std::string::npos) << lite;
+    EXPECT_EQ(pg.find("BINARY"), std::string::npos) << pg;
     EXPECT_EQ(std::regex_search(pg, dollar), std::regex_search(lite, question)) << sql::name(q);
     EXPECT_TRUE(names.insert(sql::name(q)).second) << "two statements named " << sql::name(q);
   }
@@ -84,6 +85,46 @@ TEST(SqlCore, AnUntimedActionHasNullClocksAndATimedOneItsTwoTimesLeft) {
   EXPECT_TRUE(std::holds_alternative<std::monostate>(out[0].values[7]));
   EXPECT_EQ(std::get<std::int64_t>(out[1].values[6]), 60'000);
   EXPECT_EQ(std::get<std::int64_t>(out[1].values[7]), 59'000);
+}
+
+// A name another player holds never fails a batch: the update checks it, and the insert of a new
+// id ignores any conflict (ON CONFLICT DO NOTHING, no target).
+TEST(SqlCore, APlayerIsAnUpdateThatSkipsATakenNameThenAnInsertThatIgnoresConflicts) {
+  std::vector<sql::Bound> out;
+  const Write player = PutPlayer{PlayerRow{"0123456789abcdef", "Ann", "ann", "$argon2id$", 77}};
+  sql::statements_of(player, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].q, Q::PutPlayerUpdate);
+  EXPECT_EQ(out[0].size, 4);
+  EXPECT_EQ(out[1].q, Q::PutPlayerInsert);
+  EXPECT_EQ(out[1].size, 5);
+  EXPECT_EQ(std::get<std::int64_t>(out[1].values[4]), 77);
+  for (Dialect d : {Dialect::Sqlite, Dialect::Postgres}) {
+    const std::string insert = sql::text(Q::PutPlayerInsert, d);
+    EXPECT_NE(insert.find("ON CONFLICT DO NOTHING"), std::string::npos) << insert;
+    EXPECT_NE(std::string(sql::text(Q::PutPlayerUpdate, d)).find("NOT EXISTS"), std::string::npos);
+  }
+}
+
+TEST(SqlCore, RatingsAndRatedGamesAreBoundAsRealsAndTextsOrderedByTheirBytes) {
+  std::vector<sql::Bound> out;
+  const Write r = PutRating{RatingRow{"p", "bomb", 1512.25, 61.5, 0.06, 5, 1, 2, 3}};
+  const Write g =
+      PutRatedGame{RatedGameRow{"p", "R1", 2, "bomb", 9, 1, "q", 2, 1500.5, 1516.75, 187.25}};
+  sql::statements_of(r, out);
+  sql::statements_of(g, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].size, 9);
+  EXPECT_EQ(std::get<double>(out[0].values[2]), 1512.25);
+  EXPECT_EQ(std::get<double>(out[0].values[4]), 0.06);
+  EXPECT_EQ(std::get<std::int64_t>(out[0].values[8]), 3);
+  EXPECT_EQ(out[1].size, 11);
+  EXPECT_EQ(std::get<double>(out[1].values[8]), 1500.5);
+  EXPECT_EQ(std::get<double>(out[1].values[10]), 187.25);
+  EXPECT_NE(std::string(sql::text(Q::Leaderboard, Dialect::Postgres)).find(R"(COLLATE "C")"),
+            std::string::npos);
+  EXPECT_NE(std::string(sql::text(Q::Leaderboard, Dialect::Sqlite)).find("COLLATE BINARY"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -64,6 +64,62 @@ struct ActionRow {
   std::optional<std::array<std::int64_t, 2>> left_ms = std::nullopt;
 };
 
+// ---- Players (docs/PLAYERS.md): who they are, their sessions, ratings and rated games. Text and
+// numbers only, like the rest: the server does the hashing and the arithmetic.
+
+// A player: a guest (no name) or an account (a name and a password's Argon2id hash).
+struct PlayerRow {
+  std::string id;             // 16 random hex digits, never shown as a secret
+  std::string name;           // as the player spelled it; "" for a guest
+  std::string name_key;       // the name folded to lower case; "" for a guest; unique when set
+  std::string password_hash;  // libsodium's Argon2id string; "" for a guest
+  std::int64_t created_ms = 0;
+};
+
+// A signed-in browser: the SHA-256 of its cookie's secret, never the secret.
+struct SessionRow {
+  std::string hash;
+  std::string player;
+  std::int64_t created_ms = 0;
+  std::int64_t seen_ms = 0;
+  std::string label;  // what it was made from (the browser's User-Agent, cut short)
+};
+
+// A player's rating in one kind of game (`perf`: a variant id, or "variant:speed" for a clocked
+// game, e.g. "bomb:blitz"), with the games that made it.
+struct RatingRow {
+  std::string player;
+  std::string perf;
+  double rating = 1500;
+  double deviation = 500;
+  double volatility = 0.09;
+  std::int64_t updated_ms = 0;  // the last rated game's end (the deviation grows from it)
+  int wins = 0;
+  int draws = 0;
+  int losses = 0;
+};
+
+// One player's side of a finished rated game: one row per player (two per game).
+struct RatedGameRow {
+  std::string player;
+  std::string room;
+  int game_no = 1;
+  std::string perf;
+  std::int64_t ended_ms = 0;
+  int side = 0;
+  std::string opponent;  // the other player's id
+  int score = 0;         // 0 lost, 1 drawn, 2 won
+  double before = 0;     // the rating before the game and after it
+  double after = 0;
+  double deviation_after = 0;
+};
+
+// A line of a leaderboard: the rating and the player's name.
+struct RankedRow {
+  RatingRow rating;
+  std::string name;
+};
+
 // Writes, applied in order within one transaction per batch.
 struct PutRoom {
   RoomRow row;
@@ -90,7 +146,32 @@ struct DropGame {
   std::string room;
   int game_no = 0;
 };
-using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom, DropGame>;
+// ---- Players' writes. PutPlayer inserts or updates by id; a name that another player holds
+// already (by name_key) is not taken: that row is left out and nothing else fails (read the
+// player back to see whether the name is theirs).
+struct PutPlayer {
+  PlayerRow row;
+};
+struct PutSession {
+  SessionRow row;
+};  // insert or replace by hash
+struct DropSession {
+  std::string hash;
+};
+// Every session of `player` but the one whose hash is `keep` ("": every one).
+struct DropSessions {
+  std::string player;
+  std::string keep;
+};
+struct PutRating {
+  RatingRow row;
+};  // insert or replace by (player, perf)
+struct PutRatedGame {
+  RatedGameRow row;
+};  // insert or replace by (player, room, game_no)
+using Write =
+    std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom, DropGame, PutPlayer,
+                 PutSession, DropSession, DropSessions, PutRating, PutRatedGame>;
 
 // Called once the batch holding the writes is committed (ok) or failed: on the writer thread, or
 // for an in-memory store (open_memory(), or SQLite's ":memory:") on the thread that submitted,
@@ -186,6 +267,22 @@ class Store {
   std::optional<LoadedRoom> load_room(const std::string& id) { return load_room(id, 0); }
   virtual std::vector<ActionRow> actions(const std::string& room, int game_no) = 0;
   virtual std::vector<RoomRow> recent_rooms(int limit) = 0;
+
+  // Players' reads (docs/PLAYERS.md). By id; by name_key (already folded); a session by its hash.
+  virtual std::optional<PlayerRow> player(const std::string& id) = 0;
+  virtual std::optional<PlayerRow> player_named(const std::string& name_key) = 0;
+  virtual std::optional<SessionRow> session(const std::string& hash) = 0;
+  // A player's sessions, the latest seen first.
+  virtual std::vector<SessionRow> sessions(const std::string& player) = 0;
+  // A player's ratings, by perf.
+  virtual std::vector<RatingRow> ratings(const std::string& player) = 0;
+  // The best ratings of `perf` whose deviation is below `max_deviation`, of players with a name,
+  // highest first, at most `limit`.
+  virtual std::vector<RankedRow> leaderboard(const std::string& perf, double max_deviation,
+                                             int limit) = 0;
+  // A player's rated games, the latest first, at most `limit`; `perf` "" for every perf.
+  virtual std::vector<RatedGameRow> rated_games(const std::string& player, const std::string& perf,
+                                                int limit) = 0;
 
   // Deletes what `keep` no longer keeps, as of `now_ms` (Unix ms), in small transactions that
   // let the writer's commits through in between; calls `deleted` (if it deleted anything); then
