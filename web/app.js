@@ -18,6 +18,10 @@
 //   move_list.js    the move list beside the board
 //   notation_view.js  the notation picked for a variant (notation.js): edges, Gamesman line
 //   lobby.js        the start screen and the routes
+//   account.js      who this browser plays as (a guest, an account): the calls that change it, and
+//                   the new socket after each; account_menu.js the top bar's menu of it
+//   pools.js        quick pairing: the start screen's pools, waiting in one, going to the game
+//   profile.js      a player's page (/@/{name}), with rating_chart.js; leaderboard.js /leaderboard
 //   seat_pick.js    its "Play as": a side, random, or both sides on this screen (a name each)
 //   time_control.js a clock's time control in words, and its choice on the start screen
 //   server_time.js  the server's time and our lag, from ping and pong
@@ -44,6 +48,7 @@ import { board, net, netEvents } from './context.js';
 import { onDown, onMessage, onOpen, setConn } from './connection.js';
 import { route } from './lobby.js';
 import { played as sounds } from './sounds.js';
+import { loadMe } from './account.js';
 // Modules whose buttons and keys are wired when they load.
 import './game_view.js';
 import './input.js';
@@ -52,6 +57,7 @@ import './replay_view.js';
 import './export.js';
 import './editor.js';
 import './editor_play.js';
+import './account_menu.js';
 
 Object.assign(netEvents, { message: onMessage, open: onOpen, down: onDown });
 
@@ -69,4 +75,5 @@ if ('serviceWorker' in navigator) {
 $('#create-name').value = saved.name;
 setConn(false, 'Connecting…');
 net.start();
+loadMe(); // whether the server has players, and who this browser is
 route();

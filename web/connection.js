@@ -17,6 +17,8 @@ import { leaveToStart, refreshRooms } from './lobby.js';
 import { renderOpponentPicker, renderVariantPicker } from './create_form.js';
 import { sendJoin } from './room_requests.js';
 import { learnVariants } from './variants.js';
+import { loadMe, socketOpened } from './account.js';
+import { onPaired, onPool, resendPool } from './pools.js';
 
 export function setConn(online, text) {
   const el = $('#conn');
@@ -51,6 +53,8 @@ function playHere() {
   if (net.connected) sendJoin();
 }
 
+let wasDown = false; // the socket closed (not renewed by the page): who we are may have changed too
+
 export function onOpen() {
   if (net.offline) return onOfflineOpen();
   dispatch({ type: 'net/open' });
@@ -58,6 +62,10 @@ export function onOpen() {
   if (app.replaced) showReplaced();
   else $('#banner').hidden = true;
   if (app.joinReq) sendJoin();
+  resendPool(); // the server took us out of the pool with the old socket
+  socketOpened();
+  if (wasDown && app.accounts) loadMe(); // signed out elsewhere while we were away, say
+  wasDown = false;
   refreshRooms();
   return undefined;
 }
@@ -67,6 +75,7 @@ const TRIES_BEFORE_OFFLINE = 2;
 let failedTries = 0;
 
 export function onDown(retryMs) {
+  wasDown = true;
   setConn(false, 'Offline');
   dispatch({ type: 'net/down' });
   if (net.offline) return undefined;
@@ -135,6 +144,10 @@ export function onMessage(msg) {
       return onPong(msg);
     case 'presence':
       return onPresence(msg);
+    case 'pool':
+      return onPool(msg);
+    case 'paired':
+      return onPaired(msg);
     case 'ok':
       return dispatch({ type: 'got/ok', id: msg.id }); // the request went through; its state or chat follows
     // At one screen the answer was given here: nothing to tell.
@@ -179,9 +192,12 @@ function onWelcome(msg) {
 function onJoined(msg) {
   const req = app.requests.get(msg.id);
   const room = normRoom(msg.room ?? req?.room);
-  // Only the answer to our latest create, or news of the room we are in (or entering): anything
-  // else is about a room we have left, and must not pull us back in.
-  if (!room || (req?.kind === 'create' ? msg.id !== app.creating : room !== app.room)) {
+  // A pool paired us and the server made the room with us seated: its `joined` asked for by no
+  // request, the `paired` after it.
+  const paired = !msg.id && !!app.pool;
+  // Only the answer to our latest create, or news of the room we are in (or entering), or a pool's
+  // room: anything else is about a room we have left, and must not pull us back in.
+  if (!room || (req?.kind === 'create' ? msg.id !== app.creating : room !== app.room && !paired)) {
     dispatch({ type: 'got/reply', id: msg.id });
     return;
   }
@@ -220,7 +236,12 @@ function joined(msg, req, room, fresh) {
   // link: its room lives in this page alone.
   if (app.offline) {
     if (location.pathname !== '/') history.replaceState({}, '', '/');
-  } else if (location.pathname === '/' || location.pathname.startsWith('/analysis')) {
+  } else if (
+    location.pathname === '/' ||
+    location.pathname.startsWith('/analysis') ||
+    location.pathname.startsWith('/@/') ||
+    location.pathname.startsWith('/leaderboard')
+  ) {
     history.pushState({ room }, '', app.url);
   } else if (location.pathname !== app.url) history.replaceState({ room }, '', app.url);
   showScreen('game');

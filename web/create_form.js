@@ -1,13 +1,15 @@
 // The start screen's New game form: the variant and its options, the side (seat_pick.js), the
-// clock (time_control.js), the computer and its strength, and the `create` it sends.
+// clock (time_control.js), whether it is rated, the computer and its strength, and the `create` it
+// sends.
 
 import { $, h, humanize, markChecked, optionInput, toast, variantBlurb, variantName } from './ui.js';
-import { app, dispatch } from './store/store.js';
+import { app, dispatch, subscribe } from './store/store.js';
 import { saved } from './store/saved.js';
 import { aiLevelName, send, sidesOf } from './context.js';
 import { clearGameScreen } from './game_state.js';
 import { chosenClock } from './time_control.js';
 import { chosenSeat, renderSidePicks, seatRequest, syncSeat } from './seat_pick.js';
+import { ensurePlayer } from './account.js';
 
 for (const id of ['#variant-list', '#side-list']) $(id).addEventListener('change', () => markChecked($(id)));
 $('#side-list').addEventListener('change', () => {
@@ -128,7 +130,36 @@ function updateOpponent() {
   range.setAttribute('aria-valuetext', `${aiLevelName(level)} (level ${level})`);
   $('#create-btn').textContent = both ? 'Start the game here' : on && offered ? 'Play the computer' : 'Create game';
   if (!both) saved.ai = { on, level };
+  updateRated();
 }
+
+// Rated: between two people with a clock (the server refuses any other). Shown on a server with
+// players; the box says why it cannot be ticked.
+function ratedBlocker() {
+  const seat = chosenSeat();
+  if (seat === 'both') return 'Not with both sides on this screen.';
+  if ($('#vs-ai').checked && aiOffered(selectedVariant()?.id)) return 'Not against the computer.';
+  if (($('#clock-picks input:checked')?.value ?? 'none') === 'none') return 'Needs a clock.';
+  return null;
+}
+
+function updateRated() {
+  const box = $('#rated-box');
+  box.hidden = app.accounts !== true || app.offline;
+  const why = ratedBlocker();
+  const input = $('#rated');
+  input.disabled = !!why;
+  if (why) input.checked = false;
+  box.classList.toggle('disabled', !!why);
+  $('#rated-note').textContent =
+    why ?? (input.checked ? 'The result changes both players’ ratings.' : 'Counts for both players’ ratings.');
+}
+
+$('#clock-picks').addEventListener('change', updateRated);
+$('#rated').addEventListener('change', updateRated);
+subscribe((actions) => {
+  if (actions.some((a) => a.type === 'got/me' || a.type === 'got/welcome')) updateRated();
+});
 
 $('#vs-ai').addEventListener('change', updateOpponent);
 $('#ai-level').addEventListener('input', updateOpponent);
@@ -159,6 +190,7 @@ $('#create-form').addEventListener('submit', (e) => {
   }
   const { seat, name, names } = seatRequest();
   const msg = { type: 'create', variant: v.id, options, name, seat };
+  if ($('#rated').checked && !$('#rated-box').hidden && !ratedBlocker()) msg.rated = true;
   if (names) msg.names = names;
   const vsAi = $('#vs-ai').checked && aiOffered(v.id) && seat !== 'both';
   if (clock) msg.clock = clock;
@@ -172,8 +204,14 @@ $('#create-form').addEventListener('submit', (e) => {
       return;
     }
   }
+  // Only a player may create a rated game: a guest is made first if this browser has none.
+  if (msg.rated && !app.me) ensurePlayer().then((ok) => ok && sendCreate(msg));
+  else sendCreate(msg);
+});
+
+function sendCreate(msg) {
   clearGameScreen();
   dispatch({ type: 'want/create' });
-  const id = send(msg, { kind: 'create', name, ai: msg.opponent?.ai ?? null });
+  const id = send(msg, { kind: 'create', name: msg.name, ai: msg.opponent?.ai ?? null });
   if (id !== null) dispatch({ type: 'sent/create', id });
-});
+}

@@ -1,5 +1,6 @@
 // The start screen and routes: joining by code, the live games, a room's link (/r/{room}) and
-// its join dialog; the New game form is create_form.js.
+// its join dialog, and the players' pages (/@/{name}, /leaderboard); the New game form is
+// create_form.js, quick pairing pools.js.
 
 import { $, h, icon, sideChip, sideName, toast, variantName } from './ui.js';
 import { app, batch, dispatch } from './store/store.js';
@@ -11,6 +12,9 @@ import { screen, showScreen } from './screen.js';
 import { apiFetch } from './net.js';
 import { controlWords } from './time_control.js';
 import { openAnalysis } from './editor.js';
+import { ensurePlayer } from './account.js';
+import { openProfile } from './profile.js';
+import { openLeaderboard } from './leaderboard.js';
 
 export function leaveToStart() {
   clearGameScreen();
@@ -56,6 +60,12 @@ function seatList(room) {
   });
 }
 
+/** A rated room's seats carry ratings (an empty seat is null). */
+function isRated(room) {
+  const seats = room.seats ?? room.players ?? {};
+  return Object.values(seats).some((v) => v && typeof v === 'object' && 'rating' in v);
+}
+
 let roomsTimer = 0;
 export async function refreshRooms() {
   clearTimeout(roomsTimer);
@@ -87,6 +97,7 @@ export async function refreshRooms() {
     ...live.map((r) => {
       const seats = seatList(r);
       const free = seats.some((x) => x.name === null) && !r.one_screen;
+      const rated = isRated(r);
       return h(
         'li.room',
         { dataset: { room: r.id } },
@@ -110,6 +121,7 @@ export async function refreshRooms() {
           {},
           h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : (r.status ?? '')),
           r.one_screen ? h('span.pill.one-screen', { title: 'Two people play at one screen' }, 'one screen') : null,
+          rated ? h('span.pill.rated', { title: 'The result changes the players’ ratings' }, 'rated') : null,
           r.clock
             ? h(
                 'span.pill.clock',
@@ -123,7 +135,7 @@ export async function refreshRooms() {
           free
             ? h(
                 'button.btn.small.primary',
-                { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any') },
+                { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any', rated) },
                 'Play',
               )
             : null,
@@ -138,7 +150,10 @@ export async function refreshRooms() {
   );
 }
 
-function goRoom(id, seat) {
+/** To room `id`: its seat taken back if this browser holds one, else `seat` ('any', 'spectator').
+ *  Only a player may sit in a `rated` room: a guest is made first if this browser has none. */
+export async function goRoom(id, seat, rated = false) {
+  if (rated && seat !== 'spectator' && !app.me && app.accounts) await ensurePlayer();
   const room = normRoom(id);
   history.pushState({ room }, '', `/r/${encodeURIComponent(room)}`);
   // A seat this browser holds there is taken back (as a link would), not left empty while we watch.
@@ -176,10 +191,13 @@ async function openRoom(room) {
   $('#join-name').value = saved.name;
   $('#join-info').textContent = 'Play if a seat is free, or watch.';
   $('#join-play').hidden = false;
-  const choose = (seat) => {
+  let rated = false;
+  const choose = async (seat) => {
     const name = $('#join-name').value.trim() || 'Guest';
     saved.name = name;
     dlg.close();
+    // Only a player may sit in a rated room: a guest is made first if this browser has none.
+    if (rated && seat !== 'spectator' && !app.me && app.accounts) await ensurePlayer();
     enterRoom(room, { seat, name });
   };
   $('#join-dialog-form').onsubmit = (e) => {
@@ -203,10 +221,11 @@ async function openRoom(room) {
     const info = (await fetchRooms()).find((r) => normRoom(r.id) === room);
     if (!info) return;
     const seats = seatList(info);
+    rated = isRated(info);
     const waiting = seats.find((x) => x.name);
     const free = seats.some((x) => x.name === null) && !info.one_screen;
     // The game as the server words it: its variant, then its options that are not the default.
-    const game = `${variantName(info.variant, app.variants)}${info.options_text ? ` (${info.options_text})` : ''}`;
+    const game = `${rated ? 'Rated ' : ''}${variantName(info.variant, app.variants)}${info.options_text ? ` (${info.options_text})` : ''}`;
     const names = seats.map((x) => x.name || sideName(x.side)).join(' and ');
     $('#join-info').textContent = info.one_screen
       ? `${game}: ${names} are playing at one screen, so you can watch.`
@@ -226,13 +245,39 @@ $('#open-analysis').addEventListener('click', (e) => {
   route();
 });
 
+/** Out of the room we are in, for another page. */
+function leaveRoom() {
+  if (app.room) {
+    sendLeave();
+    leaveToStart();
+  }
+}
+
+/** A player's name in a profile's path, or null when its %-escapes are broken. */
+function decodeName(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 export function route() {
   if (/^\/analysis\/?$/.test(location.pathname)) {
-    if (app.room) {
-      sendLeave();
-      leaveToStart();
-    }
+    leaveRoom();
     openAnalysis();
+    return;
+  }
+  const profile = location.pathname.match(/^\/@\/([^/]+)\/?$/);
+  if (profile || /^\/leaderboard\/?$/.test(location.pathname)) {
+    leaveRoom();
+    const name = profile && decodeName(profile[1]);
+    if (profile && name) openProfile(name);
+    else if (!profile) openLeaderboard();
+    else {
+      history.replaceState({}, '', '/');
+      route();
+    }
     return;
   }
   const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
@@ -255,3 +300,14 @@ export function route() {
 }
 
 window.addEventListener('popstate', route);
+
+// Links to the page's own pages (marked data-route: a profile, the leaderboard, a game) go there
+// without loading the page again; a click with a modifier opens them as the browser would.
+document.addEventListener('click', (e) => {
+  const a = e.target instanceof Element ? e.target.closest('a[data-route][href]') : null;
+  if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || a.target) return;
+  e.preventDefault();
+  a.closest('details[open]')?.removeAttribute('open');
+  if (location.pathname + location.search !== a.getAttribute('href')) history.pushState({}, '', a.getAttribute('href'));
+  route();
+});

@@ -113,6 +113,20 @@ export class Net {
     return id;
   }
 
+  /**
+   * A new socket at once in place of this one, which closes without a word to the page (no "down",
+   * no retry): the server reads who this browser plays as (its session cookie) only when a socket
+   * opens, so every change of it (a guest made, a sign-in, a sign-out) needs a new one.
+   */
+  renew() {
+    if (this.offline) return;
+    const old = this.ws;
+    this.ws = null;
+    old?.close();
+    this.attempt = 0;
+    this.open();
+  }
+
   /** Drops the current socket (used by tests and by "leave" to start afresh). */
   reconnect() {
     if (this.ws) this.ws.close();

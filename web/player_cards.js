@@ -1,5 +1,6 @@
-// The player cards above and below the board: each side's name, bombs, connection, clock, and
-// whether it is to move.
+// The player cards above and below the board: each side's name (a signed-in player's a link to
+// their profile), rating in a rated room (and its change once the game is rated), bombs,
+// connection, clock, and whether it is to move.
 
 import { h, icon, sideChip, sideName } from './ui.js';
 import { app } from './store/store.js';
@@ -7,6 +8,7 @@ import { atOneScreen, isPlayer, sidesOf } from './context.js';
 import { clockEl } from './clocks.js';
 import { presenceEl } from './presence.js';
 import { isConnect } from './variants.js';
+import { diffText, profilePath, ratingText } from './account.js';
 
 /** Our side in a game of the room: the players change sides with every rematch. */
 function seatIn(game) {
@@ -20,8 +22,9 @@ export function renderPlayer(el, side, s) {
   // At one screen both sides are this page's: neither is "you".
   const you = isPlayer() && !atOneScreen() && seatIn(app.replay?.game ?? app.gameNo) === side;
   const turn = s.status === 'playing' && s.turn === side;
-  const kids = [sideChip(side), h('span.pname', {}, p ? p.name || sideName(side) : 'Waiting for a player…')];
+  const kids = [sideChip(side), nameEl(p, side, s)];
   if (you) kids.push(h('span.tag', {}, 'you'));
+  kids.push(...ratingEls(p));
   const ai = p && (p.ai ?? p.bot ?? p.computer);
   if (ai)
     kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
@@ -53,4 +56,43 @@ export function renderPlayer(el, side, s) {
   kids.push(clock);
   el.replaceChildren(...kids.filter(Boolean));
   el.className = `player side-${side}${turn ? ' active' : ''}${p ? '' : ' empty'}${clock ? ' timed' : ''}`;
+}
+
+/** The player's name; an account's is a link to its profile (a new tab while we play the game). */
+function nameEl(p, side, s) {
+  if (!p) return h('span.pname', {}, 'Waiting for a player…');
+  const text = p.name || p.account || sideName(side);
+  if (!p.account) return h('span.pname', {}, text);
+  const playing = isPlayer() && s.status !== 'finished';
+  return h(
+    'a.pname',
+    {
+      href: profilePath(p.account),
+      title: `${p.account}’s profile`,
+      dataset: playing ? null : { route: '' },
+      target: playing ? '_blank' : null,
+      rel: playing ? 'noopener' : null,
+    },
+    text,
+  );
+}
+
+/** In a rated room: the rating (1500? while provisional) and, once the game is rated, its change. */
+function ratingEls(p) {
+  if (!p || !Number.isFinite(p.rating)) return [];
+  const diff = Number.isFinite(p.rating_diff) ? Math.round(p.rating_diff) : null;
+  return [
+    h(
+      'span.rating',
+      { title: p.provisional ? 'Rating, provisional: a few more games settle it' : 'Rating' },
+      ratingText(p),
+    ),
+    diff === null
+      ? null
+      : h(
+          `span.rating-diff.${diff > 0 ? 'up' : diff < 0 ? 'down' : 'same'}`,
+          { title: 'Rating change in this game' },
+          diffText(diff),
+        ),
+  ];
 }

@@ -25,12 +25,12 @@ export function drawTheScreenWith(fns) {
   Object.assign(screen, fns);
 }
 
-/** Shows one of the page's screens: 'start', 'game' or 'analysis'. */
+const SCREENS = ['start', 'game', 'analysis', 'profile', 'leaderboard'];
+
+/** Shows one of the page's screens: 'start', 'game', 'analysis', 'profile' or 'leaderboard'. */
 export function showScreen(name) {
   if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
-  $('#start').hidden = name !== 'start';
-  $('#game').hidden = name !== 'game';
-  $('#analysis').hidden = name !== 'analysis';
+  for (const id of SCREENS) $(`#${id}`).hidden = name !== id;
   document.body.dataset.screen = name;
   if (name === 'game') requestAnimationFrame(() => screen.layout());
 }

@@ -8,6 +8,8 @@ const CACHE = 'bombcheckers-v1';
 // prettier-ignore
 const FILES = [
   // precache: begin (scripts/web-precache.mjs --fix writes this list)
+  '/account.js',
+  '/account_menu.js',
   '/acts.js',
   '/analysis/index.html',
   '/app.js',
@@ -42,6 +44,7 @@ const FILES = [
   '/game_view.js',
   '/index.html',
   '/input.js',
+  '/leaderboard.js',
   '/lobby.css',
   '/lobby.js',
   '/local_socket.js',
@@ -56,10 +59,14 @@ const FILES = [
   '/one_screen.js',
   '/pieces.js',
   '/player_cards.js',
+  '/players.css',
+  '/pools.js',
   '/position_text.js',
   '/premove.js',
   '/presence.js',
+  '/profile.js',
   '/qr.js',
+  '/rating_chart.js',
   '/replay.js',
   '/replay_view.js',
   '/room_requests.js',
@@ -70,6 +77,7 @@ const FILES = [
   '/squares.js',
   '/store/analysis.js',
   '/store/game.js',
+  '/store/players.js',
   '/store/saved.js',
   '/store/select.js',
   '/store/session.js',
@@ -111,7 +119,14 @@ self.addEventListener('activate', (event) => {
 
 /** The addresses of the app's pages, all served by index.html (the router reads the address). */
 function isAppPage(path) {
-  return path === '/' || path === '/index.html' || /^\/r\/[^/]+\/?$/.test(path) || /^\/analysis\/?$/.test(path);
+  return (
+    path === '/' ||
+    path === '/index.html' ||
+    /^\/r\/[^/]+\/?$/.test(path) ||
+    /^\/analysis\/?$/.test(path) ||
+    /^\/@\/[^/]+\/?$/.test(path) ||
+    /^\/leaderboard\/?$/.test(path)
+  );
 }
 
 /** From the server, keeping a copy under `key`; from the copy when the server cannot be reached. */

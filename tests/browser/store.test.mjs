@@ -278,3 +278,45 @@ test('store: the analysis board changes its slice by dispatch alone, apart from 
   assert.equal(analysis.shown, null);
   assert.equal(analysis.pos, pos);
 });
+
+test('store: the players slice: who we are, the pools offered, and the one we wait in until paired or out', () => {
+  const pools = [{ id: 'bomb-3+2', variant: 'bomb', clock: { base: 180, increment: 2 }, perf: 'bomb:blitz' }];
+  dispatch({ type: 'got/welcome', msg: { type: 'welcome', players: { accounts: true, pools } } });
+  assert.deepEqual(app.pools, pools);
+  dispatch({ type: 'got/me', accounts: true, player: { id: 'a', name: null, guest: true, ratings: [] } });
+  assert.equal(app.accounts, true);
+  assert.equal(app.me.guest, true);
+  assert.throws(() => {
+    app.me = null;
+  }, TypeError);
+
+  dispatch({ type: 'want/pool', pool: 'bomb-3+2' });
+  assert.deepEqual(app.pool, { id: 'bomb-3+2', waiting: null, leaving: false });
+  dispatch({ type: 'got/pool', pool: 'bomb-3+2', waiting: 2 });
+  assert.equal(app.pool.waiting, 2);
+  dispatch({ type: 'net/down' });
+  assert.equal(app.pool?.id, 'bomb-3+2', 'waiting still: the page goes back in when the socket opens');
+  dispatch({ type: 'got/paired' });
+  assert.equal(app.pool, null);
+
+  // Cancel waits for the server's word (a pairing may come first), and a closed socket ends it.
+  dispatch({ type: 'want/pool', pool: 'bomb-3+2' });
+  dispatch({ type: 'want/pool_cancel' });
+  assert.equal(app.pool.leaving, true);
+  dispatch({ type: 'net/down' });
+  assert.equal(app.pool, null);
+  // A refused pool, a room entered and signing out are out of the pool too.
+  dispatch({ type: 'want/pool', pool: 'bomb-3+2' });
+  dispatch({ type: 'got/error', id: 'x', req: { kind: 'pool' }, code: 'sign_in_required' });
+  assert.equal(app.pool, null);
+  dispatch({ type: 'want/pool', pool: 'bomb-3+2' });
+  dispatch({ type: 'want/enter', room: 'Q', seat: 'any', name: 'A', token: null, fresh: true });
+  assert.equal(app.pool, null);
+  dispatch({ type: 'want/leave' });
+  dispatch({ type: 'want/pool', pool: 'bomb-3+2' });
+  dispatch({ type: 'got/me', accounts: true, player: null });
+  assert.equal(app.pool, null);
+  assert.equal(app.me, null);
+  dispatch({ type: 'got/welcome', msg: { type: 'welcome' } });
+  assert.deepEqual(app.pools, [], 'a server without players offers none');
+});

@@ -1,22 +1,31 @@
 // The client's state, in slices: the session (the server, the room and the seat), the game (the
 // latest state and everything learnt of the room's games), the view (what this page shows of it:
-// the selection, the premove, the replay) and the analysis board's. Nothing changes them but
-// `dispatch` of an action: a message the server sent (got/…), a request this page sent (sent/…), a
-// user's intent (want/…, and analysis/… on the analysis board) or the connection's news (net/…);
-// the slices' reducers (session.js, game.js, view.js, analysis.js) apply it. The page reads `app`,
-// a read-only view of the first three, and `analysis`, of the last; its views subscribe to redraw.
+// the selection, the premove, the replay), the players' (who this browser plays as, the pools) and
+// the analysis board's. Nothing changes them but `dispatch` of an action: a message the server
+// sent (got/…), a request this page sent (sent/…), a user's intent (want/…, and analysis/… on the
+// analysis board) or the connection's news (net/…); the slices' reducers (session.js, game.js,
+// view.js, players.js, analysis.js) apply it. The page reads `app`, a read-only view of all but the
+// analysis board's, and `analysis`, of that one; its views subscribe to redraw.
 
 import { sessionReducers, newSession } from './session.js';
 import { gameReducers, newGame } from './game.js';
 import { newView, viewReducers } from './view.js';
 import { analysisReducers, newAnalysis } from './analysis.js';
+import { newPlayers, playersReducers } from './players.js';
 
-const slices = { session: newSession(), game: newGame(), view: newView(), analysis: newAnalysis() };
+const slices = {
+  session: newSession(),
+  game: newGame(),
+  view: newView(),
+  analysis: newAnalysis(),
+  players: newPlayers(),
+};
 const tables = [
   [slices.session, sessionReducers],
   [slices.game, gameReducers],
   [slices.view, viewReducers],
   [slices.analysis, analysisReducers],
+  [slices.players, playersReducers],
 ];
 
 /** `parts` (slices) as one object to read, whose every write throws. A slice keeps the keys it
@@ -45,8 +54,9 @@ function readOnlyView(name, parts) {
   );
 }
 
-/** The game's three slices as one object to read: `app.state`, `app.seat`, `app.selected`. */
-export const app = readOnlyView('app', [slices.session, slices.game, slices.view]);
+/** The game's three slices and the players' as one object to read: `app.state`, `app.seat`,
+ *  `app.selected`, `app.me`. */
+export const app = readOnlyView('app', [slices.session, slices.game, slices.view, slices.players]);
 /** The analysis board's slice, to read: `analysis.pos`, `analysis.mode`. */
 export const analysis = readOnlyView('analysis', [slices.analysis]);
 
