@@ -230,6 +230,13 @@ Setting set_memory(Settings& s, std::string_view v) {
   return std::nullopt;
 }
 
+Setting set_no_accounts(Settings& s, std::string_view v) {
+  auto b = yes_no(v);
+  if (!b) return "use 1 or 0";
+  s.cfg.accounts = !*b;
+  return std::nullopt;
+}
+
 Setting set_qr(Settings& s, std::string_view v) {
   auto b = yes_no(v);
   if (!b) return "use 1 or 0";
@@ -371,6 +378,16 @@ const Flag<Settings> kServeFlags[] = {
     keep_finished_flag<Settings>(),
     {"--memory", "BOMBCHECKERS_MEMORY", "",
      "keep games in memory only, not in the data directory (lost on restart)", set_memory},
+    {"--no-accounts", "BOMBCHECKERS_NO_ACCOUNTS", "",
+     "no players: no guests, accounts, ratings or pools (docs/PLAYERS.md)", set_no_accounts},
+    {"--pool-wave-ms", "BOMBCHECKERS_POOL_WAVE_MS", "MS",
+     "how often the quick-pairing pools pair their players (default 3000)",
+     [](Settings& s, std::string_view v) -> Setting {
+       int ms = 0;
+       auto e = set_whole(ms, v, 100, 60000, "");
+       s.cfg.pool_wave = std::chrono::milliseconds(ms);
+       return e;
+     }},
     {"--qr", "BOMBCHECKERS_QR", "",
      "print a QR code of the first LAN address (default: only when stderr is a terminal;\n"
      "                           BOMBCHECKERS_QR=0: never)",

@@ -53,8 +53,9 @@ offline_exports='_bc_offline_welcome,_bc_offline_send,_bc_offline_take,_bc_offli
 # shellcheck disable=SC2046
 emcc -std=c++20 -O2 -g0 -DNDEBUG -DBC_VERSION="\"$version\"" \
   -ffile-prefix-map="$PWD"=. -ffile-prefix-map="$work/inc"=/usr/include \
-  -Icore/include -Iai/include -Istore/include -I. -isystem "$work/inc" \
+  -Icore/include -Iai/include -Istore/include -Iplayers/include -I. -isystem "$work/inc" \
   $(ls core/src/*.cpp | grep -v perft.cpp) ai/src/*.cpp server/game/clock.cpp \
+  players/src/glicko2.cpp players/src/speed.cpp \
   $(ls server/room/*.cpp | grep -v persist.cpp) server/wire/*.cpp server/host/analysis_json.cpp \
   wasm/offline.cpp wasm/sha256.cpp \
   -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createOffline -sENVIRONMENT=web,worker \

@@ -38,6 +38,7 @@ declare -A pkgs=(
   [libssl-dev]=/usr/include/openssl/ssl.h
   [zlib1g-dev]=/usr/include/zlib.h  # the web client's files sent gzipped
   [libqrencode-dev]=/usr/include/qrencode.h
+  [libsodium-dev]=/usr/include/sodium.h  # the accounts' Argon2id password hashes (docs/PLAYERS.md)
   [libgtest-dev]=/usr/include/gtest/gtest.h
   [libgmock-dev]=/usr/include/gmock/gmock.h
   [clang]=/usr/bin/clang++
@@ -89,7 +90,7 @@ fi
 if [ "$want_container" = 1 ] && [ "$(id -u)" = 0 ]; then
   stale=()
   for p in g++ libboost1.81-dev nlohmann-json3-dev libspdlog-dev libsqlite3-dev libpq-dev \
-    libhiredis-dev libssl-dev libqrencode-dev zlib1g-dev; do
+    libhiredis-dev libssl-dev libqrencode-dev zlib1g-dev libsodium-dev; do
     read -r installed candidate < <(apt-cache policy "$p" 2>/dev/null |
       awk '/Installed:/ {i = $2} /Candidate:/ {c = $2} END {print i, c}')
     case "$installed $candidate" in *"(none)"* | " "*) continue ;; esac

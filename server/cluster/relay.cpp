@@ -233,6 +233,7 @@ void Cluster::handle_request(RelayRequest r, bool asked) {
   const auto form = static_cast<StateForm>(std::clamp(r.form, 0, 2));
   if (auto* j = std::get_if<JoinMsg>(&msg.body)) {
     j->compact = std::max(j->compact, form);
+    if (!r.who.empty()) j->who = parse_identity_json(r.who);
     if (!state_.registry.find(j->room)) {
       // Not here: this node may be loading it (it took the lease just before the joining node
       // asked who owns it), or it left. Ask as a local join does: on the cluster's thread a load

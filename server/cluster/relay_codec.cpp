@@ -11,6 +11,7 @@ std::string encode_relay(const RelayMessage& m) {
   if (const auto* r = std::get_if<RelayRequest>(&m)) {
     j = {{"k", "req"},      {"from", r->from},       {"conn", r->conn}, {"addr", r->address},
          {"form", r->form}, {"ms", r->sent_unix_ms}, {"text", r->text}};
+    if (!r->who.empty()) j["who"] = r->who;
   } else if (const auto* b = std::get_if<RelayBye>(&m)) {
     j = {{"k", "bye"}, {"from", b->from}, {"conn", b->conn}};
   } else {
@@ -42,6 +43,7 @@ std::optional<RelayMessage> decode_relay(std::string_view text) {
       r.form = j.at("form").get<int>();
       r.sent_unix_ms = j.at("ms").get<std::int64_t>();
       r.text = j.at("text").get<std::string>();
+      if (auto w = j.find("who"); w != j.end() && w->is_string()) r.who = w->get<std::string>();
       return r;
     }
     if (k == "bye")

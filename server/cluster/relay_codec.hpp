@@ -22,6 +22,9 @@ struct RelayRequest {
   int form = 0;                   // the StateForm the connection asked for with /ws?compact=
   std::int64_t sent_unix_ms = 0;  // when the frame was received (clocks charge the relay to no one)
   std::string text;               // the frame as the client sent it
+  // The connection's player (identity_json), from its node's session cookie; "" none. Taken from
+  // a node, never from a client's frame.
+  std::string who;
 };
 
 // The connection closed (or left the relay for a room elsewhere).

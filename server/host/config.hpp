@@ -10,6 +10,7 @@
 
 #include "bc/store.hpp"
 #include "server/host/trusted_proxies.hpp"
+#include "server/players/passwords.hpp"
 #include "server/wire/limits.hpp"
 
 namespace bc::server {
@@ -47,6 +48,11 @@ struct ServerConfig {
   Limits limits;
   // What the store keeps of retired rooms, and for how long (docs/PROTOCOL.md, "Retention").
   store::Retention retention;
+  // Players (docs/PLAYERS.md): off (serve --no-accounts), the server has no guests, accounts,
+  // ratings or pools, as before them. `password_cost` Minimal only for tests.
+  bool accounts = true;
+  PasswordCost password_cost = PasswordCost::Interactive;
+  std::chrono::milliseconds pool_wave{3000};  // serve --pool-wave-ms
 
   bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };

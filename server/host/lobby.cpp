@@ -20,6 +20,11 @@ LobbyOutcome create_room(Registry& registry, const Limits& limits, LobbyRequest&
   auto setup = resolve_create(create);
   if (auto* e = std::get_if<Error>(&setup)) return refuse(std::move(*e));
   auto& s = std::get<GameSetup>(setup);
+  if (s.rated && !create.who) {
+    return refuse({ErrorCode::SignInRequired,
+                   "a rated game is between signed-in players: sign in (or play as a guest) on "
+                   "this server's page first"});
+  }
   auto seat = resolve_seat(s.variant, create.seat, true);
   if (auto* e = std::get_if<Error>(&seat)) return refuse(std::move(*e));
   // The computer's moves from a live position would be its values by another name (issue 31).
@@ -44,7 +49,7 @@ LobbyOutcome create_room(Registry& registry, const Limits& limits, LobbyRequest&
   auto& choice = std::get<SeatChoice>(seat);
   choice.names = std::move(create.names);
   host->create_seat(r.peer, std::move(create.name), std::move(choice), r.msg.id, create.opponent,
-                    create.compact);
+                    create.compact, std::move(create.who), std::move(create.keep_for));
   return LobbyRouted{std::move(host), true};
 }
 

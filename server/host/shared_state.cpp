@@ -11,7 +11,8 @@ SharedState::SharedState(net::io_context& ioc, ServerConfig cfg)
       registry(ioc, limits, metrics, config.threads <= 1),
       records(limits),
       address_limits(limits),
-      welcome(std::make_shared<const std::string>(welcome_json(limits))) {
+      welcome(std::make_shared<const std::string>(
+          welcome_json(limits, {}, config.accounts ? players_welcome_json() : std::string()))) {
   std::error_code ec;
   web_root = std::filesystem::weakly_canonical(std::filesystem::absolute(config.web_root, ec), ec);
   if (ec) web_root = config.web_root;

@@ -15,6 +15,8 @@
 #include "server/host/metrics.hpp"
 #include "server/host/records.hpp"
 #include "server/host/registry.hpp"
+#include "server/players/accounts.hpp"
+#include "server/players/pools.hpp"
 
 namespace bc::server {
 
@@ -69,6 +71,9 @@ struct SharedState {
   // Messages, joins and /api/ requests of each address, all its connections together.
   AddressLimiter address_limits;
   store::Store* store = nullptr;  // owned by the Server; set before listening
+  // Players (docs/PLAYERS.md); both null with accounts off. Set with the store.
+  std::unique_ptr<Accounts> accounts;
+  std::shared_ptr<Pools> pools;
   // serve --cluster: this node's part of the cluster (server/cluster/cluster.hpp); null without it.
   std::shared_ptr<Cluster> cluster;
   std::filesystem::path web_root;  // canonical

@@ -58,6 +58,17 @@ http::message_generator file_response(const HttpRequest& req, const std::filesys
   return res;
 }
 
+// "/@/{name}" and "/leaderboard": pages of the web client (docs/PLAYERS.md).
+bool is_page_link(std::string_view path) {
+  if (path == "/leaderboard" || path == "/leaderboard/") return true;
+  if (path.rfind("/@/", 0) != 0) return false;
+  std::string_view name = path.substr(3);
+  if (!name.empty() && name.back() == '/') name.remove_suffix(1);
+  return !name.empty() && name.size() <= 20 && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
+}
+
 // "/r/{room}": one short segment of letters and digits (anything else goes to the file lookup,
 // which refuses what it must).
 bool is_room_link(std::string_view path) {
@@ -188,6 +199,13 @@ void HttpSession::handle(Request req) {
   const std::string target(req.target());
   const std::string_view path = std::string_view(target).substr(0, target.find_first_of("?#"));
   const bool is_api = path.rfind("/api/", 0) == 0 || path == "/api";
+  // Every /api/ request of one address draws on one bucket, however many connections it opens.
+  if (is_api && !state_->address_limits.take(address(), AddressLimiter::Kind::Api)) {
+    state_->metrics.api_rate_limited.fetch_add(1, std::memory_order_relaxed);
+    return send(try_later(req, http::status::too_many_requests, "rate_limited",
+                          "too many requests from your address; try again in a second"));
+  }
+  if (is_api && handle_players(req, path, target)) return;
 
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
     auto res = http::response<http::string_body>{http::status::method_not_allowed, req.version()};
@@ -196,12 +214,6 @@ void HttpSession::handle(Request req) {
     res.body() = http_error_json("method_not_allowed", "only GET and HEAD are served");
     res.prepare_payload();
     return send(std::move(res));
-  }
-  // Every /api/ request of one address draws on one bucket, however many connections it opens.
-  if (is_api && !state_->address_limits.take(address(), AddressLimiter::Kind::Api)) {
-    state_->metrics.api_rate_limited.fetch_add(1, std::memory_order_relaxed);
-    return send(try_later(req, http::status::too_many_requests, "rate_limited",
-                          "too many requests from your address; try again in a second"));
   }
   if (path == "/ws") {
     return send(text_response(req, http::status::upgrade_required, "text/plain; charset=utf-8",
@@ -275,8 +287,9 @@ void HttpSession::handle(Request req) {
   if (is_api)
     return send(json_error(req, http::status::not_found, "not_found", "no such API path"));
 
-  // A shareable room link is the web client, which reads the room from its address.
-  if (is_room_link(path)) {
+  // A shareable room link is the web client, which reads the room from its address; so are a
+  // player's profile (/@/{name}) and the leaderboards.
+  if (is_room_link(path) || is_page_link(path)) {
     auto index = find_static_file(state_->web_root, "/index.html");
     if (index.status != StaticLookup::Found) {
       return send(

@@ -57,6 +57,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
  private:
   void handle(Request req);
   void handle_game(Request req, std::string_view rest, const std::string& target);
+  // The players' API (http_players.cpp): false if `path` is none of its paths.
+  bool handle_players(Request& req, std::string_view path, const std::string& target);
   void answer_stored(Request req, std::string_view type, RecordFormat format, const std::string& id,
                      int game_no, bool live);
   void answer(Request req, std::string_view type, Text body);

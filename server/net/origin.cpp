@@ -40,4 +40,16 @@ bool origin_allowed(std::string_view origin, std::string_view host,
   return sep != std::string::npos && !host.empty() && o->substr(sep + 3) == ascii_lower(host);
 }
 
+bool from_own_page(std::string_view origin, std::string_view fetch_site, std::string_view host,
+                   const std::vector<std::string>& allowed) {
+  if (origin.empty())
+    return fetch_site.empty() || fetch_site == "same-origin" || fetch_site == "none";
+  auto normal = normalize_origin(origin);
+  if (!normal) return false;
+  if (std::find(allowed.begin(), allowed.end(), *normal) != allowed.end()) return true;
+  const auto scheme_end = normal->find("://");
+  return scheme_end != std::string::npos && !host.empty() &&
+         std::string_view(*normal).substr(scheme_end + 3) == ascii_lower(host);
+}
+
 }  // namespace bc::server

@@ -19,4 +19,10 @@ std::optional<std::string> normalize_origin(std::string_view origin);
 bool origin_allowed(std::string_view origin, std::string_view host,
                     const std::vector<std::string>& allowed);
 
+// Whether a request that acts for the player of its cookie comes from a page of this server (its
+// Host, or an origin in `allowed`), by its Origin header, or without one by Sec-Fetch-Site (a
+// browser sends one of them; a request with neither is not a browser's and holds nobody's cookie).
+bool from_own_page(std::string_view origin, std::string_view fetch_site, std::string_view host,
+                   const std::vector<std::string>& allowed);
+
 }  // namespace bc::server

@@ -150,6 +150,7 @@ struct Server::Impl {
       // Members relayed from other nodes are told to reconnect there (and take the rooms over).
       if (state->cluster) state->cluster->hand_over_all();
       state->registry.stop_computers();
+      if (state->pools) state->pools->stop();
       wait_for_quiet(Clock::now() + std::chrono::seconds(1));
     });
   }
@@ -262,6 +263,10 @@ std::optional<std::string> Server::open_store() {
   }
   s.store = impl_->store.get();
   s.registry.set_store(s.store);
+  if (cfg.accounts) {
+    s.accounts = std::make_unique<Accounts>(*s.store, cfg.password_cost);
+    s.pools = std::make_shared<Pools>(impl_->ioc.get_executor(), Pools::Params{cfg.pool_wave, 20});
+  }
   // A cluster's rooms come back one at a time, where they are joined (docs/CLUSTER.md).
   if (cfg.cluster.empty()) impl_->restored = s.registry.restore_all();
   impl_->store->maintain(cfg.retention, s.limits.store_maintenance_interval, unix_ms,
@@ -299,6 +304,7 @@ std::optional<std::string> Server::start() {
 
   // The store first: a server that cannot keep games does not start (no silent fallback).
   if (auto e = open_store()) return e;
+  if (s.pools) s.pools->start();
   if (!cfg.cluster.empty() && !s.cluster) {
     ClusterConfig cc;
     cc.url = cfg.cluster;
@@ -319,7 +325,8 @@ std::optional<std::string> Server::start() {
           if (auto c = weak.lock()) c->released(room);
         });
     s.cluster = std::move(cluster);
-    s.welcome = std::make_shared<const std::string>(welcome_json(s.limits, cc.node_id));
+    s.welcome = std::make_shared<const std::string>(
+        welcome_json(s.limits, cc.node_id, cfg.accounts ? players_welcome_json() : std::string()));
   }
   impl_->listener = std::make_shared<Listener>(impl_->ioc, impl_->state, impl_->tls.get());
   if (!impl_->listener->open(tcp::endpoint(address, cfg.port), ec)) {

@@ -83,6 +83,7 @@ void WebSocketSession<Stream>::relay(std::string text, Clock::time_point receive
       real_time().unix_ms() -
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - received).count();
   r.text = std::move(text);
+  if (who_) r.who = identity_json(*who_);
   state_->cluster->forward(relay_to_, std::move(r));
   if (!paused_ && answered) ++inflight_;
 }

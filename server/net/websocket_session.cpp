@@ -6,6 +6,7 @@
 
 #include "server/host/lobby.hpp"
 #include "server/net/lan.hpp"
+#include "server/net/origin.hpp"
 
 namespace bc::server {
 
@@ -54,6 +55,8 @@ WebSocketSession<Stream>::~WebSocketSession() {
     if (pending_ && pending_ != room_) pending_->disconnect(id_);
   }
   if (!relay_to_.empty() && state_->cluster) state_->cluster->bye(relay_to_, id_);
+  if (state_->pools) state_->pools->leave(id_);
+  if (pool_made_) pool_made_("");
   spdlog::info("ws #{}: closed", id_);
 }
 
@@ -72,6 +75,14 @@ void WebSocketSession<Stream>::run(http::request<http::string_body> req) {
   ws_.set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(http::field::server, kServerHeader); }));
   ws_.read_message_max(state_->limits.max_message_bytes);
+  // The player of the page's session cookie, when the page is this server's own (docs/PLAYERS.md):
+  // a page elsewhere must not play as whoever its visitor is signed in as here.
+  if (state_->accounts && from_own_page(req[http::field::origin], req["Sec-Fetch-Site"],
+                                        req[http::field::host], state_->config.allowed_origins)) {
+    if (auto secret = session_secret(req[http::field::cookie]); !secret.empty()) {
+      who_ = state_->accounts->identify(secret);
+    }
+  }
   ws_.async_accept(req,
                    beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
 }
@@ -221,6 +232,17 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
     }
     if (a->free) return analyse_free(request.id, *a);
   }
+  if (auto* p = std::get_if<PoolMsg>(&request.body)) return pool_request(request.id, *p);
+  if (std::holds_alternative<CreateMsg>(request.body) ||
+      std::holds_alternative<JoinMsg>(request.body)) {
+    sign(request);
+  }
+  dispatch(std::move(request), text, received);
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::dispatch(ClientMessage request, std::string_view text,
+                                        Clock::time_point received) {
   if (state_->cluster) {
     const bool joining = std::holds_alternative<JoinMsg>(request.body) ||
                          std::holds_alternative<CreateMsg>(request.body);
@@ -359,9 +381,18 @@ template <class Stream>
 void WebSocketSession<Stream>::join_answered(std::shared_ptr<RoomHost> room) {
   net::post(ws_.get_executor(), [self = shared_from_this(), room = std::move(room)]() mutable {
     self->pending_.reset();
+    const bool joined = room != nullptr;
     if (room) {
       if (self->room_ && self->room_ != room) self->room_->disconnect(self->id_);
       self->room_ = std::move(room);
+    }
+    if (auto made = std::exchange(self->pool_made_, nullptr)) {
+      // The pairing's room: the opponent is sent to it, and this player is told it was a pairing.
+      made(joined ? self->room_->id() : std::string());
+      if (joined) {
+        self->send(std::make_shared<const std::string>(
+            paired_json(self->pool_id_, self->room_->id(), false)));
+      }
     }
     self->paused_ = false;
     self->maybe_read();
@@ -398,6 +429,91 @@ void WebSocketSession<Stream>::shutdown() {
 namespace bc::server {
 
 // The three streams a session runs on: ws:// and wss:// (TLS: `serve --tls-cert`).
+// ---------------------------------------------------------------------------------------------
+// Players (docs/PLAYERS.md)
+
+template <class Stream>
+void WebSocketSession<Stream>::sign(ClientMessage& request) {
+  if (!who_ || !state_->accounts) return;
+  // The ratings as they are now (a game may have ended since the connection opened).
+  who_->ratings = state_->accounts->ratings_of(who_->id);
+  if (auto* c = std::get_if<CreateMsg>(&request.body)) c->who = who_;
+  if (auto* j = std::get_if<JoinMsg>(&request.body)) j->who = who_;
+  // A player who goes to a game is no longer waiting for one.
+  if (state_->pools) state_->pools->leave(id_);
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::pool_request(const RequestId& id, const PoolMsg& p) {
+  if (!state_->pools) {
+    return refuse(id, ErrorCode::UnknownPool, "this server has no pools (serve --no-accounts)",
+                  "pool");
+  }
+  if (!p.pool) {
+    state_->pools->leave(id_);
+    return send(std::make_shared<const std::string>(pool_json(id, std::nullopt, 0)));
+  }
+  const PoolSpec* spec = find_pool(*p.pool);
+  if (!spec) {
+    return refuse(id, ErrorCode::UnknownPool,
+                  "there is no pool '" + *p.pool + "': `welcome` lists the pools", "pool");
+  }
+  if (!who_) {
+    return refuse(id, ErrorCode::SignInRequired,
+                  "pools pair signed-in players for rated games: sign in (or play as a guest) on "
+                  "this server's page, then connect again",
+                  "pool");
+  }
+  who_->ratings = state_->accounts->ratings_of(who_->id);
+  std::weak_ptr<WebSocketSession> weak = this->weak_from_this();
+  state_->pools->enter(
+      id_, spec->id, *who_, weak, [weak, id, pool = spec->id](std::size_t waiting) {
+        if (auto self = weak.lock()) {
+          auto text = std::make_shared<const std::string>(pool_json(id, pool, waiting));
+          net::post(self->ws_.get_executor(), [self, text = std::move(text)] { self->send(text); });
+        }
+      });
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::pool_create(const PoolSpec& pool, const Identity& opponent,
+                                           std::function<void(std::string room)> made) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), pool, opponent_id = opponent.id,
+                                 made = std::move(made)]() mutable {
+    if (!self->open_ || self->paused_ || !self->who_ || self->pool_made_) return made("");
+    CreateMsg c;
+    c.variant = std::string(variant_key(pool.variant));
+    c.clock = pool.clock;
+    c.rated = true;
+    c.seat = "random";
+    c.name = self->who_->account() ? self->who_->name : "Guest";
+    c.keep_for = std::move(opponent_id);
+    c.compact = self->compact_;
+    ClientMessage request{RequestId{}, std::move(c)};
+    self->sign(request);
+    self->pool_made_ = std::move(made);
+    self->pool_id_ = pool.id;
+    self->dispatch(std::move(request), {}, Clock::now());
+  });
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::pool_join(const PoolSpec& pool, std::string room) {
+  net::post(ws_.get_executor(),
+            [self = shared_from_this(), pool = pool.id, room = std::move(room)] {
+              if (!self->open_) return;
+              self->send(std::make_shared<const std::string>(paired_json(pool, room, true)));
+            });
+}
+
+template <class Stream>
+void WebSocketSession<Stream>::pool_dropped(std::string why) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), why = std::move(why)] {
+    if (!self->open_) return;
+    self->send(std::make_shared<const std::string>(pool_json(RequestId{}, std::nullopt, 0, why)));
+  });
+}
+
 template class WebSocketSession<DirectSocket>;
 template class WebSocketSession<tcp::socket>;
 template class WebSocketSession<beast::ssl_stream<beast::tcp_stream>>;

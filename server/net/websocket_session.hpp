@@ -27,6 +27,7 @@ using DirectSocket = net::basic_stream_socket<tcp, net::io_context::executor_typ
 // the instructions of a move.
 template <class Stream>
 class WebSocketSession final : public WebSocketPeer,
+                               public PoolMember,
                                public std::enable_shared_from_this<WebSocketSession<Stream>> {
  public:
   // `stream`: an accepted connection (TLS handshake done) whose upgrade request has been read.
@@ -49,6 +50,12 @@ class WebSocketSession final : public WebSocketPeer,
   void moved() override;
   void relay_answered(bool joined) override;
   void relay_detached() override;
+
+  // PoolMember (called from the pools' strand; each posts to this session's strand)
+  void pool_create(const PoolSpec& pool, const Identity& opponent,
+                   std::function<void(std::string room)> made) override;
+  void pool_join(const PoolSpec& pool, std::string room) override;
+  void pool_dropped(std::string why) override;
 
  private:
   using std::enable_shared_from_this<WebSocketSession>::shared_from_this;
@@ -75,6 +82,11 @@ class WebSocketSession final : public WebSocketPeer,
   void release_relay();  // end_relay() if relaying: a closing session holds itself no more
   void refuse(const RequestId& id, ErrorCode code, std::string message, std::string_view request);
   void analyse_free(const RequestId& id, const AnalyseMsg& a);
+  // docs/PLAYERS.md: `pool` (enter or leave one); a create or join made as this player.
+  void pool_request(const RequestId& id, const PoolMsg& p);
+  void sign(ClientMessage& request);
+  // A create or join once checked: where the cluster says, or to the lobby here.
+  void dispatch(ClientMessage request, std::string_view text, Clock::time_point received);
   // `full`: when `text` is a delta, its full state (Peer::Message).
   void send(Peer::Message message);
   bool congested() const;            // past send_queue_coalesce
@@ -121,6 +133,11 @@ class WebSocketSession final : public WebSocketPeer,
   net::steady_timer liveness_;
   bool heard_ = false;
   bool pinged_ = false;
+  // The player of the session cookie the upgrade came with (none: not signed in).
+  std::optional<Identity> who_;
+  // A pool's pairing: the room this session was asked to make, told to the pairing once made.
+  std::function<void(std::string room)> pool_made_;
+  std::string pool_id_;
 };
 
 }  // namespace bc::server

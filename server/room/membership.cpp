@@ -51,14 +51,54 @@ void Room::adopt_members(const Room& old) {
 // ---------------------------------------------------------------------------------------------
 // Membership
 
+std::optional<Error> Room::seat_refusal(Side side, const std::optional<Identity>& who) const {
+  const auto& opponent = seats_[other(side)];
+  if (!kept_for_.empty() && (!who || who->id != kept_for_)) {
+    return Error{ErrorCode::SeatTaken,
+                 "this seat is kept for the player the pool paired with your opponent"};
+  }
+  if (!setup().rated) return std::nullopt;
+  if (!who) {
+    return Error{ErrorCode::SignInRequired,
+                 "this game is rated: to play it, sign in (or play as a guest) on this server's "
+                 "page first; you can watch it without"};
+  }
+  if (opponent && opponent->player && opponent->player->id == who->id) {
+    return Error{ErrorCode::SeatTaken, "you already play the other side of this rated game"};
+  }
+  return std::nullopt;
+}
+
 Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id,
-                        std::string_view address) {
+                        std::string_view address, const std::optional<Identity>& who) {
   Outcome o;
+  // An account plays under its name; a guest under the name it typed.
+  if (who && who->account()) name = who->name;
   name = clean_name(name, limits_.name_max_chars);
   std::optional<std::string> token;
   if (side) {
     token = tokens_();
     seats_.sit(*side, name, *token, m);
+    if (who) {
+      SeatPlayer p;
+      p.id = who->id;
+      p.account = who->name;
+      if (setup().rated) {
+        const std::string perf = perf_of(setup());
+        p.rating = who->rating_in(perf);
+        // A game starts from the deviation as it stands today (it grows while one does not play).
+        p.rating.deviation = players::current_deviation(p.rating, time_->unix_ms(),
+                                                        players::Glicko2Params::lichess());
+        for (const auto& r : who->ratings) {
+          if (r.perf == perf) {
+            p.wins = r.wins;
+            p.draws = r.draws;
+            p.losses = r.losses;
+          }
+        }
+      }
+      seats_[*side]->player = std::move(p);
+    }
     o.durable.seats[at(*side)] = true;
     o.durable.game = true;  // the game row keeps the players' names
   }
@@ -100,7 +140,18 @@ void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
 }
 
 Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
-                           const RequestId& id, std::string_view address) {
+                           const RequestId& id, std::string_view address,
+                           const std::optional<Identity>& who, const std::string& keep_for) {
+  if (setup().rated && !who) {
+    return refuse(m, id, "create", ErrorCode::SignInRequired,
+                  "a rated game is between signed-in players: sign in (or play as a guest) on "
+                  "this server's page first");
+  }
+  if (setup().rated && (choice.kind == SeatKind::Spectator || choice.kind == SeatKind::Both)) {
+    return refuse(m, id, "create", ErrorCode::BadOptions,
+                  "the creator of a rated game plays in it: choose a side or random");
+  }
+  kept_for_ = keep_for;
   std::optional<Side> side;
   switch (choice.kind) {
     case SeatKind::Side:
@@ -118,7 +169,7 @@ Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
       return o;
     }
   }
-  Outcome o = take_seat(m, std::string(name), side, id, address);
+  Outcome o = take_seat(m, std::string(name), side, id, address, who);
   o.durable.room = true;
   o.durable.game = true;
   return o;
@@ -199,13 +250,17 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j,
                       "the " + std::string(side_name(v, c.side)) + " seat is taken by " + s.name +
                           "; join as spectator to watch");
       }
+      if (auto no = seat_refusal(c.side, j.who))
+        return refuse(m, id, "join", no->code, no->message);
       side = c.side;
       break;
     case SeatKind::Any:
     case SeatKind::Random: {
+      // A seat this player may not take (a rated game, a seat kept for another) is not free to it:
+      // it watches instead.
       std::vector<Side> free;
       for (Side s : {Side::First, Side::Second}) {
-        if (!seats_.seated(s)) free.push_back(s);
+        if (!seats_.seated(s) && !seat_refusal(s, j.who)) free.push_back(s);
       }
       if (!free.empty()) side = free[rng_() % free.size()];
       break;
@@ -228,7 +283,7 @@ Outcome Room::handle_join(MemberId m, const RequestId& id, const JoinMsg& j,
   // Moving within the room: the old seat is given up only if the game has not started.
   Durable freed;
   if (is_member(m)) remove_member(m, !match_.started(), &freed);
-  Outcome o = take_seat(m, j.name, side, id, address);
+  Outcome o = take_seat(m, j.name, side, id, address, j.who);
   for (std::size_t i = 0; i < 2; ++i) o.durable.seats[i] = o.durable.seats[i] || freed.seats[i];
   o.durable.game = o.durable.game || freed.game;
   return o;

@@ -1,6 +1,7 @@
 #include "server/room/notation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <string>
 
@@ -77,6 +78,29 @@ std::string pdn_time_control(const std::optional<TimeControl>& tc) {
   return seconds(tc->base_ms) + "+" + seconds(tc->increment_ms);
 }
 
+// A rated game's ratings by side as the game started, and their change once it was rated (lichess's
+// WhiteElo / WhiteRatingDiff). Empty for a casual game.
+struct RatingTags {
+  std::array<std::optional<int>, 2> before;
+  std::array<std::optional<int>, 2> diff;
+};
+RatingTags rating_tags(const Room& room) {
+  RatingTags t;
+  if (!room.setup().rated) return t;
+  const SeatPlayers players = room.seat_players();
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (!players[i]) continue;
+    const int before = static_cast<int>(std::lround(players[i]->rating.rating));
+    t.before[i] = before;
+    if (players[i]->after) t.diff[i] = static_cast<int>(std::lround(players[i]->after->rating)) - before;
+  }
+  return t;
+}
+
+std::string signed_text(int n) {
+  return (n > 0 ? "+" : "") + std::to_string(n);
+}
+
 std::string checkers_notation(const Room& room) {
   const GameSetup& setup = room.setup();
   const VariantId v = setup.variant;
@@ -89,6 +113,12 @@ std::string checkers_notation(const Room& room) {
   out += tag("Round", std::to_string(room.game_number()));
   out += tag("Black", names[0].value_or("?"));
   out += tag("White", names[1].value_or("?"));
+  const RatingTags ratings = rating_tags(room);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const std::string colour = i == 0 ? "Black" : "White";
+    if (ratings.before[i]) out += tag(colour + "Elo", std::to_string(*ratings.before[i]));
+    if (ratings.diff[i]) out += tag(colour + "RatingDiff", signed_text(*ratings.diff[i]));
+  }
   out += tag("Result", pdn_result(room.game().result()));
   if (v == VariantId::Classic) out += tag("GameType", "21");
   out += tag("Variant", variant_key(v));
@@ -177,6 +207,16 @@ std::string kaboom_notation(const Room& room) {
          ", misere " + (o.misere ? "true" : "false") + ", superbomb " +
          (o.superbomb ? "true" : "false") + "\n";
   if (setup.clock) out += "Clock: " + time_control_text(*setup.clock) + "\n";
+  const RatingTags ratings = rating_tags(room);
+  if (ratings.before[0] || ratings.before[1]) {
+    out += "Rated:";
+    for (std::size_t i = 0; i < 2; ++i) {
+      out += std::string(i == 0 ? " x " : ", o ") +
+             (ratings.before[i] ? std::to_string(*ratings.before[i]) : "?");
+      if (ratings.diff[i]) out += " " + signed_text(*ratings.diff[i]);
+    }
+    out += "\n";
+  }
   if (!room.match().hints().empty()) out += "Hints: " + hints_text(room.match().hints()) + "\n";
   if (setup.one_screen) out += "Mode: one screen\n";
   if (setup.position) {

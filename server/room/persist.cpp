@@ -12,6 +12,49 @@ int side_int(Side s) {
   return index(s);
 }
 
+store::RatingRow rating_row(const std::string& perf, const SeatPlayer& p, double score) {
+  const players::Rating& r = *p.after;
+  store::RatingRow row;
+  row.player = p.id;
+  row.perf = perf;
+  row.rating = r.rating;
+  row.deviation = r.deviation;
+  row.volatility = r.volatility;
+  row.updated_ms = r.last_game_ms.value_or(0);
+  row.wins = p.wins + (score == 1.0 ? 1 : 0);
+  row.draws = p.draws + (score == 0.5 ? 1 : 0);
+  row.losses = p.losses + (score == 0.0 ? 1 : 0);
+  return row;
+}
+
+// A rated game's end: each player's new rating and its line in their history.
+void add_rating_rows(const Room& room, std::vector<store::Write>& out) {
+  const SeatPlayers players = room.seat_players();
+  const auto& result = room.game().result();
+  if (!players[0] || !players[1] || !players[0]->after || !players[1]->after || !result) return;
+  const std::string perf = perf_of(room.setup());
+  for (std::size_t i = 0; i < 2; ++i) {
+    const SeatPlayer& p = *players[i];
+    const SeatPlayer& o = *players[1 - i];
+    const Side side = i == 0 ? Side::First : Side::Second;
+    const double score = !result->winner ? 0.5 : (*result->winner == side ? 1.0 : 0.0);
+    out.push_back(store::PutRating{rating_row(perf, p, score)});
+    store::RatedGameRow g;
+    g.player = p.id;
+    g.room = room.id();
+    g.game_no = room.game_number();
+    g.perf = perf;
+    g.ended_ms = room.ended_ms();
+    g.side = static_cast<int>(i);
+    g.opponent = o.id;
+    g.score = static_cast<int>(score * 2);
+    g.before = p.rating.rating;
+    g.after = p.after->rating;
+    g.deviation_after = p.after->deviation;
+    out.push_back(store::PutRatedGame{std::move(g)});
+  }
+}
+
 }  // namespace
 
 std::vector<store::Write> rows_for(const Room& room, const Durable& d) {
@@ -72,9 +115,10 @@ std::vector<store::Write> rows_for(const Room& room, const Durable& d) {
     g.result = result_text(v, room.game().result());
     g.started_ms = room.started_ms();
     g.ended_ms = room.game().over() ? room.ended_ms() : 0;
-    g.players = names_json(v, room.seat_names());
+    g.players = names_json(v, room.seat_names(), room.seat_players());
     out.push_back(store::PutGame{std::move(g)});
   }
+  if (d.ratings) add_rating_rows(room, out);
   return out;
 }
 
@@ -114,6 +158,13 @@ std::variant<GameRecord, ReplayError> image_of(const store::LoadedRoom& loaded, 
     SeatNames names = parse_names_json(v, row->players);
     for (std::size_t i = 0; i < 2; ++i) {
       if (names[i]) image.seats[i] = StoredSeat{*names[i], {}};
+    }
+  }
+  if (row) {
+    // Signed-in players and their ratings live in the game row (docs/PLAYERS.md).
+    const SeatPlayers players = parse_seat_players(v, row->players);
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (image.seats[i] && players[i]) image.seats[i]->player = players[i];
     }
   }
   for (const auto& a : loaded.actions) {

@@ -145,7 +145,7 @@ StateSnapshot Room::snapshot() const {
   v.version = version();
   v.status = status();
   v.last = &match_.last();
-  v.players = seats_.views();
+  v.players = seats_.views(setup().rated);
   v.spectators = spectators_shown_;  // coalesced: refresh_spectators() brings it up to date
   v.moves = match_.moves();
   v.game_number = game_number();
@@ -167,7 +167,7 @@ std::string Room::record_text() const {
   r.status = status();
   r.version = version();
   r.game_number = game_number();
-  r.players = seats_.views();
+  r.players = seats_.views(setup().rated);
   r.actions = &log();
   r.takebacks = &match_.takebacks();
   r.hints = &match_.hints();
@@ -180,7 +180,7 @@ std::string Room::record_text() const {
 std::string Room::positions_text() const {
   StateView v;
   v.room = id_;
-  v.players = seats_.views();
+  v.players = seats_.views(setup().rated);
   v.status = status();
   v.one_screen = one_screen();
   std::vector<std::string> states;
@@ -194,7 +194,7 @@ RoomSummary Room::summary() const {
   s.id = id_;
   s.variant = match_.variant();
   s.status = status();
-  s.seats = seats_.views();
+  s.seats = seats_.views(setup().rated);
   s.spectators = seats_.spectator_count();
   s.version = version();
   s.game_number = game_number();
@@ -250,9 +250,9 @@ Outcome Room::handle(MemberId m, const ClientMessage& msg, std::string_view addr
           },
           // Answered above (create, join) or by the connection itself (ping). No catch-all arm:
           // a new message type does not compile until a room says what it does with it.
-          [&](const CreateMsg&) { return Outcome{}; },
-          [&](const JoinMsg&) { return Outcome{}; },
+          [&](const CreateMsg&) { return Outcome{}; }, [&](const JoinMsg&) { return Outcome{}; },
           [&](const PingMsg&) { return Outcome{}; },
+          [&](const PoolMsg&) { return Outcome{}; },  // the connection answers it
       },
       msg.body);
 }
@@ -420,6 +420,24 @@ Outcome Room::handle_rematch(MemberId m, const RequestId& id) {
   }
   add_state(o);
   return o;
+}
+
+void Room::rate(Outcome& o) {
+  const auto& result = game().result();
+  if (!setup().rated || !result) return;
+  auto& a = seats_[Side::First];
+  auto& b = seats_[Side::Second];
+  if (!a || !b || !a->player || !b->player) return;
+  // An aborted game, or one in which a side never moved, is not rated (as lichess counts it).
+  if (result->reason == Reason::Aborted || match_.moves() < 2) return;
+  const double score_a = !result->winner ? 0.5 : (*result->winner == Side::First ? 1.0 : 0.0);
+  const std::int64_t now = ended_ms() > 0 ? ended_ms() : time_->unix_ms();
+  auto rated = players::rate_game(a->player->rating, b->player->rating, score_a, now);
+  a->player->after = rated.a;
+  a->player->score = score_a;
+  b->player->after = rated.b;
+  b->player->score = 1.0 - score_a;
+  o.durable.ratings = true;
 }
 
 }  // namespace bc::server

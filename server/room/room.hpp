@@ -60,9 +60,10 @@ struct Durable {
   bool takeback = false;                    // match().takebacks().back() happened
   std::optional<std::int64_t> hint;         // this version was analysed (a hint, see Analysis)
   std::optional<int> drop_game;             // this finished game had no move: not kept
+  bool ratings = false;                     // a rated game ended: both players' new ratings
   bool any() const {
     return room || seats[0] || seats[1] || game || action || takeback || hint.has_value() ||
-           drop_game.has_value();
+           drop_game.has_value() || ratings;
   }
 };
 
@@ -101,8 +102,10 @@ class Room {
        std::uint64_t seed = std::random_device{}(), const TimeSource* time = &real_time());
 
   // The creator takes a seat (or watches) in the room just made for them.
+  // `who`: the signed-in creator; `keep_for`: a player id the other seat is kept for (a pairing).
   Outcome seat_creator(MemberId m, std::string_view name, SeatChoice seat, const RequestId& id,
-                       std::string_view address = {});
+                       std::string_view address = {}, const std::optional<Identity>& who = {},
+                       const std::string& keep_for = {});
   // The computer takes the empty seat, or both when the creator watches (create's `opponent`).
   Outcome seat_computers(const Opponent& opponent);
 
@@ -191,6 +194,7 @@ class Room {
   const GameSetup& setup() const { return match_.setup(); }
   std::optional<StoredSeat> stored_seat(Side s) const { return seats_.stored(s); }
   SeatNames seat_names() const { return seats_.names(); }
+  SeatPlayers seat_players() const { return seats_.players(); }
   std::int64_t created_ms() const { return created_ms_; }
   std::int64_t started_ms() const { return match_.started_ms(); }
   std::int64_t ended_ms() const { return match_.ended_ms(); }
@@ -216,7 +220,10 @@ class Room {
 
   // Seats member m on side s (a fresh token) or as a spectator; replies joined + state.
   Outcome take_seat(MemberId m, std::string name, std::optional<Side> side, const RequestId& id,
-                    std::string_view address);
+                    std::string_view address, const std::optional<Identity>& who = {});
+  // Why `who` may not sit on `side` of this room (a rated game's rules, a seat kept for another
+  // player), or nothing.
+  std::optional<Error> seat_refusal(Side side, const std::optional<Identity>& who) const;
   // The creator of a one-screen room takes both seats, under one token.
   Outcome take_both_seats(MemberId m, const std::string& name, const SeatChoice& choice,
                           const RequestId& id, std::string_view address);
@@ -245,10 +252,13 @@ class Room {
   // `loser`'s time ran out: a loss, or a draw when the opponent could not win (S1, S2).
   Outcome time_out(Side loser);
   // The game ended with this request: its row (result, end time) is written.
-  static void mark_ended(Outcome& o) {
+  void mark_ended(Outcome& o) {
     o.finished = true;
     o.durable.game = true;
+    rate(o);
   }
+  // A rated game that ended: both players' new ratings (docs/PLAYERS.md, "Ratings").
+  void rate(Outcome& o);
 
   std::string id_;
   Limits limits_;
@@ -268,6 +278,8 @@ class Room {
   // When each seat's connection went down with a server node (disconnect's `outage`): if its
   // player takes it back soon and is to move, the time since is forgiven too.
   std::array<std::optional<std::int64_t>, 2> lost_in_outage_{};
+  // A pairing's room: the player id the creator's opponent's seat is kept for ("" none).
+  std::string kept_for_;
 };
 
 }  // namespace bc::server

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <random>
 
@@ -121,15 +122,36 @@ void Seats::mark_away(Seat& seat) const {
 
 void Seats::swap_sides(bool one_screen) {
   std::swap(seats_[0], seats_[1]);
+  // A rated game's result carries into the next: its rating after is the next one's before.
+  for (auto& seat : seats_) {
+    if (!seat || !seat->player || !seat->player->after) continue;
+    SeatPlayer& p = *seat->player;
+    (p.score == 1.0 ? p.wins : p.score == 0.0 ? p.losses : p.draws) += 1;
+    p.rating = *p.after;
+    p.after.reset();
+  }
   for (auto& [m, member] : members_) {
     if (member.side && !one_screen) member.side = other(*member.side);
   }
 }
 
-std::array<std::optional<PlayerView>, 2> Seats::views() const {
+PlayerView Seat::view(bool rated) const {
+  PlayerView v{name, conn.has_value() || ai.has_value(), ai};
+  if (!player) return v;
+  v.account = player->account;
+  if (!rated) return v;
+  const players::Rating& now = player->after ? *player->after : player->rating;
+  v.rating = static_cast<int>(std::lround(now.rating));
+  v.provisional = now.deviation >= players::Glicko2Params::lichess().provisional_deviation;
+  if (player->after)
+    v.rating_diff = *v.rating - static_cast<int>(std::lround(player->rating.rating));
+  return v;
+}
+
+std::array<std::optional<PlayerView>, 2> Seats::views(bool rated) const {
   std::array<std::optional<PlayerView>, 2> out;
   for (std::size_t i = 0; i < 2; ++i) {
-    if (seats_[i]) out[i] = seats_[i]->view();
+    if (seats_[i]) out[i] = seats_[i]->view(rated);
   }
   return out;
 }
@@ -137,13 +159,21 @@ std::array<std::optional<PlayerView>, 2> Seats::views() const {
 std::optional<StoredSeat> Seats::stored(Side s) const {
   const auto& seat = seats_[at(s)];
   if (!seat) return std::nullopt;
-  return StoredSeat{seat->name, seat->token_hash};
+  return StoredSeat{seat->name, seat->token_hash, seat->player};
 }
 
 SeatNames Seats::names() const {
   SeatNames out;
   for (std::size_t i = 0; i < 2; ++i) {
     if (seats_[i]) out[i] = seats_[i]->name;
+  }
+  return out;
+}
+
+SeatPlayers Seats::players() const {
+  SeatPlayers out;
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (seats_[i]) out[i] = seats_[i]->player;
   }
   return out;
 }
@@ -156,6 +186,7 @@ void Seats::restore(const std::array<std::optional<StoredSeat>, 2>& stored) {
                        {},
                        std::nullopt,
                        computer_level(stored[i]->token_hash)};
+      seats_[i]->player = stored[i]->player;
       mark_away(*seats_[i]);
     } else {
       seats_[i].reset();

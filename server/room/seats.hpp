@@ -40,8 +40,10 @@ struct Seat {
   std::optional<std::int64_t> away_since = std::nullopt;  // steady ms: its connections went
   std::int64_t away_unix = 0;                             // the same, Unix ms (for the state)
   std::optional<std::int64_t> lag = std::nullopt;         // as its client last reported, ms
+  std::optional<SeatPlayer> player = std::nullopt;        // a signed-in player's seat
 
-  PlayerView view() const { return PlayerView{name, conn.has_value() || ai.has_value(), ai}; }
+  // `rated`: the room's games are rated, so the view shows the rating.
+  PlayerView view(bool rated = false) const;
 };
 
 struct Member {
@@ -73,11 +75,12 @@ class Seats {
   void mark_away(Seat& seat) const;
   // A rematch: the players change sides with their tokens (a one-screen connection stays first).
   void swap_sides(bool one_screen);
-  std::array<std::optional<PlayerView>, 2> views() const;
+  std::array<std::optional<PlayerView>, 2> views(bool rated = false) const;
 
   // ---- The store's part: seats as kept, names, and rebuilding from it.
   std::optional<StoredSeat> stored(Side s) const;
   SeatNames names() const;
+  SeatPlayers players() const;
   // The seats of a stored room, everyone away (after a restart all have the grace to come back).
   void restore(const std::array<std::optional<StoredSeat>, 2>& stored);
   // After a failed commit: the connections of `old` (the same room, ahead of the store). A player

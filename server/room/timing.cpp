@@ -130,7 +130,7 @@ Outcome Room::report_lag(MemberId m, std::int64_t lag) {
   const auto lags = clock_.presence_due(seats_);
   if (!lags) return o;
   std::array<PlayerView, 2> players;
-  const auto views = seats_.views();
+  const auto views = seats_.views(setup().rated);
   for (std::size_t i = 0; i < 2; ++i) {
     if (views[i]) players[i] = *views[i];
   }

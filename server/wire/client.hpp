@@ -2,6 +2,7 @@
 // against a room or the rules.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "bc/core.hpp"
 #include "server/game/clock.hpp"
 #include "server/wire/errors.hpp"
+#include "server/wire/identity.hpp"
 
 namespace bc::server {
 
@@ -62,6 +64,12 @@ struct CreateMsg {
   // Not on the wire. Cluster: the id whose lease this node took before making the room (so that
   // no join on another node can take it first); empty: the registry picks one.
   std::string reserved_id;
+  // Extension (docs/PLAYERS.md): a rated game, which needs a clock and two signed-in players.
+  bool rated = false;
+  // Not on the wire: the signed-in player who sent it, from the connection's session cookie.
+  std::optional<Identity> who;
+  // Not on the wire: a pairing's room keeps the creator's opponent's seat for this player id.
+  std::string keep_for;
 };
 
 struct JoinMsg {
@@ -70,6 +78,7 @@ struct JoinMsg {
   std::string name;
   std::optional<std::string> token;
   StateForm compact = StateForm::Full;
+  std::optional<Identity> who;  // not on the wire: as CreateMsg's
 };
 
 inline constexpr std::int64_t kMaxClaimedLagMs = 60'000;
@@ -116,9 +125,15 @@ struct AnalyseMsg {
   std::optional<CreateMsg> free;  // variant, options and position, read as create's
 };
 
+// extension: wait in a quick-pairing pool (docs/PLAYERS.md); none leaves the pool. Answered by the
+// connection (`pool`), then `paired` when a pairing wave seats the player.
+struct PoolMsg {
+  std::optional<std::string> pool;
+};
+
 using MessageBody = std::variant<CreateMsg, JoinMsg, ActMsg, ResignMsg, OfferDrawMsg, AnswerDrawMsg,
                                  RematchMsg, ChatMsg, LeaveMsg, SyncMsg, PingMsg, ClaimMsg,
-                                 TakebackMsg, AnswerTakebackMsg, AnalyseMsg>;
+                                 TakebackMsg, AnswerTakebackMsg, AnalyseMsg, PoolMsg>;
 
 struct ClientMessage {
   RequestId id;

@@ -44,9 +44,10 @@ enum class ErrorCode : std::uint8_t {
   NoTakeback,          // takeback with no turn of the sender's to take back
   NoTakebackOffer,     // answer_takeback without a proposal from the opponent
   AnalysisNotAllowed,  // analyse of a live game between two people (or of its position)
+  SignInRequired,      // a rated game, or a pool, from a connection with no player (PLAYERS.md)
+  UnknownPool,         // pool: no such pool
 };
-inline constexpr std::size_t kErrorCodeCount =
-    static_cast<std::size_t>(ErrorCode::AnalysisNotAllowed) + 1;
+inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::UnknownPool) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {

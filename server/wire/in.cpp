@@ -13,13 +13,13 @@ namespace bc::server {
 namespace {
 
 constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
-    "bad_message",       "unknown_type",        "unknown_room",  "unknown_variant",
-    "bad_options",       "bad_position",        "seat_taken",    "not_a_player",
-    "not_your_turn",     "illegal_action",      "stale_version", "game_over",
-    "bad_token",         "rate_limited",        "too_large",     "not_started",
-    "no_draw_offer",     "game_not_over",       "server_full",   "server_error",
-    "too_many_rooms",    "too_many_spectators", "cannot_claim",  "no_takeback",
-    "no_takeback_offer", "analysis_not_allowed"};
+    "bad_message",       "unknown_type",         "unknown_room",     "unknown_variant",
+    "bad_options",       "bad_position",         "seat_taken",       "not_a_player",
+    "not_your_turn",     "illegal_action",       "stale_version",    "game_over",
+    "bad_token",         "rate_limited",         "too_large",        "not_started",
+    "no_draw_offer",     "game_not_over",        "server_full",      "server_error",
+    "too_many_rooms",    "too_many_spectators",  "cannot_claim",     "no_takeback",
+    "no_takeback_offer", "analysis_not_allowed", "sign_in_required", "unknown_pool"};
 
 // Reads the fields of one request, remembering the first problem.
 class Fields {
@@ -257,6 +257,19 @@ MessageBody parse_create(Fields& f) {
     m.opponent = opp;
   }
   if (const json* c = f.find("clock"); c && !c->is_null()) read_clock(*c, f, m);
+  f.boolean("rated", m.rated);
+  return m;
+}
+
+MessageBody parse_pool(Fields& f) {
+  PoolMsg m;
+  if (const json* p = f.find("pool"); p && !p->is_null()) {
+    if (!p->is_string() || p->get_ref<const std::string&>().size() > 64) {
+      f.fail("`pool` must be a pool's id like \"bomb-3+2\" (from `welcome`), or null to leave");
+    } else {
+      m.pool = p->get<std::string>();
+    }
+  }
   return m;
 }
 
@@ -386,6 +399,7 @@ constexpr std::pair<std::string_view, BodyParser> kParsers[] = {
     {"takeback", no_fields<TakebackMsg>},
     {"answer_takeback", parse_answer_takeback},
     {"analyse", parse_analyse},
+    {"pool", parse_pool},
 };
 
 }  // namespace
@@ -397,7 +411,7 @@ std::string_view error_code_name(ErrorCode c) {
 std::string_view message_type(const MessageBody& b) {
   constexpr std::array<std::string_view, std::variant_size_v<MessageBody>> kNames{
       "create", "join", "act",  "resign", "offer_draw", "answer_draw",     "rematch", "chat",
-      "leave",  "sync", "ping", "claim",  "takeback",   "answer_takeback", "analyse"};
+      "leave",  "sync", "ping", "claim",  "takeback",   "answer_takeback", "analyse", "pool"};
   return kNames[b.index()];
 }
 

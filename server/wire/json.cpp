@@ -76,8 +76,15 @@ ojson players_json(VariantId v, const std::array<std::optional<PlayerView>, 2>& 
   for (Side s : {Side::First, Side::Second}) {
     const auto& p = players[static_cast<std::size_t>(index(s))];
     if (p) {
-      j[std::string(side_name(v, s))] = ojson{{"name", p->name}, {"connected", p->connected}};
-      if (p->ai) j[std::string(side_name(v, s))]["ai"] = *p->ai;
+      auto& e = j[std::string(side_name(v, s))];
+      e = ojson{{"name", p->name}, {"connected", p->connected}};
+      if (p->ai) e["ai"] = *p->ai;
+      if (!p->account.empty()) e["account"] = p->account;
+      if (p->rating) {
+        e["rating"] = *p->rating;
+        e["provisional"] = p->provisional;
+      }
+      if (p->rating_diff) e["rating_diff"] = *p->rating_diff;
     } else {
       j[std::string(side_name(v, s))] = nullptr;
     }
@@ -225,6 +232,20 @@ void Writer::players(VariantId v, const std::array<std::optional<PlayerView>, 2>
     if (p->ai) {
       raw(",\"ai\":");
       num(*p->ai);
+    }
+    if (!p->account.empty()) {
+      raw(",\"account\":");
+      text(p->account);
+    }
+    if (p->rating) {
+      raw(",\"rating\":");
+      num(*p->rating);
+      raw(",\"provisional\":");
+      boolean(p->provisional);
+    }
+    if (p->rating_diff) {
+      raw(",\"rating_diff\":");
+      num(*p->rating_diff);
     }
     out += '}';
   }

@@ -33,7 +33,7 @@ struct Limits {
   // HTTP
   std::chrono::seconds http_timeout{30};  // per request read and write, keep-alive idle
   std::size_t http_header_max = 8 * 1024;
-  std::size_t http_body_max = 1024;  // only GET and HEAD are served
+  std::size_t http_body_max = 2048;  // GET and HEAD, and the players' small JSON posts
   // /api/ requests of one client IP (all its connections together; /healthz and /metrics are not
   // counted): a token bucket. Past it: 429 with Retry-After.
   double api_rate_per_second = 10;

@@ -122,6 +122,25 @@ std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t
   return dump(j);
 }
 
+std::string pool_json(const RequestId& id, std::optional<std::string_view> pool,
+                      std::size_t waiting, std::string_view dropped) {
+  ojson j;
+  j["type"] = "pool";
+  put_id(j, id);
+  j["pool"] = pool ? ojson(*pool) : ojson(nullptr);
+  if (pool) j["waiting"] = waiting;
+  if (!dropped.empty()) j["dropped"] = dropped;
+  return dump(j);
+}
+
+std::string paired_json(std::string_view pool, std::string_view room, bool join) {
+  return dump(ojson{{"type", "paired"},
+                    {"pool", pool},
+                    {"room", room},
+                    {"url", "/r/" + std::string(room)},
+                    {"join", join}});
+}
+
 std::string chat_json(std::string_view from, std::string_view seat, std::string_view text) {
   return dump(ojson{{"type", "chat"}, {"from", from}, {"seat", seat}, {"text", text}});
 }

@@ -2,6 +2,7 @@
 // JSON here: the parser has already turned the request into typed fields.
 #include <algorithm>
 
+#include "bc/players/speed.hpp"
 #include "server/wire/json.hpp"  // join_names
 
 namespace bc::server {
@@ -109,6 +110,17 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
                    "`names`: '" + side + "' is not a side of " + std::string(variant_key(*v))};
     }
   }
+  if (m.rated) {
+    if (!m.clock) {
+      return Error{ErrorCode::BadOptions,
+                   "a rated game needs a clock: `clock` with base and increment, or days a move"};
+    }
+    if (one_screen || m.opponent || m.position) {
+      return Error{ErrorCode::BadOptions,
+                   "a rated game is between two signed-in people from the variant's own start: "
+                   "not at one screen, not against the computer, not from a custom position"};
+    }
+  }
   if (m.position_error) return Error{ErrorCode::BadPosition, *m.position_error};
   if (m.position) {
     auto p = position_of(*v, options, *m.position);
@@ -121,7 +133,17 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
   }
   auto g = Game::create(*v, options);
   if (auto* err = std::get_if<std::string>(&g)) return Error{ErrorCode::BadOptions, *err};
-  return GameSetup{*v, options, std::nullopt, std::get<Game>(std::move(g)), m.clock, one_screen};
+  return GameSetup{*v,      options,    std::nullopt, std::get<Game>(std::move(g)),
+                   m.clock, one_screen, m.rated};
+}
+
+std::string perf_of(const GameSetup& s) {
+  std::string perf(variant_key(s.variant));
+  if (!s.clock) return perf;
+  const auto speed = s.clock->kind == TimeControl::Kind::Correspondence
+                         ? players::Speed::correspondence
+                         : players::speed_of_clock(s.clock->base_ms, s.clock->increment_ms);
+  return perf + ":" + std::string(players::speed_name(speed));
 }
 
 Game fresh_game(const GameSetup& s) {

@@ -22,10 +22,14 @@ struct GameSetup {
   Game game;                         // the start
   std::optional<TimeControl> clock;  // none: untimed
   bool one_screen = false;           // both seats are one browser's (create's "seat":"both")
+  bool rated = false;                // docs/PLAYERS.md: its result moves both players' ratings
 };
 std::variant<GameSetup, Error> resolve_create(const CreateMsg& m);
 // A new game from a setup (a rematch): same variant, options and start.
 Game fresh_game(const GameSetup& s);
+// What a game is rated in: "bomb:blitz" (the variant and its clock's speed), the variant alone
+// without a clock.
+std::string perf_of(const GameSetup& s);
 
 enum class SeatKind : std::uint8_t { Side, Random, Any, Spectator, Both };
 struct SeatChoice {

@@ -1,5 +1,6 @@
 // The texts kept in the store's rows (docs/PERSISTENCE.md) and game records read back from files.
 #include <algorithm>
+#include <cmath>
 
 #include "server/wire/json.hpp"
 
@@ -31,6 +32,7 @@ std::string setup_json(const GameSetup& s) {
     w.raw(clock_json(*s.clock));
   }
   if (s.one_screen) w.raw(",\"one_screen\":true");
+  if (s.rated) w.raw(",\"rated\":true");
   w.raw("}");
   return text;
 }
@@ -42,7 +44,7 @@ std::variant<GameSetup, Error> setup_from(const json& j) {
   if (!j.is_object()) return Error{ErrorCode::BadMessage, "a setup must be a JSON object"};
   json create = json::object();
   create["type"] = "create";
-  for (const char* key : {"variant", "options", "position", "clock"}) {
+  for (const char* key : {"variant", "options", "position", "clock", "rated"}) {
     if (auto it = j.find(key); it != j.end()) create[key] = *it;
   }
   // The rules revision the game was played under; none written means revision 1 (stored before
@@ -114,13 +116,121 @@ std::optional<std::optional<Result>> parse_result_text(VariantId v, std::string_
   return result_from(v, j);
 }
 
-std::string names_json(VariantId v, const SeatNames& names) {
+namespace {
+
+ojson rating_object(const players::Rating& r) {
+  ojson j = ojson{{"rating", r.rating}, {"deviation", r.deviation}, {"volatility", r.volatility}};
+  j["last"] = r.last_game_ms ? ojson(*r.last_game_ms) : ojson(nullptr);
+  return j;
+}
+
+std::optional<players::Rating> rating_from(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  players::Rating r;
+  auto num = [&](const char* key, double& out) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) return false;
+    out = it->get<double>();
+    return std::isfinite(out);
+  };
+  if (!num("rating", r.rating) || !num("deviation", r.deviation) ||
+      !num("volatility", r.volatility))
+    return std::nullopt;
+  if (auto it = j.find("last"); it != j.end() && it->is_number_integer())
+    r.last_game_ms = it->get<std::int64_t>();
+  return r;
+}
+
+}  // namespace
+
+std::string names_json(VariantId v, const SeatNames& names, const SeatPlayers& players) {
   ojson j = ojson::object();
   for (Side s : {Side::First, Side::Second}) {
-    const auto& n = names[static_cast<std::size_t>(index(s))];
-    j[std::string(side_name(v, s))] = n ? ojson(*n) : ojson(nullptr);
+    const std::size_t i = static_cast<std::size_t>(index(s));
+    const auto& n = names[i];
+    const auto& p = players[i];
+    if (n && p) {
+      ojson e = ojson{{"name", *n}, {"player", p->id}};
+      if (!p->account.empty()) e["account"] = p->account;
+      e["rating"] = rating_object(p->rating);
+      e["record"] = ojson::array({p->wins, p->draws, p->losses});
+      if (p->after) {
+        e["after"] = rating_object(*p->after);
+        e["score"] = p->score;
+      }
+      j[std::string(side_name(v, s))] = std::move(e);
+    } else {
+      j[std::string(side_name(v, s))] = n ? ojson(*n) : ojson(nullptr);
+    }
   }
   return dump(j);
+}
+
+std::string identity_json(const Identity& who) {
+  ojson ratings = ojson::array();
+  for (const auto& r : who.ratings) {
+    ojson e = rating_object(r.rating);
+    e["perf"] = r.perf;
+    e["record"] = ojson::array({r.wins, r.draws, r.losses});
+    ratings.push_back(std::move(e));
+  }
+  return dump(ojson{{"id", who.id}, {"name", who.name}, {"ratings", std::move(ratings)}});
+}
+
+std::optional<Identity> parse_identity_json(std::string_view text) {
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  auto id = j.find("id");
+  auto name = j.find("name");
+  if (id == j.end() || !id->is_string() || name == j.end() || !name->is_string())
+    return std::nullopt;
+  Identity who{id->get<std::string>(), name->get<std::string>(), {}};
+  if (auto rs = j.find("ratings"); rs != j.end() && rs->is_array()) {
+    for (const auto& e : *rs) {
+      auto perf = e.is_object() ? e.find("perf") : e.end();
+      auto rating = rating_from(e);
+      if (perf == e.end() || !perf->is_string() || !rating) continue;
+      PerfRating p{perf->get<std::string>(), *rating};
+      if (auto rec = e.find("record"); rec != e.end() && rec->is_array() && rec->size() == 3) {
+        int* counts[] = {&p.wins, &p.draws, &p.losses};
+        for (std::size_t k = 0; k < 3; ++k) {
+          if ((*rec)[k].is_number_integer()) *counts[k] = (*rec)[k].get<int>();
+        }
+      }
+      who.ratings.push_back(std::move(p));
+    }
+  }
+  return who;
+}
+
+SeatPlayers parse_seat_players(VariantId v, std::string_view text) {
+  SeatPlayers out;
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (!j.is_object()) return out;
+  for (Side s : {Side::First, Side::Second}) {
+    auto it = j.find(std::string(side_name(v, s)));
+    if (it == j.end() || !it->is_object()) continue;
+    auto id = it->find("player");
+    if (id == it->end() || !id->is_string()) continue;
+    SeatPlayer p;
+    p.id = id->get<std::string>();
+    if (auto a = it->find("account"); a != it->end() && a->is_string())
+      p.account = a->get<std::string>();
+    if (auto r = it->find("rating"); r != it->end()) {
+      if (auto rating = rating_from(*r)) p.rating = *rating;
+    }
+    if (auto rec = it->find("record"); rec != it->end() && rec->is_array() && rec->size() == 3) {
+      int* counts[] = {&p.wins, &p.draws, &p.losses};
+      for (std::size_t k = 0; k < 3; ++k) {
+        if ((*rec)[k].is_number_integer()) *counts[k] = (*rec)[k].get<int>();
+      }
+    }
+    if (auto a = it->find("after"); a != it->end()) p.after = rating_from(*a);
+    if (auto sc = it->find("score"); sc != it->end() && sc->is_number())
+      p.score = sc->get<double>();
+    out[static_cast<std::size_t>(index(s))] = std::move(p);
+  }
+  return out;
 }
 
 SeatNames parse_names_json(VariantId v, std::string_view text) {

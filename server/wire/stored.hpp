@@ -13,6 +13,7 @@
 
 #include "bc/core.hpp"
 #include "server/wire/errors.hpp"
+#include "server/wire/identity.hpp"
 #include "server/wire/setup.hpp"
 #include "server/wire/views.hpp"
 
@@ -29,13 +30,22 @@ std::string result_text(VariantId v, const std::optional<Result>& r);
 std::optional<std::optional<Result>> parse_result_text(VariantId v, std::string_view text);
 // Player names by side: {"fire":"Ross","water":null}.
 using SeatNames = std::array<std::optional<std::string>, 2>;
-std::string names_json(VariantId v, const SeatNames& names);
+// Signed-in players by side (docs/PLAYERS.md): a side with one is written as an object,
+// {"name":..,"player":id,"account":..,"rating":{..},"after":{..}}, which older readers take for
+// its name.
+using SeatPlayers = std::array<std::optional<SeatPlayer>, 2>;
+std::string names_json(VariantId v, const SeatNames& names, const SeatPlayers& players = {});
 SeatNames parse_names_json(VariantId v, std::string_view text);
+SeatPlayers parse_seat_players(VariantId v, std::string_view text);
+// A connection's player as the cluster's relay carries it to a room's node.
+std::string identity_json(const Identity& who);
+std::optional<Identity> parse_identity_json(std::string_view text);
 
 // A seat as the store keeps it: the token only as its SHA-256 ("" in a record read from a file).
 struct StoredSeat {
   std::string name;
   std::string token_hash;
+  std::optional<SeatPlayer> player = std::nullopt;  // from the game row's players
 };
 
 // One game of a room as it was kept: by the store (persist.cpp's image_of) or in a record file

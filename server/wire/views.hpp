@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bc/core.hpp"
@@ -20,9 +21,18 @@ enum class RoomStatus : std::uint8_t { Waiting, Playing, Finished };
 std::string_view status_name(RoomStatus s);
 
 struct PlayerView {
+  PlayerView() = default;
+  PlayerView(std::string n, bool c, std::optional<int> level = std::nullopt)
+      : name(std::move(n)), connected(c), ai(level) {}
   std::string name;
   bool connected = false;
   std::optional<int> ai;  // the computer's level, for a computer seat
+  // docs/PLAYERS.md: a signed-in player's account name ("" for a guest), and in a rated game the
+  // rating (rounded; after the game, the new one), whether it is provisional, and its change.
+  std::string account;
+  std::optional<int> rating;
+  bool provisional = false;
+  std::optional<int> rating_diff;
   friend bool operator==(const PlayerView&, const PlayerView&) = default;
 };
 
@@ -125,7 +135,9 @@ struct RoomSummary {
 struct Limits;  // server/wire/limits.hpp
 
 // `node`: serve --cluster's node id, sent as `node` (nothing when empty).
-std::string welcome_json(const Limits& limits, std::string_view node = {});
+// `players`: the JSON object of docs/PLAYERS.md's `players` ("": a server without accounts).
+std::string welcome_json(const Limits& limits, std::string_view node = {},
+                         std::string_view players = {});
 std::string joined_json(const RequestId& id, std::string_view room, std::string_view seat,
                         const std::optional<std::string>& token, bool one_screen = false);
 // The non-default options in words, "" when all are defaults (docs/PROTOCOL.md, "Options in
@@ -140,6 +152,11 @@ std::string presence_json(VariantId v, const std::array<PlayerView, 2>& players,
 std::string takeback_offer_json(VariantId v, Side from);
 std::string takeback_declined_json(VariantId v, Side from);
 std::string pong_json(const RequestId& id, std::optional<double> t, std::int64_t now_unix_ms);
+// docs/PLAYERS.md, "Pools": the sender's place in a pool (none: out of it, `dropped` saying why
+// when a pairing fell through), and a pairing's room (`join`: the receiver joins it itself).
+std::string pool_json(const RequestId& id, std::optional<std::string_view> pool,
+                      std::size_t waiting, std::string_view dropped = {});
+std::string paired_json(std::string_view pool, std::string_view room, bool join);
 std::string draw_offer_json(VariantId v, Side from);
 std::string draw_declined_json(VariantId v, Side from);
 std::string rematch_offer_json(VariantId v, Side from);

@@ -5,7 +5,7 @@
 
 namespace bc::server {
 
-std::string welcome_json(const Limits& limits, std::string_view node) {
+std::string welcome_json(const Limits& limits, std::string_view node, std::string_view players) {
   ojson j;
   j["type"] = "welcome";
   j["server"] = ojson{{"name", kServerName}, {"version", kServerVersion}};
@@ -41,6 +41,8 @@ std::string welcome_json(const Limits& limits, std::string_view node) {
   }
   j["variants"] = std::move(variants);
   j["ai"] = ojson{{"min_level", kComputerMinLevel}, {"max_level", kComputerMaxLevel}};
+  // docs/PLAYERS.md: accounts and the quick-pairing pools, when the server has players.
+  if (!players.empty()) j["players"] = ojson::parse(players.begin(), players.end());
   // The time controls a client offers (create's `clock`): presets as [base s, increment s].
   j["clocks"] = ojson{{"presets", {{180, 2}, {300, 3}, {600, 5}, {900, 10}}},
                       {"days", {1, 2, 3, 5, 7, 14}},

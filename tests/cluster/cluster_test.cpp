@@ -207,6 +207,47 @@ TEST(ClusterNodes, TheOwnerKilledMidGameItsRoomsGoOnOnAnotherNodeWithNothingLost
   stop_cleanly({&b});
 }
 
+// docs/PLAYERS.md: a player signed in on one node takes a rated room's seat on another; its
+// player (from its node's session cookie) goes with the relayed join, never from the frame.
+TEST(ClusterNodes, ASignedInPlayerTakesARatedSeatThroughTheRelay) {
+  BC_NEED_POSTGRES(pg);
+  BC_NEED_REDIS(redis);
+  TempDir dir;
+  const std::string url = pg->new_database();
+  auto a = node(dir, url, redis, "a"), b = node(dir, url, redis, "b");
+  auto sign_up = [](std::uint16_t port, const std::string& name) {
+    HttpClient c(port);
+    auto r = c.request("POST", "/api/signup", kWait, {{"Content-Type", "application/json"}},
+                       json{{"name", name}, {"password", "password1"}}.dump());
+    EXPECT_EQ(r.status, 200) << r.body;
+    const std::string cookie = r.header("set-cookie");
+    return cookie.substr(0, cookie.find(';'));
+  };
+  const std::string ann = sign_up(a.port, "Ann");
+  const std::string bob = sign_up(b.port, "Bob");  // one store: the name is the cluster's
+  WsClient creator(a.port, "/ws", true, "", "", {{"Cookie", ann}});
+  creator.expect("welcome");
+  creator.send({{"type", "create"},
+                {"variant", "bomb"},
+                {"rated", true},
+                {"clock", {{"base", 300}, {"increment", 3}}},
+                {"seat", "fire"}});
+  const std::string room = creator.expect("joined")["room"];
+  // Without a player, b's client only watches; with one, it plays.
+  std::unique_ptr<WsClient> anonymous;
+  EXPECT_EQ(join(anonymous, b.port, room, {{"seat", "any"}})["seat"], "spectator");
+  WsClient joiner(b.port, "/ws", true, "", "", {{"Cookie", bob}});
+  joiner.expect("welcome");
+  joiner.send({{"type", "join"}, {"room", room}, {"seat", "any"}, {"name", "x"}});
+  EXPECT_EQ(joiner.expect("joined")["seat"], "water");
+  json s = joiner.expect("state");
+  EXPECT_EQ(s["players"]["water"]["account"], "Bob");
+  EXPECT_EQ(s["players"]["water"]["rating"], 1500);
+  EXPECT_EQ(s["players"]["fire"]["account"], "Ann");
+  anonymous.reset();
+  stop_cleanly({&a, &b});
+}
+
 TEST(ClusterNodes, ARoomsLeaseIsTakenBeforeItsCreatorHearsJoinedSoNoJoinElsewhereCanTakeIt) {
   BC_NEED_POSTGRES(pg);
   BC_NEED_REDIS(redis);

@@ -150,7 +150,13 @@ TEST(RedisUrl, ARedisThatAsksForAPasswordIsReachedWithItAndRefusesAWrongOne) {
 }
 
 TEST(RelayCodec, EveryMessageRoundTripsAndBadOnesAreRefused) {
-  RelayRequest q{"node-b", 42, "10.0.0.7", 2, 1700000000123, R"({"type":"join","room":"ABCDEF"})"};
+  RelayRequest q{"node-b",
+                 42,
+                 "10.0.0.7",
+                 2,
+                 1700000000123,
+                 R"({"type":"join","room":"ABCDEF"})",
+                 R"({"id":"p1","name":"Ann","ratings":[]})"};
   auto back = decode_relay(encode_relay(q));
   ASSERT_TRUE(back && std::holds_alternative<RelayRequest>(*back));
   const auto& q2 = std::get<RelayRequest>(*back);
@@ -160,6 +166,7 @@ TEST(RelayCodec, EveryMessageRoundTripsAndBadOnesAreRefused) {
   EXPECT_EQ(q2.form, q.form);
   EXPECT_EQ(q2.sent_unix_ms, q.sent_unix_ms);
   EXPECT_EQ(q2.text, q.text);
+  EXPECT_EQ(q2.who, q.who);  // a node's word for its connection's player
 
   auto bye = decode_relay(encode_relay(RelayBye{"node-b", 7}));
   ASSERT_TRUE(bye && std::holds_alternative<RelayBye>(*bye));

@@ -243,12 +243,17 @@ bool HttpClient::open() const {
 }
 
 HttpResponse HttpClient::request(const std::string& method, const std::string& target,
-                                 std::chrono::milliseconds timeout, const Headers& headers) {
+                                 std::chrono::milliseconds timeout, const Headers& headers,
+                                 const std::string& body) {
   http::request<http::string_body> req{http::string_to_verb(method), target, 11};
   if (req.method() == http::verb::unknown) req.method_string(method);
   req.set(http::field::host, "127.0.0.1");
   for (const auto& [name, value] : headers) req.insert(name, value);
   req.keep_alive(true);
+  if (!body.empty()) {
+    req.body() = body;
+    req.prepare_payload();
+  }
   bool done = false;
   beast::error_code result;
   http::async_write(impl_->stream, req, [&](beast::error_code ec, std::size_t) {

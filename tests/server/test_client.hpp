@@ -75,8 +75,10 @@ class HttpClient {
   explicit HttpClient(std::uint16_t port, const std::string& local_address = "");
   ~HttpClient();
   // `target` is sent exactly as given (no normalization), so traversal attempts reach the server.
+  // A non-empty `body` goes with a Content-Length (and the Content-Type the headers give).
   HttpResponse request(const std::string& method, const std::string& target,
-                       std::chrono::milliseconds timeout = kWait, const Headers& headers = {});
+                       std::chrono::milliseconds timeout = kWait, const Headers& headers = {},
+                       const std::string& body = {});
   HttpResponse get(const std::string& target) { return request("GET", target); }
   bool open() const;
 

@@ -1,0 +1,218 @@
+// Rated rooms (docs/PLAYERS.md, "Ratings"): who may sit, when a game is rated, what the room
+// shows and keeps of it. Socket-free, through the room harness.
+#include <gtest/gtest.h>
+
+#include "room_harness.hpp"
+#include "server/room/notation.hpp"
+#include "server/room/persist.hpp"
+
+namespace bc::server {
+namespace {
+
+using namespace room_harness;
+
+const json kRated = {{"type", "create"},
+                     {"variant", "bomb"},
+                     {"rated", true},
+                     {"clock", {{"base", 180}, {"increment", 2}}}};
+
+Identity player(const std::string& id, const std::string& name = "") {
+  return Identity{id, name, {}};
+}
+
+class RatedRoomTest : public RoomTest {
+ protected:
+  // A message as a signed-in connection sends it: the lobby adds its player.
+  Outcome send_as(MemberId m, const json& msg, const std::optional<Identity>& who) {
+    auto parsed = parse_client_message(msg.dump());
+    auto& request = std::get<ClientMessage>(parsed);
+    if (auto* j = std::get_if<JoinMsg>(&request.body)) j->who = who;
+    Outcome o = room_->handle(m, request);
+    deliver(m, o);
+    return o;
+  }
+  void create_as(const Identity& who, const std::string& seat = "fire",
+                 const std::string& keep_for = {}) {
+    make(kRated, limits_);
+    auto choice = std::get<SeatChoice>(resolve_seat(VariantId::Bomb, seat, true));
+    deliver(A, room_->seat_creator(A, "typed", choice, RequestId{}, {}, who, keep_for));
+  }
+  // Ann (fire) and Bob (water), both signed in.
+  void rated_pair() {
+    create_as(player("p-ann", "Ann"));
+    send_as(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}},
+            player("p-bob"));
+    clear();
+  }
+};
+
+TEST(RatedSetup, ARatedGameNeedsAClockTwoPeopleAndTheVariantsStart) {
+  auto refused = [](json create) {
+    auto parsed = parse_client_message(create.dump());
+    auto s = resolve_create(std::get<CreateMsg>(std::get<ClientMessage>(parsed).body));
+    return std::holds_alternative<Error>(s);
+  };
+  EXPECT_TRUE(refused({{"type", "create"}, {"variant", "bomb"}, {"rated", true}}));
+  json computer = kRated;
+  computer["opponent"] = {{"ai", 3}};
+  EXPECT_TRUE(refused(computer));
+  json both = kRated;
+  both["seat"] = "both";
+  EXPECT_TRUE(refused(both));
+  EXPECT_FALSE(refused(kRated));
+  EXPECT_EQ(perf_of(setup_of(kRated)), "bomb:blitz");
+  json days = kRated;
+  days["clock"] = {{"days", 2}};
+  EXPECT_EQ(perf_of(setup_of(days)), "bomb:correspondence");
+}
+
+TEST_F(RatedRoomTest, TheCreatorOfARatedRoomMustBeSignedIn) {
+  make(kRated, limits_);
+  auto choice = std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "fire", true));
+  deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{}));
+  EXPECT_EQ(error_code(A), "sign_in_required");
+}
+
+TEST_F(RatedRoomTest, OnlyASignedInPlayerTakesASeatOthersWatch) {
+  create_as(player("p-ann", "Ann"));
+  send_as(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}, {"name", "Bob"}},
+          std::nullopt);
+  EXPECT_EQ(error_code(B), "sign_in_required");
+  send_as(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}},
+          std::nullopt);
+  EXPECT_EQ(last_of(B, "joined")["seat"], "spectator");
+}
+
+TEST_F(RatedRoomTest, OnePlayerMayNotHoldBothSeats) {
+  create_as(player("p-ann", "Ann"));
+  send_as(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}, {"name", "Ann2"}},
+          player("p-ann", "Ann"));
+  EXPECT_EQ(error_code(B), "seat_taken");
+}
+
+TEST_F(RatedRoomTest, AnAccountPlaysUnderItsNameAndShowsItsRating) {
+  rated_pair();
+  json s = state();
+  EXPECT_EQ(s["players"]["fire"]["name"], "Ann");  // not the typed name
+  EXPECT_EQ(s["players"]["fire"]["account"], "Ann");
+  EXPECT_EQ(s["players"]["fire"]["rating"], 1500);
+  EXPECT_EQ(s["players"]["fire"]["provisional"], true);
+  EXPECT_FALSE(s["players"]["water"].contains("account"));  // a guest
+  EXPECT_FALSE(s["players"]["fire"].contains("rating_diff"));
+}
+
+TEST_F(RatedRoomTest, TheEndOfARatedGameRatesBothAndKeepsTheirRows) {
+  rated_pair();
+  play_first();
+  play_first();
+  Outcome o = send(B, {{"type", "resign"}});
+  EXPECT_TRUE(o.durable.ratings);
+  json s = state();
+  EXPECT_GT(s["players"]["fire"]["rating_diff"].get<int>(), 0);
+  EXPECT_LT(s["players"]["water"]["rating_diff"].get<int>(), 0);
+  EXPECT_EQ(s["players"]["fire"]["rating"].get<int>(),
+            1500 + s["players"]["fire"]["rating_diff"].get<int>());
+  auto rows = rows_for(*room_, o.durable);
+  int ratings = 0, games = 0;
+  for (const auto& w : rows) {
+    if (auto* r = std::get_if<store::PutRating>(&w)) {
+      ++ratings;
+      EXPECT_EQ(r->row.perf, "bomb:blitz");
+      EXPECT_EQ(r->row.player == "p-ann" ? r->row.wins : r->row.losses, 1);
+    }
+    if (auto* g = std::get_if<store::PutRatedGame>(&w)) {
+      ++games;
+      EXPECT_EQ(g->row.score, g->row.player == "p-ann" ? 2 : 0);
+      EXPECT_EQ(g->row.opponent, g->row.player == "p-ann" ? "p-bob" : "p-ann");
+    }
+  }
+  EXPECT_EQ(ratings, 2);
+  EXPECT_EQ(games, 2);
+}
+
+TEST_F(RatedRoomTest, AGameWithFewerThanTwoTurnsIsNotRated) {
+  rated_pair();
+  play_first();
+  Outcome o = send(B, {{"type", "resign"}});
+  EXPECT_FALSE(o.durable.ratings);
+  EXPECT_FALSE(state()["players"]["fire"].contains("rating_diff"));
+}
+
+TEST_F(RatedRoomTest, ACasualRoomShowsNoRatings) {
+  create("fire");
+  send_as(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}},
+          player("p-bob", "Bob"));
+  json s = state();
+  EXPECT_EQ(s["players"]["water"]["account"], "Bob");
+  EXPECT_FALSE(s["players"]["water"].contains("rating"));
+}
+
+TEST_F(RatedRoomTest, ARematchStartsFromTheRatingsTheLastGameLeft) {
+  rated_pair();
+  play_first();
+  play_first();
+  send(B, {{"type", "resign"}});
+  const int ann = state()["players"]["fire"]["rating"];
+  send(A, {{"type", "rematch"}});
+  send(B, {{"type", "rematch"}});
+  json s = state();
+  // Sides swapped: Ann is water now, from her new rating, with no change shown yet.
+  EXPECT_EQ(s["players"]["water"]["name"], "Ann");
+  EXPECT_EQ(s["players"]["water"]["rating"], ann);
+  EXPECT_FALSE(s["players"]["water"].contains("rating_diff"));
+  const auto seat = room_->seat_players()[1];
+  ASSERT_TRUE(seat);
+  EXPECT_EQ(seat->wins, 1);
+}
+
+TEST_F(RatedRoomTest, APairingsKeptSeatIsOnlyForItsPlayer) {
+  create_as(player("p-ann", "Ann"), "fire", "p-bob");
+  send_as(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}, {"name", "Cid"}},
+          player("p-cid", "Cid"));
+  EXPECT_EQ(error_code(C), "seat_taken");
+  send_as(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Cid"}},
+          player("p-cid", "Cid"));
+  EXPECT_EQ(last_of(C, "joined")["seat"], "spectator");
+  send_as(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}},
+          player("p-bob", "Bob"));
+  EXPECT_EQ(last_of(B, "joined")["seat"], "water");
+}
+
+TEST_F(RatedRoomTest, TheGameRowKeepsThePlayersAndTheirRatingsForARestart) {
+  rated_pair();
+  play_first();
+  play_first();
+  Outcome o = send(B, {{"type", "resign"}});
+  std::string players;
+  for (const auto& w : rows_for(*room_, o.durable)) {
+    if (auto* g = std::get_if<store::PutGame>(&w)) players = g->row.players;
+  }
+  const SeatNames names = parse_names_json(VariantId::Bomb, players);
+  EXPECT_EQ(names[0], "Ann");  // older readers still find the names
+  const SeatPlayers back = parse_seat_players(VariantId::Bomb, players);
+  ASSERT_TRUE(back[0] && back[1]);
+  EXPECT_EQ(back[0]->id, "p-ann");
+  EXPECT_EQ(back[0]->account, "Ann");
+  EXPECT_EQ(back[1]->account, "");
+  ASSERT_TRUE(back[0]->after);
+  EXPECT_EQ(back[0]->after, room_->seat_players()[0]->after);
+  EXPECT_EQ(back[0]->rating, room_->seat_players()[0]->rating);
+  EXPECT_EQ(back[0]->score, 1.0);
+}
+
+TEST_F(RatedRoomTest, APdnOfARatedGameHasTheRatingsAndTheirChange) {
+  rated_pair();
+  EXPECT_NE(game_notation(*room_).find("[BlackElo \"1500\"]"), std::string::npos);
+  EXPECT_EQ(game_notation(*room_).find("RatingDiff"), std::string::npos);
+  play_first();
+  play_first();
+  send(B, {{"type", "resign"}});
+  const std::string pdn = game_notation(*room_);
+  const int diff = state()["players"]["fire"]["rating_diff"];
+  EXPECT_NE(pdn.find("[BlackRatingDiff \"+" + std::to_string(diff) + "\"]"), std::string::npos)
+      << pdn;
+  EXPECT_NE(pdn.find("[WhiteRatingDiff \"-" + std::to_string(diff) + "\"]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace bc::server
