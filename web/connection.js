@@ -306,6 +306,12 @@ function onError(msg) {
       sendJoin();
       return;
     }
+    if (msg.code === 'rating_out_of_range' && req.seat !== 'spectator') {
+      // A seek for other ratings (docs/PLAYERS.md, "Seeks"): the server's reason, and we watch.
+      toast(`${text[0].toUpperCase()}${text.slice(1).replace(/\.$/, '')}. You are watching.`, 'error', 8000);
+      sendJoin();
+      return;
+    }
   }
   if (req?.kind === 'act' && msg.code === 'stale_version') {
     hint('The game moved on; have another look.');

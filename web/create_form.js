@@ -1,6 +1,6 @@
 // The start screen's New game form: the variant and its options, the side (seat_pick.js), the
-// clock (time_control.js), whether it is rated, the computer and its strength, and the `create` it
-// sends.
+// clock (time_control.js), whether it is rated and for which opponents' ratings (seeks.js), the
+// computer and its strength, and the `create` it sends.
 
 import { $, h, humanize, markChecked, optionInput, toast, variantBlurb, variantName } from './ui.js';
 import { app, dispatch, subscribe } from './store/store.js';
@@ -10,6 +10,7 @@ import { clearGameScreen } from './game_state.js';
 import { chosenClock } from './time_control.js';
 import { chosenSeat, renderSidePicks, seatRequest, syncSeat } from './seat_pick.js';
 import { ensurePlayer } from './account.js';
+import { chosenRange, perfOfClock, renderRangeChoice } from './seeks.js';
 
 for (const id of ['#variant-list', '#side-list']) $(id).addEventListener('change', () => markChecked($(id)));
 $('#side-list').addEventListener('change', () => {
@@ -153,10 +154,19 @@ function updateRated() {
   box.classList.toggle('disabled', !!why);
   $('#rated-note').textContent =
     why ?? (input.checked ? 'The result changes both players’ ratings.' : 'Counts for both players’ ratings.');
+  renderRangeChoice(formPerf(), !box.hidden && !why && input.checked);
+}
+
+/** The perf the form's game would be rated in (its variant and clock), or null. */
+function formPerf() {
+  return perfOfClock(selectedVariant()?.id, chosenClock().clock);
 }
 
 $('#clock-picks').addEventListener('change', updateRated);
 $('#rated').addEventListener('change', updateRated);
+for (const id of ['#clock-minutes', '#clock-increment', '#rated-min', '#rated-max'])
+  $(id).addEventListener('input', updateRated);
+$('#rated-range').addEventListener('change', updateRated);
 subscribe((actions) => {
   if (actions.some((a) => a.type === 'got/me' || a.type === 'got/welcome')) updateRated();
 });
@@ -190,7 +200,16 @@ $('#create-form').addEventListener('submit', (e) => {
   }
   const { seat, name, names } = seatRequest();
   const msg = { type: 'create', variant: v.id, options, name, seat };
-  if ($('#rated').checked && !$('#rated-box').hidden && !ratedBlocker()) msg.rated = true;
+  if ($('#rated').checked && !$('#rated-box').hidden && !ratedBlocker()) {
+    msg.rated = true;
+    const { range, error: bad, input: at } = chosenRange(perfOfClock(v.id, clock));
+    if (bad) {
+      toast(bad, 'error');
+      at.focus();
+      return;
+    }
+    if (range) msg.range = range;
+  }
   if (names) msg.names = names;
   const vsAi = $('#vs-ai').checked && aiOffered(v.id) && seat !== 'both';
   if (clock) msg.clock = clock;

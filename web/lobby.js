@@ -3,7 +3,7 @@
 // create_form.js, quick pairing pools.js.
 
 import { $, h, icon, sideChip, sideName, toast, variantName } from './ui.js';
-import { app, batch, dispatch } from './store/store.js';
+import { app, batch, dispatch, subscribe } from './store/store.js';
 import { decodeRoom, normRoom, saved } from './store/saved.js';
 import { sendJoin, sendLeave } from './room_requests.js';
 import { net, sidesOf } from './context.js';
@@ -15,6 +15,7 @@ import { openAnalysis } from './editor.js';
 import { ensurePlayer } from './account.js';
 import { openProfile } from './profile.js';
 import { openLeaderboard } from './leaderboard.js';
+import { rangeShort, rangeText, seatToAsk, seekBlocker } from './seeks.js';
 
 export function leaveToStart() {
   clearGameScreen();
@@ -60,29 +61,48 @@ function seatList(room) {
   });
 }
 
-/** A rated room's seats carry ratings (an empty seat is null). */
-function isRated(room) {
-  const seats = room.seats ?? room.players ?? {};
-  return Object.values(seats).some((v) => v && typeof v === 'object' && 'rating' in v);
+/** A room's pill when it is rated: "rated", or with a seek's range, "rated · 1300–1700". */
+function ratedPill(r) {
+  if (!r.rated) return null;
+  const title = r.range
+    ? `The result changes the players’ ratings; for ratings ${rangeText(r.range)}`
+    : 'The result changes the players’ ratings';
+  if (!r.range) return h('span.pill.rated', { title }, 'rated');
+  return h(
+    'span.pill.rated',
+    { title },
+    `rated · ${rangeShort(r.range)}`,
+    h('span.sr-only', {}, ` (for ratings ${rangeText(r.range)})`),
+  );
 }
 
 let roomsTimer = 0;
+let shownRooms = null; // the list as last fetched, drawn again when our player or ratings change
 export async function refreshRooms() {
   clearTimeout(roomsTimer);
   if ($('#start').hidden || net.offline) return;
   roomsTimer = setTimeout(refreshRooms, 5000);
-  const list = $('#room-list');
-  let rooms;
   try {
-    rooms = await fetchRooms();
+    shownRooms = await fetchRooms();
   } catch {
-    list.replaceChildren(h('li.muted', {}, 'The list of games is not available right now.'));
+    shownRooms = null;
+    $('#room-list').replaceChildren(h('li.muted', {}, 'The list of games is not available right now.'));
     return;
   }
+  renderRooms(shownRooms);
+}
+
+subscribe((actions) => {
+  if (shownRooms && !$('#start').hidden && actions.some((a) => a.type === 'got/me')) renderRooms(shownRooms);
+});
+
+function renderRooms(rooms) {
+  const list = $('#room-list');
   // At most 50, and the ones that matter to this visitor first: a game this browser holds a seat
-  // in, then games with a seat free (the server lists rooms by id, so a busy server's newest room
-  // could fall past the 50 otherwise).
-  const rank = (r) => (saved.seat(r.id) ? 0 : seatList(r).some((x) => x.name === null) && !r.one_screen ? 1 : 2);
+  // in, then games with a seat free for it (the server lists rooms by id, so a busy server's newest
+  // room could fall past the 50 otherwise).
+  const open = (r) => seatList(r).some((x) => x.name === null) && !r.one_screen && !seekBlocker(r);
+  const rank = (r) => (saved.seat(r.id) ? 0 : open(r) ? 1 : 2);
   const live = rooms
     .filter((r) => r.status !== 'finished')
     .map((r, i) => ({ r, i, k: rank(r) }))
@@ -97,7 +117,8 @@ export async function refreshRooms() {
     ...live.map((r) => {
       const seats = seatList(r);
       const free = seats.some((x) => x.name === null) && !r.one_screen;
-      const rated = isRated(r);
+      const why = free ? seekBlocker(r, !!saved.seat(r.id)) : null;
+      const whyId = `seek-why-${r.id}`;
       return h(
         'li.room',
         { dataset: { room: r.id } },
@@ -115,13 +136,14 @@ export async function refreshRooms() {
               h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—')),
             ]),
           ),
+          why ? h('p.seek-why', { id: whyId }, why) : null,
         ),
         h(
           'div.room-meta',
           {},
           h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : (r.status ?? '')),
           r.one_screen ? h('span.pill.one-screen', { title: 'Two people play at one screen' }, 'one screen') : null,
-          rated ? h('span.pill.rated', { title: 'The result changes the players’ ratings' }, 'rated') : null,
+          ratedPill(r),
           r.clock
             ? h(
                 'span.pill.clock',
@@ -132,17 +154,28 @@ export async function refreshRooms() {
               )
             : null,
           h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
-          free
-            ? h(
-                'button.btn.small.primary',
-                { type: 'button', 'aria-label': `Play in game ${r.id}`, onclick: () => goRoom(r.id, 'any', rated) },
-                'Play',
-              )
-            : null,
           h(
-            'button.btn.small',
-            { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') },
-            'Watch',
+            'span.room-actions',
+            {},
+            free
+              ? h(
+                  'button.btn.small.primary',
+                  {
+                    type: 'button',
+                    'aria-label': `Play in game ${r.id}`,
+                    disabled: !!why,
+                    title: why,
+                    'aria-describedby': why ? whyId : null,
+                    onclick: () => goRoom(r.id, seatToAsk(r, seats), r.rated),
+                  },
+                  'Play',
+                )
+              : null,
+            h(
+              'button.btn.small',
+              { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') },
+              'Watch',
+            ),
           ),
         ),
       );
@@ -192,6 +225,7 @@ async function openRoom(room) {
   $('#join-info').textContent = 'Play if a seat is free, or watch.';
   $('#join-play').hidden = false;
   let rated = false;
+  let playSeat = 'any';
   const choose = async (seat) => {
     const name = $('#join-name').value.trim() || 'Guest';
     saved.name = name;
@@ -202,7 +236,7 @@ async function openRoom(room) {
   };
   $('#join-dialog-form').onsubmit = (e) => {
     e.preventDefault();
-    choose('any');
+    choose(playSeat);
   };
   $('#join-watch').onclick = () => choose('spectator');
   const cancel = () => {
@@ -217,26 +251,44 @@ async function openRoom(room) {
     cancel();
   };
   if (!dlg.open) dlg.showModal();
+  joinInfo = null;
   try {
     const info = (await fetchRooms()).find((r) => normRoom(r.id) === room);
-    if (!info) return;
-    const seats = seatList(info);
-    rated = isRated(info);
-    const waiting = seats.find((x) => x.name);
-    const free = seats.some((x) => x.name === null) && !info.one_screen;
-    // The game as the server words it: its variant, then its options that are not the default.
-    const game = `${rated ? 'Rated ' : ''}${variantName(info.variant, app.variants)}${info.options_text ? ` (${info.options_text})` : ''}`;
-    const names = seats.map((x) => x.name || sideName(x.side)).join(' and ');
-    $('#join-info').textContent = info.one_screen
-      ? `${game}: ${names} are playing at one screen, so you can watch.`
-      : free
-        ? `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${game}.`
-        : `${game}: both seats are taken, so you can watch.`;
-    $('#join-play').hidden = !free;
+    if (!info || !dlg.open) return;
+    rated = !!info.rated;
+    playSeat = seatToAsk(info, seatList(info));
+    joinInfo = info;
+    describeJoin(info);
   } catch {
     // the dialog works without the details
   }
 }
+
+let joinInfo = null; // the room the join dialog describes, from /api/rooms
+
+/** The join dialog's words on the room, and its Play when a seat is free for us. */
+function describeJoin(info) {
+  const seats = seatList(info);
+  const waiting = seats.find((x) => x.name);
+  const free = seats.some((x) => x.name === null) && !info.one_screen;
+  const why = free ? seekBlocker(info) : null;
+  // The game as the server words it: its variant, then its options that are not the default.
+  const game = `${info.rated ? 'Rated ' : ''}${variantName(info.variant, app.variants)}${info.options_text ? ` (${info.options_text})` : ''}${info.range ? ` for ratings ${rangeText(info.range)}` : ''}`;
+  const names = seats.map((x) => x.name || sideName(x.side)).join(' and ');
+  $('#join-info').textContent = info.one_screen
+    ? `${game}: ${names} are playing at one screen, so you can watch.`
+    : why
+      ? `${game}. ${why} You can watch.`
+      : free
+        ? `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${game}.`
+        : `${game}: both seats are taken, so you can watch.`;
+  $('#join-play').hidden = !free || !!why;
+}
+
+// Who we are may be known only after the dialog opened: whether a seek is for us follows it.
+subscribe((actions) => {
+  if (joinInfo && $('#join-dialog').open && actions.some((a) => a.type === 'got/me')) describeJoin(joinInfo);
+});
 
 $('#open-analysis').addEventListener('click', (e) => {
   if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;

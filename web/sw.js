@@ -72,6 +72,7 @@ const FILES = [
   '/room_requests.js',
   '/screen.js',
   '/seat_pick.js',
+  '/seeks.js',
   '/server_time.js',
   '/sounds.js',
   '/squares.js',

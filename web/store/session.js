@@ -100,7 +100,7 @@ export const sessionReducers = {
       // `any` takes a free seat if the room still waits for players, and watches otherwise.
       s.token = null;
       s.joinReq = { room: req.room, seat: 'any', name: req.name, token: null, lostSeat: true };
-    } else if (code === 'seat_taken' && req.seat !== 'spectator') {
+    } else if ((code === 'seat_taken' || code === 'rating_out_of_range') && req.seat !== 'spectator') {
       s.token = null;
       s.joinReq = { room: req.room, seat: 'spectator', name: req.name, token: null };
     }
