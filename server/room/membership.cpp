@@ -2,6 +2,7 @@
 // computer seats, chat, and rebuilding the seats from the store. The seats and members themselves
 // are kept by Seats (server/room/seats.hpp); the checks of game requests are in room.cpp.
 #include <cctype>
+#include <cmath>
 #include <utility>
 
 #include "server/room/room.hpp"
@@ -65,6 +66,16 @@ std::optional<Error> Room::seat_refusal(Side side, const std::optional<Identity>
   }
   if (opponent && opponent->player && opponent->player->id == who->id) {
     return Error{ErrorCode::SeatTaken, "you already play the other side of this rated game"};
+  }
+  if (const auto& range = setup().range) {
+    const std::string perf = perf_of(setup());
+    const int rating = static_cast<int>(std::lround(who->rating_in(perf).rating));
+    if (rating < range->first || rating > range->second) {
+      return Error{ErrorCode::RatingOutOfRange, "this game is for ratings from " +
+                                                    std::to_string(range->first) + " to " +
+                                                    std::to_string(range->second) + "; yours in " +
+                                                    perf + " is " + std::to_string(rating)};
+    }
   }
   return std::nullopt;
 }

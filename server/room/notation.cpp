@@ -92,7 +92,8 @@ RatingTags rating_tags(const Room& room) {
     if (!players[i]) continue;
     const int before = static_cast<int>(std::lround(players[i]->rating.rating));
     t.before[i] = before;
-    if (players[i]->after) t.diff[i] = static_cast<int>(std::lround(players[i]->after->rating)) - before;
+    if (players[i]->after)
+      t.diff[i] = static_cast<int>(std::lround(players[i]->after->rating)) - before;
   }
   return t;
 }

@@ -201,6 +201,9 @@ RoomSummary Room::summary() const {
   s.clock = setup().clock;
   s.options = setup().options;
   s.one_screen = one_screen();
+  s.rated = setup().rated;
+  if (s.rated) s.perf = perf_of(setup());
+  s.range = setup().range;
   return s;
 }
 

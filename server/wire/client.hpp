@@ -47,6 +47,8 @@ struct Opponent {
 inline constexpr int kComputerMinLevel = 1;
 inline constexpr int kComputerMaxLevel = 8;
 
+inline constexpr int kMaxRating = 4000;  // a `range`'s bounds: 0..4000
+
 struct CreateMsg {
   std::string variant;
   std::optional<Opponent> opponent;
@@ -64,12 +66,15 @@ struct CreateMsg {
   // Not on the wire. Cluster: the id whose lease this node took before making the room (so that
   // no join on another node can take it first); empty: the registry picks one.
   std::string reserved_id;
-  // Extension (docs/PLAYERS.md): a rated game, which needs a clock and two signed-in players.
+  // Extension (docs/PLAYERS.md): a rated game, which needs a clock and two signed-in players;
+  // `range`: the ratings its opponent may have (an open seek), [min, max].
   bool rated = false;
+  std::optional<std::pair<int, int>> range = std::nullopt;
+  std::optional<std::string> range_error = std::nullopt;  // out of bounds: refused as bad_options
   // Not on the wire: the signed-in player who sent it, from the connection's session cookie.
-  std::optional<Identity> who;
+  std::optional<Identity> who = std::nullopt;
   // Not on the wire: a pairing's room keeps the creator's opponent's seat for this player id.
-  std::string keep_for;
+  std::string keep_for = {};
 };
 
 struct JoinMsg {
@@ -78,7 +83,7 @@ struct JoinMsg {
   std::string name;
   std::optional<std::string> token;
   StateForm compact = StateForm::Full;
-  std::optional<Identity> who;  // not on the wire: as CreateMsg's
+  std::optional<Identity> who = std::nullopt;  // not on the wire: as CreateMsg's
 };
 
 inline constexpr std::int64_t kMaxClaimedLagMs = 60'000;

@@ -46,8 +46,10 @@ enum class ErrorCode : std::uint8_t {
   AnalysisNotAllowed,  // analyse of a live game between two people (or of its position)
   SignInRequired,      // a rated game, or a pool, from a connection with no player (PLAYERS.md)
   UnknownPool,         // pool: no such pool
+  RatingOutOfRange,    // join: a seek's seat, from a player whose rating is outside its range
 };
-inline constexpr std::size_t kErrorCodeCount = static_cast<std::size_t>(ErrorCode::UnknownPool) + 1;
+inline constexpr std::size_t kErrorCodeCount =
+    static_cast<std::size_t>(ErrorCode::RatingOutOfRange) + 1;
 std::string_view error_code_name(ErrorCode c);
 
 struct Error {

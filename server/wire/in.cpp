@@ -13,13 +13,14 @@ namespace bc::server {
 namespace {
 
 constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames{
-    "bad_message",       "unknown_type",         "unknown_room",     "unknown_variant",
-    "bad_options",       "bad_position",         "seat_taken",       "not_a_player",
-    "not_your_turn",     "illegal_action",       "stale_version",    "game_over",
-    "bad_token",         "rate_limited",         "too_large",        "not_started",
-    "no_draw_offer",     "game_not_over",        "server_full",      "server_error",
-    "too_many_rooms",    "too_many_spectators",  "cannot_claim",     "no_takeback",
-    "no_takeback_offer", "analysis_not_allowed", "sign_in_required", "unknown_pool"};
+    "bad_message",        "unknown_type",         "unknown_room",     "unknown_variant",
+    "bad_options",        "bad_position",         "seat_taken",       "not_a_player",
+    "not_your_turn",      "illegal_action",       "stale_version",    "game_over",
+    "bad_token",          "rate_limited",         "too_large",        "not_started",
+    "no_draw_offer",      "game_not_over",        "server_full",      "server_error",
+    "too_many_rooms",     "too_many_spectators",  "cannot_claim",     "no_takeback",
+    "no_takeback_offer",  "analysis_not_allowed", "sign_in_required", "unknown_pool",
+    "rating_out_of_range"};
 
 // Reads the fields of one request, remembering the first problem.
 class Fields {
@@ -258,6 +259,24 @@ MessageBody parse_create(Fields& f) {
   }
   if (const json* c = f.find("clock"); c && !c->is_null()) read_clock(*c, f, m);
   f.boolean("rated", m.rated);
+  if (const json* r = f.find("range"); r && !r->is_null()) {
+    auto bound = [&](const char* key, int fallback) -> std::optional<int> {
+      auto it = r->find(key);
+      if (it == r->end() || it->is_null()) return fallback;
+      auto n = as_int(*it);
+      if (!n) return std::nullopt;
+      return static_cast<int>(std::clamp<std::int64_t>(*n, -1, kMaxRating + 1));
+    };
+    auto lo = r->is_object() ? bound("min", 0) : std::nullopt;
+    auto hi = r->is_object() ? bound("max", kMaxRating) : std::nullopt;
+    if (!lo || !hi) {
+      f.fail("`range` must be an object like {\"min\":1300,\"max\":1700} of whole ratings");
+    } else if (*lo < 0 || *hi > kMaxRating || *lo > *hi) {
+      m.range_error = "`range` must have 0 <= min <= max <= " + std::to_string(kMaxRating);
+    } else {
+      m.range = std::make_pair(*lo, *hi);
+    }
+  }
   return m;
 }
 

@@ -263,7 +263,11 @@ std::string rooms_json(const std::vector<RoomSummary>& rooms) {
                       {"url", room_url(r.id)},
                       {"options", options_json(r.variant, r.options)},
                       {"options_text", options_text(r.variant, r.options)},
-                      {"one_screen", r.one_screen}});
+                      {"one_screen", r.one_screen},
+                      {"rated", r.rated},
+                      {"perf", r.rated ? ojson(r.perf) : ojson(nullptr)},
+                      {"range", r.range ? ojson{{"min", r.range->first}, {"max", r.range->second}}
+                                        : ojson(nullptr)}});
   }
   return dump(a);
 }

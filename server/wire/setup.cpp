@@ -110,6 +110,10 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
                    "`names`: '" + side + "' is not a side of " + std::string(variant_key(*v))};
     }
   }
+  if (m.range_error) return Error{ErrorCode::BadOptions, *m.range_error};
+  if (m.range && !m.rated) {
+    return Error{ErrorCode::BadOptions, "a rating `range` is for a rated game (`rated`: true)"};
+  }
   if (m.rated) {
     if (!m.clock) {
       return Error{ErrorCode::BadOptions,
@@ -134,7 +138,7 @@ std::variant<GameSetup, Error> resolve_create(const CreateMsg& m) {
   auto g = Game::create(*v, options);
   if (auto* err = std::get_if<std::string>(&g)) return Error{ErrorCode::BadOptions, *err};
   return GameSetup{*v,      options,    std::nullopt, std::get<Game>(std::move(g)),
-                   m.clock, one_screen, m.rated};
+                   m.clock, one_screen, m.rated,      m.range};
 }
 
 std::string perf_of(const GameSetup& s) {

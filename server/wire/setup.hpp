@@ -23,6 +23,7 @@ struct GameSetup {
   std::optional<TimeControl> clock;  // none: untimed
   bool one_screen = false;           // both seats are one browser's (create's "seat":"both")
   bool rated = false;                // docs/PLAYERS.md: its result moves both players' ratings
+  std::optional<std::pair<int, int>> range = std::nullopt;  // a seek: the opponent's ratings
 };
 std::variant<GameSetup, Error> resolve_create(const CreateMsg& m);
 // A new game from a setup (a rematch): same variant, options and start.

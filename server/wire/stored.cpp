@@ -33,6 +33,13 @@ std::string setup_json(const GameSetup& s) {
   }
   if (s.one_screen) w.raw(",\"one_screen\":true");
   if (s.rated) w.raw(",\"rated\":true");
+  if (s.range) {
+    w.raw(",\"range\":{\"min\":");
+    w.num(s.range->first);
+    w.raw(",\"max\":");
+    w.num(s.range->second);
+    w.raw("}");
+  }
   w.raw("}");
   return text;
 }
@@ -44,7 +51,7 @@ std::variant<GameSetup, Error> setup_from(const json& j) {
   if (!j.is_object()) return Error{ErrorCode::BadMessage, "a setup must be a JSON object"};
   json create = json::object();
   create["type"] = "create";
-  for (const char* key : {"variant", "options", "position", "clock", "rated"}) {
+  for (const char* key : {"variant", "options", "position", "clock", "rated", "range"}) {
     if (auto it = j.find(key); it != j.end()) create[key] = *it;
   }
   // The rules revision the game was played under; none written means revision 1 (stored before

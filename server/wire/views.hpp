@@ -130,6 +130,9 @@ struct RoomSummary {
   std::optional<TimeControl> clock;
   Options options{};
   bool one_screen = false;
+  bool rated = false;                                       // docs/PLAYERS.md
+  std::optional<std::pair<int, int>> range = std::nullopt;  // a rated room's open seek
+  std::string perf = {};                                    // a rated room's: "bomb:blitz"
 };
 
 struct Limits;  // server/wire/limits.hpp

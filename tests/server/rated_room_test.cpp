@@ -214,5 +214,54 @@ TEST_F(RatedRoomTest, APdnOfARatedGameHasTheRatingsAndTheirChange) {
   EXPECT_NE(pdn.find("[WhiteRatingDiff \"-" + std::to_string(diff) + "\"]"), std::string::npos);
 }
 
+TEST_F(RatedRoomTest, ASeekSeatsOnlyARatingInItsRangeAndListsTheRange) {
+  json seek = kRated;
+  seek["range"] = {{"min", 1400}, {"max", 1600}};
+  make(seek, limits_);
+  auto choice = std::get<SeatChoice>(resolve_seat(VariantId::Bomb, "fire", true));
+  deliver(A, room_->seat_creator(A, "Ann", choice, RequestId{}, {}, player("p-ann", "Ann")));
+  Identity strong = player("p-cid", "Cid");
+  strong.ratings.push_back(PerfRating{"bomb:blitz", players::Rating{1850, 60, 0.06, std::nullopt}});
+  send_as(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}, {"name", "Cid"}}, strong);
+  EXPECT_EQ(error_code(C), "rating_out_of_range");
+  // Another perf's rating does not count: a new player in bomb:blitz is 1500.
+  strong.ratings[0].perf = "bomb:rapid";
+  send_as(C, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "water"}, {"name", "Cid"}}, strong);
+  EXPECT_EQ(last_of(C, "joined")["seat"], "water");
+  const RoomSummary s = room_->summary();
+  EXPECT_TRUE(s.rated);
+  ASSERT_TRUE(s.range);
+  EXPECT_EQ(s.range->first, 1400);
+  EXPECT_EQ(s.perf, "bomb:blitz");
+  // The setup keeps it across a restart.
+  auto back = parse_setup_json(setup_json(room_->setup()));
+  ASSERT_TRUE(std::holds_alternative<GameSetup>(back));
+  EXPECT_EQ(std::get<GameSetup>(back).range, s.range);
+  EXPECT_TRUE(std::get<GameSetup>(back).rated);
+}
+
+TEST(RatedSetup, ARangeIsForARatedGameWithinBounds) {
+  auto error = [](json create) -> std::string {
+    auto parsed = parse_client_message(create.dump());
+    if (auto* e = std::get_if<ParseError>(&parsed))
+      return std::string(error_code_name(e->error.code));
+    auto s = resolve_create(std::get<CreateMsg>(std::get<ClientMessage>(parsed).body));
+    if (auto* e = std::get_if<Error>(&s)) return std::string(error_code_name(e->code));
+    return "";
+  };
+  json casual = {{"type", "create"}, {"variant", "bomb"}, {"range", {{"min", 1}, {"max", 2}}}};
+  EXPECT_EQ(error(casual), "bad_options");
+  json upside = kRated;
+  upside["range"] = {{"min", 1700}, {"max", 1300}};
+  EXPECT_EQ(error(upside), "bad_options");
+  json text = kRated;
+  text["range"] = "near me";
+  EXPECT_EQ(error(text), "bad_message");
+  json open_top = kRated;
+  open_top["range"] = {{"min", 1300}};
+  EXPECT_EQ(error(open_top), "");
+  EXPECT_EQ(setup_of(open_top).range, std::make_optional(std::make_pair(1300, kMaxRating)));
+}
+
 }  // namespace
 }  // namespace bc::server
