@@ -20,6 +20,7 @@ LobbyOutcome create_room(Registry& registry, const Limits& limits, LobbyRequest&
   auto setup = resolve_create(create);
   if (auto* e = std::get_if<Error>(&setup)) return refuse(std::move(*e));
   auto& s = std::get<GameSetup>(setup);
+  s.kept_for = std::move(create.keep_for);
   if (s.rated && !create.who) {
     return refuse({ErrorCode::SignInRequired,
                    "a rated game is between signed-in players: sign in (or play as a guest) on "
@@ -49,7 +50,7 @@ LobbyOutcome create_room(Registry& registry, const Limits& limits, LobbyRequest&
   auto& choice = std::get<SeatChoice>(seat);
   choice.names = std::move(create.names);
   host->create_seat(r.peer, std::move(create.name), std::move(choice), r.msg.id, create.opponent,
-                    create.compact, std::move(create.who), std::move(create.keep_for));
+                    create.compact, std::move(create.who));
   return LobbyRouted{std::move(host), true};
 }
 

@@ -47,13 +47,11 @@ RoomHost::RoomHost(net::any_io_executor serial, Room room, const Limits& limits,
 
 void RoomHost::create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat,
                            RequestId id, std::optional<Opponent> opponent, StateForm compact,
-                           std::optional<Identity> who, std::string keep_for) {
+                           std::optional<Identity> who) {
   net::post(strand_, [self = shared_from_this(), peer = std::move(peer), name = std::move(name),
-                      seat, id = std::move(id), opponent, compact, who = std::move(who),
-                      keep_for = std::move(keep_for)] {
+                      seat, id = std::move(id), opponent, compact, who = std::move(who)] {
     self->room_.set_compact(peer->member_id(), compact);
-    Outcome o =
-        self->room_.seat_creator(peer->member_id(), name, seat, id, peer->address(), who, keep_for);
+    Outcome o = self->room_.seat_creator(peer->member_id(), name, seat, id, peer->address(), who);
     if (opponent) {
       Outcome c = self->room_.seat_computers(*opponent);
       for (auto& m : c.messages) o.messages.push_back(std::move(m));

@@ -106,8 +106,7 @@ class RoomHost : public std::enable_shared_from_this<RoomHost> {
   // Each posts to the room's strand.
   void create_seat(std::shared_ptr<Peer> peer, std::string name, SeatChoice seat, RequestId id,
                    std::optional<Opponent> opponent = std::nullopt,
-                   StateForm compact = StateForm::Full, std::optional<Identity> who = {},
-                   std::string keep_for = {});
+                   StateForm compact = StateForm::Full, std::optional<Identity> who = {});
   void request(std::shared_ptr<Peer> peer, ClientMessage msg, Clock::time_point received);
   void disconnect(MemberId m, bool outage = false);  // Room::disconnect
   // Calls done with the JSON game record (from the strand).

@@ -507,6 +507,14 @@ void WebSocketSession<Stream>::pool_join(const PoolSpec& pool, std::string room)
 }
 
 template <class Stream>
+void WebSocketSession<Stream>::pool_waiting(const std::string& pool, std::size_t waiting) {
+  auto text = std::make_shared<const std::string>(pool_json(RequestId{}, pool, waiting));
+  net::post(ws_.get_executor(), [self = shared_from_this(), text = std::move(text)] {
+    if (self->open_) self->send(text);
+  });
+}
+
+template <class Stream>
 void WebSocketSession<Stream>::pool_dropped(std::string why) {
   net::post(ws_.get_executor(), [self = shared_from_this(), why = std::move(why)] {
     if (!self->open_) return;

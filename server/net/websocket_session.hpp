@@ -56,6 +56,7 @@ class WebSocketSession final : public WebSocketPeer,
                    std::function<void(std::string room)> made) override;
   void pool_join(const PoolSpec& pool, std::string room) override;
   void pool_dropped(std::string why) override;
+  void pool_waiting(const std::string& pool, std::size_t waiting) override;
 
  private:
   using std::enable_shared_from_this<WebSocketSession>::shared_from_this;

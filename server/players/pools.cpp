@@ -143,6 +143,14 @@ std::size_t Pools::waiting(const std::string& pool) const {
 void Pools::wave_now() {
   for (auto& [id, list] : pools_) {
     if (list.size() >= 2) wave(id);
+    // Those still waiting hear how many wait with them, when that changed (once a wave, however
+    // many came and went).
+    auto& told = told_[id];
+    if (list.size() == told) continue;
+    told = list.size();
+    for (const auto& w : list) {
+      if (auto m = w.member.lock()) m->pool_waiting(id, list.size());
+    }
   }
 }
 

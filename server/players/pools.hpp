@@ -47,6 +47,8 @@ class PoolMember {
   virtual void pool_join(const PoolSpec& pool, std::string room) = 0;
   // Out of the pool without a game (the pair's room could not be made): why, in words.
   virtual void pool_dropped(std::string why) = 0;
+  // How many wait in its pool now (after a wave, when it changed).
+  virtual void pool_waiting(const std::string& pool, std::size_t waiting) = 0;
 };
 
 class Pools : public std::enable_shared_from_this<Pools> {
@@ -91,6 +93,7 @@ class Pools : public std::enable_shared_from_this<Pools> {
   std::unordered_map<std::string, std::vector<Waiting>> pools_;
   std::unordered_map<std::uint64_t, std::string> where_;        // connection -> its pool
   std::unordered_map<std::string, std::string> last_opponent_;  // player -> the last one paired
+  std::unordered_map<std::string, std::size_t> told_;           // pool -> the count last told
 };
 
 }  // namespace bc::server

@@ -54,7 +54,8 @@ void Room::adopt_members(const Room& old) {
 
 std::optional<Error> Room::seat_refusal(Side side, const std::optional<Identity>& who) const {
   const auto& opponent = seats_[other(side)];
-  if (!kept_for_.empty() && (!who || who->id != kept_for_)) {
+  const std::string& kept_for = setup().kept_for;
+  if (!kept_for.empty() && (!who || who->id != kept_for)) {
     return Error{ErrorCode::SeatTaken,
                  "this seat is kept for the player the pool paired with your opponent"};
   }
@@ -152,7 +153,7 @@ void Room::remove_member(MemberId m, bool free_seat, Durable* durable) {
 
 Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
                            const RequestId& id, std::string_view address,
-                           const std::optional<Identity>& who, const std::string& keep_for) {
+                           const std::optional<Identity>& who) {
   if (setup().rated && !who) {
     return refuse(m, id, "create", ErrorCode::SignInRequired,
                   "a rated game is between signed-in players: sign in (or play as a guest) on "
@@ -162,7 +163,6 @@ Outcome Room::seat_creator(MemberId m, std::string_view name, SeatChoice choice,
     return refuse(m, id, "create", ErrorCode::BadOptions,
                   "the creator of a rated game plays in it: choose a side or random");
   }
-  kept_for_ = keep_for;
   std::optional<Side> side;
   switch (choice.kind) {
     case SeatKind::Side:

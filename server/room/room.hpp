@@ -102,10 +102,9 @@ class Room {
        std::uint64_t seed = std::random_device{}(), const TimeSource* time = &real_time());
 
   // The creator takes a seat (or watches) in the room just made for them.
-  // `who`: the signed-in creator; `keep_for`: a player id the other seat is kept for (a pairing).
+  // `who`: the signed-in creator.
   Outcome seat_creator(MemberId m, std::string_view name, SeatChoice seat, const RequestId& id,
-                       std::string_view address = {}, const std::optional<Identity>& who = {},
-                       const std::string& keep_for = {});
+                       std::string_view address = {}, const std::optional<Identity>& who = {});
   // The computer takes the empty seat, or both when the creator watches (create's `opponent`).
   Outcome seat_computers(const Opponent& opponent);
 
@@ -278,8 +277,6 @@ class Room {
   // When each seat's connection went down with a server node (disconnect's `outage`): if its
   // player takes it back soon and is to move, the time since is forgiven too.
   std::array<std::optional<std::int64_t>, 2> lost_in_outage_{};
-  // A pairing's room: the player id the creator's opponent's seat is kept for ("" none).
-  std::string kept_for_;
 };
 
 }  // namespace bc::server

@@ -24,6 +24,9 @@ struct GameSetup {
   bool one_screen = false;           // both seats are one browser's (create's "seat":"both")
   bool rated = false;                // docs/PLAYERS.md: its result moves both players' ratings
   std::optional<std::pair<int, int>> range = std::nullopt;  // a seek: the opponent's ratings
+  // A pool's pairing: the player id the creator's opponent's seat is kept for. Set by the server
+  // (create's keep_for), never read from a client's create; kept with the setup across restarts.
+  std::string kept_for = {};
 };
 std::variant<GameSetup, Error> resolve_create(const CreateMsg& m);
 // A new game from a setup (a rematch): same variant, options and start.

@@ -33,6 +33,10 @@ std::string setup_json(const GameSetup& s) {
   }
   if (s.one_screen) w.raw(",\"one_screen\":true");
   if (s.rated) w.raw(",\"rated\":true");
+  if (!s.kept_for.empty()) {
+    w.raw(",\"kept_for\":");
+    w.str(s.kept_for);
+  }
   if (s.range) {
     w.raw(",\"range\":{\"min\":");
     w.num(s.range->first);
@@ -76,6 +80,8 @@ std::variant<GameSetup, Error> setup_from(const json& j) {
   if (auto* s = std::get_if<GameSetup>(&setup)) {
     auto one = j.find("one_screen");
     s->one_screen = one != j.end() && one->is_boolean() && one->get<bool>();
+    auto kept = j.find("kept_for");
+    if (kept != j.end() && kept->is_string()) s->kept_for = kept->get<std::string>();
   }
   return setup;
 }

@@ -33,9 +33,13 @@ class RatedRoomTest : public RoomTest {
   }
   void create_as(const Identity& who, const std::string& seat = "fire",
                  const std::string& keep_for = {}) {
-    make(kRated, limits_);
+    GameSetup s = setup_of(kRated);
+    s.kept_for = keep_for;  // what the lobby sets for a pool's pairing
+    room_ = std::make_unique<Room>(
+        "K7QF2M", s, limits_,
+        [this] { return std::string(32, static_cast<char>('a' + ++tokens_)); }, 7, &time_);
     auto choice = std::get<SeatChoice>(resolve_seat(VariantId::Bomb, seat, true));
-    deliver(A, room_->seat_creator(A, "typed", choice, RequestId{}, {}, who, keep_for));
+    deliver(A, room_->seat_creator(A, "typed", choice, RequestId{}, {}, who));
   }
   // Ann (fire) and Bob (water), both signed in.
   void rated_pair() {
@@ -176,6 +180,14 @@ TEST_F(RatedRoomTest, APairingsKeptSeatIsOnlyForItsPlayer) {
   send_as(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}},
           player("p-bob", "Bob"));
   EXPECT_EQ(last_of(B, "joined")["seat"], "water");
+  // Kept across a restart, and never taken from a client's create.
+  auto back = parse_setup_json(setup_json(room_->setup()));
+  ASSERT_TRUE(std::holds_alternative<GameSetup>(back));
+  EXPECT_EQ(std::get<GameSetup>(back).kept_for, "p-bob");
+  json forged = kRated;
+  forged["keep_for"] = "p-eve";
+  forged["kept_for"] = "p-eve";
+  EXPECT_EQ(setup_of(forged).kept_for, "");
 }
 
 TEST_F(RatedRoomTest, TheGameRowKeepsThePlayersAndTheirRatingsForARestart) {
