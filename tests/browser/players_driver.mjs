@@ -25,6 +25,11 @@ export async function openAccountMenu(p) {
 /** Fills and sends the menu's Sign up (`which` 'signup') or Sign in ('signin') form. */
 export async function sendAccountForm(p, which, name, password = PASSWORD) {
   await openAccountMenu(p);
+  // The menu shows its first form from its toggle event, which comes after the click: until then
+  // both forms are hidden, and the link to the other one (inside it) is not there to click.
+  await p.waitFn(
+    () => !document.querySelector('#signup-form').hidden || !document.querySelector('#signin-form').hidden,
+  );
   if (await p.eval((w) => document.querySelector(`#${w}-form`).hidden, which)) {
     await p.click(which === 'signup' ? '#to-signup' : '#to-signin');
   }
