@@ -338,10 +338,7 @@ AccountAnswer Accounts::logout(const Caller& c) {
       return error(503, "unavailable", "the server could not end the session; try again");
     }
   }
-  AccountAnswer a = answer(200, nullptr);
-  a.body = me_json(std::nullopt);
-  a.cookie = "";
-  return a;
+  return signed_out();
 }
 
 AccountAnswer Accounts::logout_all(const Caller& c) {
@@ -350,9 +347,13 @@ AccountAnswer Accounts::logout_all(const Caller& c) {
   if (!commit({store::DropSessions{s->player.id, ""}})) {
     return error(503, "unavailable", "the server could not end the sessions; try again");
   }
+  return signed_out();
+}
+
+AccountAnswer Accounts::signed_out() {
   AccountAnswer a = answer(200, nullptr);
   a.body = me_json(std::nullopt);
-  a.cookie = "";
+  a.cookie = "";  // the cookie goes too
   return a;
 }
 

@@ -74,6 +74,7 @@ class Accounts {
   // A new session for `player` (the caller's old one ends): the answer with its cookie.
   AccountAnswer start_session(const Caller& c, const store::PlayerRow& player);
   std::string me_json(const std::optional<store::PlayerRow>& player);
+  AccountAnswer signed_out();  // nobody, and the cookie cleared
 
   store::Store& store_;
   Passwords passwords_;
