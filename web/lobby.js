@@ -1,5 +1,6 @@
 // The start screen and routes: joining by code, the live games, a room's link (/r/{room}) and
-// its join dialog, and the players' pages (/@/{name}, /leaderboard); the New game form is
+// its join dialog, the players' pages (/@/{name}, /leaderboard) and the puzzles (/puzzles,
+// /puzzles/{id}); the New game form is
 // create_form.js, quick pairing pools.js.
 
 import { $, h, icon, sideChip, sideName, toast, variantName } from './ui.js';
@@ -15,6 +16,8 @@ import { openAnalysis } from './editor.js';
 import { ensurePlayer } from './account.js';
 import { openProfile } from './profile.js';
 import { openLeaderboard } from './leaderboard.js';
+import { openPuzzles } from './puzzle_list.js';
+import { openPuzzle } from './puzzle.js';
 import { rangeShort, rangeText, seatToAsk, seekBlocker } from './seeks.js';
 
 export function leaveToStart() {
@@ -330,6 +333,14 @@ export function route() {
       history.replaceState({}, '', '/');
       route();
     }
+    return;
+  }
+  const puzzle = location.pathname.match(/^\/puzzles(?:\/([^/]+))?\/?$/);
+  if (puzzle) {
+    leaveRoom();
+    const id = puzzle[1] && decodeName(puzzle[1]);
+    if (id) openPuzzle(id);
+    else openPuzzles();
     return;
   }
   const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);

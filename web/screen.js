@@ -25,9 +25,10 @@ export function drawTheScreenWith(fns) {
   Object.assign(screen, fns);
 }
 
-const SCREENS = ['start', 'game', 'analysis', 'profile', 'leaderboard'];
+const SCREENS = ['start', 'game', 'analysis', 'profile', 'leaderboard', 'puzzles', 'puzzle'];
 
-/** Shows one of the page's screens: 'start', 'game', 'analysis', 'profile' or 'leaderboard'. */
+/** Shows one of the page's screens: 'start', 'game', 'analysis', 'profile', 'leaderboard', 'puzzles'
+ *  (the list) or 'puzzle' (one). */
 export function showScreen(name) {
   if (document.body.dataset.screen !== name) window.scrollTo(0, 0);
   for (const id of SCREENS) $(`#${id}`).hidden = name !== id;

@@ -65,6 +65,12 @@ const FILES = [
   '/premove.js',
   '/presence.js',
   '/profile.js',
+  '/puzzle.js',
+  '/puzzle_board.js',
+  '/puzzle_list.js',
+  '/puzzle_play.js',
+  '/puzzle_words.js',
+  '/puzzles.css',
   '/qr.js',
   '/rating_chart.js',
   '/replay.js',
@@ -79,6 +85,7 @@ const FILES = [
   '/store/analysis.js',
   '/store/game.js',
   '/store/players.js',
+  '/store/puzzle.js',
   '/store/saved.js',
   '/store/select.js',
   '/store/session.js',
@@ -126,7 +133,8 @@ function isAppPage(path) {
     /^\/r\/[^/]+\/?$/.test(path) ||
     /^\/analysis\/?$/.test(path) ||
     /^\/@\/[^/]+\/?$/.test(path) ||
-    /^\/leaderboard\/?$/.test(path)
+    /^\/leaderboard\/?$/.test(path) ||
+    /^\/puzzles(\/[^/]+)?\/?$/.test(path)
   );
 }
 

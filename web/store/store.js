@@ -1,10 +1,10 @@
 // The client's state, in slices: the session (the server, the room and the seat), the game (the
 // latest state and everything learnt of the room's games), the view (what this page shows of it:
 // the selection, the premove, the replay), the players' (who this browser plays as, the pools) and
-// the analysis board's. Nothing changes them but `dispatch` of an action: a message the server
+// the analysis board's and the puzzles'. Nothing changes them but `dispatch` of an action: a message the server
 // sent (got/…), a request this page sent (sent/…), a user's intent (want/…, and analysis/… on the
 // analysis board) or the connection's news (net/…); the slices' reducers (session.js, game.js,
-// view.js, players.js, analysis.js) apply it. The page reads `app`, a read-only view of all but the
+// view.js, players.js, analysis.js, puzzle.js) apply it. The page reads `app`, a read-only view of all but the
 // analysis board's, and `analysis`, of that one; its views subscribe to redraw.
 
 import { sessionReducers, newSession } from './session.js';
@@ -12,6 +12,7 @@ import { gameReducers, newGame } from './game.js';
 import { newView, viewReducers } from './view.js';
 import { analysisReducers, newAnalysis } from './analysis.js';
 import { newPlayers, playersReducers } from './players.js';
+import { newPuzzle, puzzleReducers } from './puzzle.js';
 
 const slices = {
   session: newSession(),
@@ -19,6 +20,7 @@ const slices = {
   view: newView(),
   analysis: newAnalysis(),
   players: newPlayers(),
+  puzzle: newPuzzle(),
 };
 const tables = [
   [slices.session, sessionReducers],
@@ -26,6 +28,7 @@ const tables = [
   [slices.view, viewReducers],
   [slices.analysis, analysisReducers],
   [slices.players, playersReducers],
+  [slices.puzzle, puzzleReducers],
 ];
 
 /** `parts` (slices) as one object to read, whose every write throws. A slice keeps the keys it
@@ -59,6 +62,8 @@ function readOnlyView(name, parts) {
 export const app = readOnlyView('app', [slices.session, slices.game, slices.view, slices.players]);
 /** The analysis board's slice, to read: `analysis.pos`, `analysis.mode`. */
 export const analysis = readOnlyView('analysis', [slices.analysis]);
+/** The puzzles' slice, to read: `puzzle.puzzle`, `puzzle.pos`, `puzzle.mode`. */
+export const puzzle = readOnlyView('puzzle', [slices.puzzle]);
 
 const subscribers = [];
 let depth = 0; // dispatches and batches under way: subscribers hear of them when the outermost ends

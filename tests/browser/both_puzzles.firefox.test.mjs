@@ -1,0 +1,4 @@
+// both/puzzles.mjs (a puzzle solved on the board, a wrong turn taken back) in Firefox ESR; its twin file runs the other engine, side by side.
+import scenarios from './both/puzzles.mjs';
+
+scenarios('firefox');
