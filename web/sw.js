@@ -101,6 +101,7 @@ const FILES = [
   '/values.js',
   '/values_view.js',
   '/variants.js',
+  '/watch_values.js',
   // precache: end
 ];
 

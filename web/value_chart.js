@@ -144,7 +144,9 @@ function pointsOf(values, sides) {
       x: n > 1 ? PAD + i * step : W / 2,
       y: MID - y * (MID - PAD),
       version: e.version,
-      words: valueWords(e.value, e.turn, sides),
+      // A watcher's chart leaves a gap where the position was live elsewhere, never valued.
+      gap: !e.value,
+      words: e.value ? valueWords(e.value, e.turn, sides) : 'not valued (live in another game)',
     };
   });
 }
@@ -172,8 +174,12 @@ function drawChart(box, values, game, shown) {
   if (k === drawnKey && box.querySelector('svg')) return;
   drawnKey = k;
 
-  const line = pts.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
-  const area = `M${pts[0].x.toFixed(1)},${MID} ${line.replace(/^M/, 'L')} L${pts[pts.length - 1].x.toFixed(1)},${MID} Z`;
+  const line = pts
+    .map((p, i) => (p.gap ? '' : `${i && !pts[i - 1].gap ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`))
+    .filter(Boolean)
+    .join(' ');
+  const all = pts.map((p) => `L${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
+  const area = `M${pts[0].x.toFixed(1)},${MID} ${all} L${pts[pts.length - 1].x.toFixed(1)},${MID} Z`;
   const r = Math.max(1.4, Math.min(3, layout.step / 2.6 || 3));
   const cur = pts[at];
   const chart = svg(
@@ -228,7 +234,7 @@ function drawChart(box, values, game, shown) {
           cx: p.x,
           cy: p.y,
           r: i === at ? r + 1.6 : r,
-          class: `pt${i === at ? ' current' : ''}`,
+          class: `pt${i === at ? ' current' : ''}${p.gap ? ' gap' : ''}`,
           'data-version': p.version,
         },
         title(`Position ${p.version}: ${p.words}`),
@@ -241,11 +247,15 @@ function drawChart(box, values, game, shown) {
 /** After a render: the chart of the game shown, when values are on and the game is over or replayed. */
 let shownNow = false; // whether the latest render wanted the chart (an answer redraws it then)
 
-export function renderValueChart(enabled) {
+export function renderValueChart(enabled, lagged = null) {
   shownNow = enabled;
   const box = $('#value-chart');
   const s = app.state;
   const r = app.replay;
+  if (enabled && lagged && s && app.room) {
+    laggedChart(box, lagged, r && r.game === app.gameNo ? r.version : null);
+    return;
+  }
   if (!enabled || !s || !app.room || !(r || s.status === 'finished')) {
     box.hidden = true;
     box.dataset.state = 'off';
@@ -279,6 +289,27 @@ export function renderValueChart(enabled) {
   spin.className = 'spinner';
   spin.setAttribute('aria-hidden', 'true');
   box.replaceChildren(...(e.status === 'loading' ? [spin] : []), text);
+}
+
+/** A watcher's chart of the live game, some turns behind it (watch_values.js): it grows as the
+ *  answers come; `shown` the replay's version when one of this game is looked at. */
+function laggedChart(box, lagged, shown) {
+  box.hidden = false;
+  box.dataset.game = String(app.gameNo);
+  box.dataset.lag = String(lagged.lag);
+  const values = lagged.values;
+  if (values.length) {
+    box.dataset.state = 'lagged';
+    box.setAttribute('role', 'slider');
+    box.tabIndex = 0;
+    drawChart(box, values, app.gameNo, shown ?? values[values.length - 1].version);
+    return;
+  }
+  box.dataset.state = 'waiting';
+  box.dataset.points = '0';
+  layout = null;
+  drawnKey = '';
+  box.replaceChildren(`The chart begins ${lagged.lag} turns behind the game.`);
 }
 
 // A click shows the nearest position in the replay.

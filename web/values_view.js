@@ -6,7 +6,8 @@
 // square it can hop to by the best of the turns through it; a Kaboom column's drop buttons (a
 // piece and a bomb) and the cell it lands in, and each bomb that can go off. Also the "Hints used"
 // badge of a game that was analysed while it was played, and (value_chart.js) the chart of a
-// finished game's values. Hidden, and nothing asked, during a game between two people.
+// finished game's values. During a game between two people the players see none; a spectator of an
+// unrated one may see its values a few turns behind, on the chart alone (watch_values.js).
 
 import { $, h, sideName } from './ui.js';
 import { app } from './store/store.js';
@@ -14,6 +15,7 @@ import { board, canvas, same, sidesOf } from './context.js';
 import { requestAnalysis, tieRank, valueColour, valueWords } from './values.js';
 import { viewState } from './replay_view.js';
 import { forgetChartErrors, renderValueChart } from './value_chart.js';
+import { askLagged, forgetLaggedErrors, laggedValues, watchLag, watchValuesAllowed } from './watch_values.js';
 
 const STORE_KEY = 'bc.values'; // '1' when the toggle is on, per browser
 const CACHE_MAX = 400; // answers kept, by room, game and version
@@ -261,10 +263,16 @@ export function renderValues() {
   const s = app.state;
   renderHintsBadge();
   const allowed = analysisAllowed();
+  const watching = !allowed && watchValuesAllowed();
   const on = valuesOn();
   const btn = $('#values-toggle');
-  btn.hidden = !allowed;
+  btn.hidden = !allowed && !watching;
   btn.setAttribute('aria-pressed', String(on));
+  labelToggle(btn, watching);
+  if (watching) {
+    renderBehind(on);
+    return;
+  }
   const pos = allowed && on ? shownPosition() : null;
   if (!pos) {
     clearTimeout(timer);
@@ -324,6 +332,43 @@ export function renderValues() {
   renderValueChart(true);
 }
 
+/** The toggle's words: a watcher's values come some turns behind the game. */
+function labelToggle(btn, watching) {
+  const text = watching ? `Values · ${watchLag()} turns behind` : 'Values';
+  if (btn.textContent === text) return;
+  btn.textContent = text;
+  btn.title = watching
+    ? `The value chart of this game, ${watchLag()} turns behind it: never the position being played`
+    : 'Show the value of the position and of every move';
+}
+
+/** A watcher's values: the chart of the positions some turns behind the game, nothing on the board. */
+function renderBehind(on) {
+  clearTimeout(timer);
+  timerKey = '';
+  canvas.dataset.valueVersion = '';
+  showMarks([]);
+  paintButtons(null, null);
+  if (!on) {
+    canvas.dataset.values = 'off';
+    showLine('off', []);
+    renderValueChart(false);
+    return;
+  }
+  askLagged(renderValues);
+  const e = laggedValues();
+  canvas.dataset.values = 'lagged';
+  const turns = `${e.lag} ${e.lag === 1 ? 'turn' : 'turns'}`;
+  const text =
+    e.error && !e.values.length
+      ? errorText(e.error)
+      : Number.isInteger(e.upto)
+        ? `Values ${turns} behind the game, up to position ${e.upto}.`
+        : `Values ${turns} behind the game: the chart begins once ${turns} have been played.`;
+  showLine('lagged', [h('span.value-words', {}, text)], { lag: String(e.lag) });
+  renderValueChart(true, e);
+}
+
 export function errorText(err) {
   if (err?.code === 'unknown_type') return 'This server cannot analyse positions.';
   return err?.message || 'The values are not available.';
@@ -334,5 +379,6 @@ $('#values-toggle').addEventListener('click', () => {
   // Turned on again: what was refused is asked again.
   for (const [k, e] of cache) if (e.status === 'error') cache.delete(k);
   forgetChartErrors();
+  forgetLaggedErrors();
   renderValues();
 });
