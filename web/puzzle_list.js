@@ -6,6 +6,7 @@ import { $, h, sideChip, variantName } from './ui.js';
 import { app, dispatch, puzzle as pz } from './store/store.js';
 import { apiFetch } from './net.js';
 import { showScreen } from './screen.js';
+import { stopTimers } from './puzzle_play.js';
 import { KIND_BLURBS, difficultyWords, goalWords, kindName, optionsWords } from './puzzle_words.js';
 
 let loading = null;
@@ -72,6 +73,7 @@ let seq = 0;
 
 export async function openPuzzles() {
   const mine = ++seq;
+  stopTimers(); // a puzzle's reply or solution under way stops with its page
   showScreen('puzzles');
   document.title = 'Puzzles · Bomb Checkers';
   say('Loading…');

@@ -23,6 +23,7 @@ export function newPuzzle() {
 function show(p, pos, last, animate) {
   p.pos = pos;
   p.base = pos;
+  p.bomb = false; // the bomb switch is for one drop
   p.last = last;
   p.shown += animate ? 1 : 2;
 }
