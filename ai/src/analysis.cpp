@@ -245,13 +245,14 @@ void estimate_turns(const Game& game, const Budget& budget, TranspositionTable& 
 
 // An exact tie's distance from the solver (unknown if over its budget), after every value wanted
 // is known: the distances can cost more than the values.
-void add_draw_distance(Value& v, const Game& g, detail::KaboomSolver& solver) {
-  if (!v.exact || v.outcome != Outcome::Draw || v.remoteness >= 0 || g.over()) return;
+void add_draw_distance(Value& v, const Game& g, detail::KaboomSolver& solver, bool wanted) {
+  if (!wanted || !v.exact || v.outcome != Outcome::Draw || v.remoteness >= 0 || g.over()) return;
   v.remoteness = solver.draw_distance(g);
 }
 
 // Every turn solved exactly over one memo, or nullopt once the solver is over its budget.
-std::optional<Analysis> solve_turns(const Game& game, detail::KaboomSolver& solver) {
+std::optional<Analysis> solve_turns(const Game& game, detail::KaboomSolver& solver,
+                                    bool draw_distance) {
   Analysis a;
   const Side mover = game.turn();
   std::vector<Game> children;
@@ -270,7 +271,7 @@ std::optional<Analysis> solve_turns(const Game& game, detail::KaboomSolver& solv
   }
   for (std::size_t i = 0; i < children.size(); ++i) {
     if (children[i].over()) continue;
-    add_draw_distance(a.turns[i].value, children[i], solver);
+    add_draw_distance(a.turns[i].value, children[i], solver, draw_distance);
     a.turns[i].value = through(a.turns[i].value, children[i].turn() == mover);
   }
   a.value = best_of(a.turns);
@@ -299,11 +300,11 @@ Analysis analyse_position(const Game& game, const AnalysisLimits& limits) {
     if (!limits.turns) {
       if (const auto s = solver.value(game)) {
         out.value = solved_value(*s);
-        add_draw_distance(out.value, game, solver);
+        add_draw_distance(out.value, game, solver, limits.draw_distance);
         out.work = solver.positions();
         return out;
       }
-    } else if (auto solved = solve_turns(game, solver)) {
+    } else if (auto solved = solve_turns(game, solver, limits.draw_distance)) {
       solved->work = solver.positions();
       return *std::move(solved);
     }
@@ -350,7 +351,8 @@ std::vector<Value> analyse_positions(const std::vector<Game>& positions,
     if (!values[i] || positions[i].over()) continue;
     const auto it = std::find_if(solvers.begin(), solvers.end(),
                                  [&](const auto& s) { return s.first == positions[i].options(); });
-    if (it != solvers.end()) add_draw_distance(*values[i], positions[i], *it->second);
+    if (it != solvers.end())
+      add_draw_distance(*values[i], positions[i], *it->second, limits.draw_distance);
   }
   solvers.clear();
 

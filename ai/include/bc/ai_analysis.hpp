@@ -46,6 +46,9 @@ struct AnalysisLimits {
   // time and nothing is estimated if it gives up (then the value is not exact and there are no
   // turns). Otherwise the solver gets 3/4 of the time and the search the rest if it gives up.
   bool exact_only = false;
+  // false: a solved tie's distance is not searched (remoteness kUnknownDistance), which on boards
+  // with bombs costs several times the value; for callers that only tell wins from the rest.
+  bool draw_distance = true;
 };
 
 // A position's value and its turns' values. A finished game gives its outcome for the side to
