@@ -380,6 +380,24 @@ const Flag<Settings> kServeFlags[] = {
      "keep games in memory only, not in the data directory (lost on restart)", set_memory},
     {"--no-accounts", "BOMBCHECKERS_NO_ACCOUNTS", "",
      "no players: no guests, accounts, ratings or pools (docs/PLAYERS.md)", set_no_accounts},
+    {"--puzzles", "BOMBCHECKERS_PUZZLES", "FILE",
+     "the puzzle collection (docs/PUZZLES.md; default the web root's data/puzzles.json)",
+     [](Settings& s, std::string_view v) -> Setting {
+       if (v.empty()) return "wants a file";
+       s.cfg.puzzles = fs::path(v);
+       return std::nullopt;
+     }},
+    {"--watch-lag", "BOMBCHECKERS_WATCH_LAG", "N",
+     "turns the values a watcher of a live game may see lag behind it, at least 2, 0 = off\n"
+     "                           (docs/PROTOCOL.md, \"Values for watchers\"; default 4)",
+     [](Settings& s, std::string_view v) -> Setting {
+       int n = 0;
+       if (auto e = set_whole(n, v, 0, 1000, "off")) return e;
+       if (n == 1)
+         return "wants 0 (off) or at least 2: one turn behind shows the position a turn away";
+       s.cfg.limits.watch_lag = n;
+       return std::nullopt;
+     }},
     {"--pool-wave-ms", "BOMBCHECKERS_POOL_WAVE_MS", "MS",
      "how often the quick-pairing pools pair their players (default 3000)",
      [](Settings& s, std::string_view v) -> Setting {

@@ -15,5 +15,6 @@ int cmd_selfplay(Args args);
 int cmd_analyse(Args args);
 int cmd_solve(Args args);
 int cmd_compact(Args args);
+int cmd_puzzles(Args args);
 
 }  // namespace bc::app

@@ -22,6 +22,8 @@ constexpr Command kCommands[] = {
     {"analyse", bc::app::cmd_analyse, "search a position and print the best line and score"},
     {"solve", bc::app::cmd_solve,
      "solve a small Kaboom board exactly: the start's and each first turn's value"},
+    {"puzzles", bc::app::cmd_puzzles,
+     "build or extend the puzzle collection: positions whose only winning turns are proven"},
     {"compact", bc::app::cmd_compact,
      "prune a stopped server's database by the retention policy and shrink its file"},
 };

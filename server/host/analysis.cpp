@@ -88,43 +88,25 @@ std::vector<std::uint64_t> reachable_keys(const Game& g) {
 
 Analyst::Analyst(ComputerPool* pool) : pool_(pool) {}
 
-std::optional<std::string> Analyst::cached(const AnalysisJob& job) {
-  if (job.history || job.positions.size() != 1) return std::nullopt;
-  const auto& [version, game] = job.positions.front();
+std::optional<ai::Analysis> Analyst::kept(const Game& game, bool moves) {
   std::lock_guard lock(cache_mu_);
   auto [from, to] = by_hash_.equal_range(game.hash());
   for (auto it = from; it != to; ++it) {
     const Cached& c = *it->second;
     // An answer with the turns also answers a request without them.
-    if (c.game == game && (c.moves || !job.moves)) {
+    if (c.game == game && (c.moves || !moves)) {
       lru_.splice(lru_.begin(), lru_, it->second);
       ai::Analysis a = c.analysis;
-      if (!job.moves) a.turns.clear();
-      return analysis_json(job.id, game, job.version, a, 0, true);
+      if (!moves) a.turns.clear();
+      return a;
     }
   }
   return std::nullopt;
 }
 
-std::string Analyst::run(const AnalysisJob& job, const GamePositions& positions,
-                         std::chrono::milliseconds spent) {
-  const auto start = Steady::now() - spent;
-  ai::AnalysisLimits limits;
-  limits.time = (job.history ? kHistoryTime : kAnalysisTime) - spent;
-  limits.turns = job.moves;
-  if (pool_ != nullptr) limits.stop = pool_->closing_flag();
-  if (job.history) {
-    std::vector<Game> games;
-    games.reserve(positions.size());
-    for (const auto& p : positions) games.push_back(p.second);
-    const auto values = ai::analyse_positions(games, limits);
-    return analysis_history_json(job.id, job.game_number, positions, values, ms_since(start));
-  }
-  const auto& [version, game] = positions.front();
-  ai::Analysis a = ai::analyse_position(game, limits);
-  std::string text = analysis_json(job.id, game, job.version, a, ms_since(start), false);
+void Analyst::keep(const Game& game, bool moves, ai::Analysis a) {
   std::lock_guard lock(cache_mu_);
-  lru_.push_front(Cached{game, job.moves, std::move(a)});
+  lru_.push_front(Cached{game, moves, std::move(a)});
   by_hash_.emplace(game.hash(), lru_.begin());
   if (lru_.size() > kAnalysisCacheEntries) {
     auto last = std::prev(lru_.end());
@@ -137,6 +119,69 @@ std::string Analyst::run(const AnalysisJob& job, const GamePositions& positions,
     }
     lru_.pop_back();
   }
+}
+
+std::optional<std::string> Analyst::cached(const AnalysisJob& job) {
+  if (job.history || job.positions.size() != 1) return std::nullopt;
+  const auto& [version, game] = job.positions.front();
+  auto a = kept(game, job.moves);
+  if (!a) return std::nullopt;
+  return analysis_json(job.id, game, job.version, *a, 0, true);
+}
+
+std::string Analyst::run_lagged(const AnalysisJob& job, const GamePositions& positions,
+                                std::chrono::milliseconds spent) {
+  const auto start = Steady::now() - spent;
+  std::vector<std::optional<ai::Value>> values(positions.size());
+  std::vector<Game> wanted;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const Game& g = positions[i].second;
+    // The live guard, whatever the room's start: a live position's value is not even searched.
+    if (*job.lag > 0 && is_live(g)) continue;
+    if (auto a = kept(g, false)) {
+      values[i] = a->value;
+    } else {
+      wanted.push_back(g);
+      at.push_back(i);
+    }
+  }
+  if (!wanted.empty()) {
+    ai::AnalysisLimits limits;
+    limits.time = kHistoryTime - spent;
+    limits.turns = false;
+    if (pool_ != nullptr) limits.stop = pool_->closing_flag();
+    const auto found = ai::analyse_positions(wanted, limits);
+    for (std::size_t k = 0; k < found.size() && k < at.size(); ++k) {
+      values[at[k]] = found[k];
+      ai::Analysis a;
+      a.value = found[k];
+      keep(wanted[k], false, std::move(a));
+    }
+  }
+  return analysis_history_json(job.id, job.game_number, positions, values, ms_since(start),
+                               LaggedHistory{*job.lag, job.upto});
+}
+
+std::string Analyst::run(const AnalysisJob& job, const GamePositions& positions,
+                         std::chrono::milliseconds spent) {
+  const auto start = Steady::now() - spent;
+  ai::AnalysisLimits limits;
+  limits.time = (job.history ? kHistoryTime : kAnalysisTime) - spent;
+  limits.turns = job.moves;
+  if (pool_ != nullptr) limits.stop = pool_->closing_flag();
+  if (job.lag) return run_lagged(job, positions, spent);
+  if (job.history) {
+    std::vector<Game> games;
+    games.reserve(positions.size());
+    for (const auto& p : positions) games.push_back(p.second);
+    const auto values = ai::analyse_positions(games, limits);
+    return analysis_history_json(job.id, job.game_number, positions, values, ms_since(start));
+  }
+  const auto& [version, game] = positions.front();
+  ai::Analysis a = ai::analyse_position(game, limits);
+  std::string text = analysis_json(job.id, game, job.version, a, ms_since(start), false);
+  keep(game, job.moves, std::move(a));
   return text;
 }
 

@@ -45,6 +45,10 @@ struct AnalysisJob {
   int game_number = 0;                  // history: echoed
   GamePositions positions;              // one position, or every one of a history
   bool custom_start = false;  // the room's game began at a custom position: the live guard applies
+  // Values for watchers (a lagged history): its lag, 0 once the game is over, and its last
+  // version. With a lag, every position is checked by the live guard; a live one has no value.
+  std::optional<int> lag;
+  std::optional<std::int64_t> upto;
   // An earlier game of the room: reads its positions from the store on the computer thread
   // (an error text when it cannot); empty otherwise. Its time counts against the request's budget,
   // and what it loads is kept (finished games do not change), so asking again costs no load.
@@ -77,6 +81,13 @@ class Analyst {
   std::string run(const AnalysisJob& job, const GamePositions& positions,
                   std::chrono::milliseconds spent = {});
   std::optional<std::string> cached(const AnalysisJob& job);
+  // The kept analysis of a position (one with the turns answers one without), and keeping one.
+  std::optional<ai::Analysis> kept(const Game& game, bool moves);
+  void keep(const Game& game, bool moves, ai::Analysis a);
+  // A lagged history: each position checked by the live guard, kept values reused, the rest
+  // searched within the budget and kept for the next watcher.
+  std::string run_lagged(const AnalysisJob& job, const GamePositions& positions,
+                         std::chrono::milliseconds spent);
   // An earlier game's positions: kept ones, or loaded (and kept) now.
   std::variant<std::shared_ptr<const GamePositions>, std::string> positions_of(
       const AnalysisJob& job);
@@ -116,5 +127,14 @@ std::string analysis_json(const RequestId& id, const Game& game,
 std::string analysis_history_json(const RequestId& id, int game_number,
                                   const GamePositions& positions,
                                   const std::vector<ai::Value>& values, std::int64_t ms);
+// A lagged history (values for watchers): `lag` and `upto` said, a live position's value null.
+struct LaggedHistory {
+  int lag = 0;
+  std::optional<std::int64_t> upto;
+};
+std::string analysis_history_json(const RequestId& id, int game_number,
+                                  const GamePositions& positions,
+                                  const std::vector<std::optional<ai::Value>>& values,
+                                  std::int64_t ms, const LaggedHistory& lagged);
 
 }  // namespace bc::server

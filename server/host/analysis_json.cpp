@@ -1,4 +1,5 @@
 // The answers to `analyse` (docs/PROTOCOL.md, "Analysis").
+#include "bc/ai_notation.hpp"
 #include "server/host/analysis.hpp"
 #include "server/wire/json.hpp"
 
@@ -76,6 +77,12 @@ std::string analysis_json(const RequestId& id, const Game& game,
   w.list(a.turns, [&](const ai::TurnValue& t) {
     w.raw(R"({"actions":)");
     w.actions(t.turn.actions);
+    // The position after the turn, in the analysis board's text: no client needs the rules to
+    // walk a line.
+    Game after = game;
+    for (const Action& act : t.turn.actions) after = after.apply(act)->next;
+    w.raw(R"(,"position":)");
+    w.str(ai::format_position(after));
     w.raw(R"(,"value":)");
     value(w, t.value);
     w.raw("}");
@@ -88,16 +95,28 @@ std::string analysis_json(const RequestId& id, const Game& game,
   return out;
 }
 
-std::string analysis_history_json(const RequestId& id, int game_number,
-                                  const GamePositions& positions,
-                                  const std::vector<ai::Value>& values, std::int64_t ms) {
+namespace {
+
+std::string history_json(const RequestId& id, int game_number, const GamePositions& positions,
+                         std::size_t n, const std::function<const ai::Value*(std::size_t)>& at,
+                         std::int64_t ms, const LaggedHistory* lagged) {
   std::string out = R"({"type":"analysis_history")";
   id_field(out, id);
   Writer w{out};
   w.raw(R"(,"game":)");
   w.num(game_number);
+  if (lagged != nullptr) {
+    w.raw(R"(,"lag":)");
+    w.num(lagged->lag);
+    w.raw(R"(,"upto":)");
+    if (lagged->upto) {
+      w.num(*lagged->upto);
+    } else {
+      w.raw("null");
+    }
+  }
   w.raw(R"(,"values":[)");
-  for (std::size_t i = 0; i < positions.size() && i < values.size(); ++i) {
+  for (std::size_t i = 0; i < positions.size() && i < n; ++i) {
     if (i > 0) w.raw(",");
     const auto& [version, game] = positions[i];
     w.raw(R"({"version":)");
@@ -105,13 +124,36 @@ std::string analysis_history_json(const RequestId& id, int game_number,
     w.raw(R"(,"turn":)");
     w.str(side_name(game.variant(), game.turn()));
     w.raw(R"(,"value":)");
-    value(w, values[i]);
+    if (const ai::Value* v = at(i)) {
+      value(w, *v);
+    } else {
+      w.raw("null");
+    }
     w.raw("}");
   }
   w.raw(R"(],"ms":)");
   w.num(ms);
   w.raw("}");
   return out;
+}
+
+}  // namespace
+
+std::string analysis_history_json(const RequestId& id, int game_number,
+                                  const GamePositions& positions,
+                                  const std::vector<ai::Value>& values, std::int64_t ms) {
+  return history_json(
+      id, game_number, positions, values.size(), [&](std::size_t i) { return &values[i]; }, ms,
+      nullptr);
+}
+
+std::string analysis_history_json(const RequestId& id, int game_number,
+                                  const GamePositions& positions,
+                                  const std::vector<std::optional<ai::Value>>& values,
+                                  std::int64_t ms, const LaggedHistory& lagged) {
+  return history_json(
+      id, game_number, positions, values.size(),
+      [&](std::size_t i) { return values[i] ? &*values[i] : nullptr; }, ms, &lagged);
 }
 
 }  // namespace bc::server

@@ -51,6 +51,8 @@ struct ServerConfig {
   // Players (docs/PLAYERS.md): off (serve --no-accounts), the server has no guests, accounts,
   // ratings or pools, as before them. `password_cost` Minimal only for tests.
   bool accounts = true;
+  // The puzzle collection (docs/PUZZLES.md); empty: the web root's data/puzzles.json.
+  std::filesystem::path puzzles;
   PasswordCost password_cost = PasswordCost::Interactive;
   std::chrono::milliseconds pool_wave{3000};  // serve --pool-wave-ms
 

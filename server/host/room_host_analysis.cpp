@@ -27,7 +27,9 @@ void RoomHost::start_analysis(AnalysisWork work, const std::shared_ptr<Peer>& to
   job.game_number = work.game_number;
   job.positions = std::move(work.positions);
   job.custom_start = room_.setup().position.has_value();
-  if (job.positions.empty()) {
+  job.lag = work.lag;
+  job.upto = work.upto;
+  if (job.positions.empty() && !job.lag) {
     // An earlier game: from the store, on the computer thread.
     job.load = [store = store_, id = id_,
                 game_no = work.game_number]() -> std::variant<GamePositions, std::string> {

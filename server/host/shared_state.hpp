@@ -13,6 +13,7 @@
 #include "server/host/address_limits.hpp"
 #include "server/host/config.hpp"
 #include "server/host/metrics.hpp"
+#include "server/host/puzzles.hpp"
 #include "server/host/records.hpp"
 #include "server/host/registry.hpp"
 #include "server/players/accounts.hpp"
@@ -77,6 +78,8 @@ struct SharedState {
   // serve --cluster: this node's part of the cluster (server/cluster/cluster.hpp); null without it.
   std::shared_ptr<Cluster> cluster;
   std::filesystem::path web_root;  // canonical
+  // The puzzle collection, read once at start (docs/PUZZLES.md); never null once started.
+  std::shared_ptr<const PuzzleCollection> puzzles = std::make_shared<const PuzzleCollection>();
   std::shared_ptr<const std::string> welcome;
   std::atomic<MemberId> next_member{1};
   std::atomic<bool> stopping{false};

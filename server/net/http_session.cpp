@@ -58,9 +58,19 @@ http::message_generator file_response(const HttpRequest& req, const std::filesys
   return res;
 }
 
-// "/@/{name}" and "/leaderboard": pages of the web client (docs/PLAYERS.md).
+// "/@/{name}", "/leaderboard" (docs/PLAYERS.md), "/puzzles" and "/puzzles/{id}"
+// (docs/PUZZLES.md): pages of the web client.
 bool is_page_link(std::string_view path) {
   if (path == "/leaderboard" || path == "/leaderboard/") return true;
+  if (path == "/puzzles" || path == "/puzzles/") return true;
+  if (path.rfind("/puzzles/", 0) == 0) {
+    std::string_view id = path.substr(9);
+    if (!id.empty() && id.back() == '/') id.remove_suffix(1);
+    return !id.empty() && id.size() <= 24 && std::all_of(id.begin(), id.end(), [](char c) {
+      return std::islower(static_cast<unsigned char>(c)) ||
+             std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+    });
+  }
   if (path.rfind("/@/", 0) != 0) return false;
   std::string_view name = path.substr(3);
   if (!name.empty() && name.back() == '/') name.remove_suffix(1);
@@ -281,6 +291,14 @@ void HttpSession::handle(Request req) {
       return send(
           json_error(req, http::status::bad_request, "bad_request", "the text is too long"));
     return send(text_response(req, http::status::ok, "image/svg+xml", std::move(*svg)));
+  }
+  if (path == "/api/puzzles" || path.rfind("/api/puzzles/", 0) == 0) {
+    const auto& puzzles = *state_->puzzles;
+    const PuzzleAnswer a =
+        path.size() > 13 ? puzzles.one(path.substr(13))
+                         : puzzles.list(query_param(target, "variant"), query_param(target, "kind"),
+                                        query_param(target, "difficulty"));
+    return send(text_response(req, static_cast<http::status>(a.status), kJson, a.body));
   }
   if (path.rfind("/api/games/", 0) == 0)
     return handle_game(std::move(req), path.substr(11), target);

@@ -304,6 +304,14 @@ std::optional<std::string> Server::start() {
 
   // The store first: a server that cannot keep games does not start (no silent fallback).
   if (auto e = open_store()) return e;
+  {
+    const auto file = cfg.puzzles.empty() ? s.web_root / "data" / "puzzles.json" : cfg.puzzles;
+    auto loaded = PuzzleCollection::load(file);
+    if (auto* why = std::get_if<std::string>(&loaded)) return "the puzzles: " + *why;
+    s.puzzles =
+        std::make_shared<const PuzzleCollection>(std::get<PuzzleCollection>(std::move(loaded)));
+    if (s.puzzles->size() > 0) spdlog::info("{} puzzles from {}", s.puzzles->size(), file.string());
+  }
   if (s.pools) s.pools->start();
   if (!cfg.cluster.empty() && !s.cluster) {
     ClusterConfig cc;

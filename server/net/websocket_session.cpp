@@ -220,7 +220,9 @@ void WebSocketSession<Stream>::on_message(std::string_view text) {
   }
   if (auto* a = std::get_if<AnalyseMsg>(&request.body)) {
     if (!state_->address_limits.take(address(), AddressLimiter::Kind::Analyse, received,
-                                     a->history ? kHistoryCost : 1.0)) {
+                                     // A watcher's lagged history `from` a version
+                                     // answers at most 4 versions: it costs one.
+                                     a->history && !(a->lagged && a->from) ? kHistoryCost : 1.0)) {
       // Each analysis is up to a second of a computer thread.
       state_->metrics.limited(Limited::AddressAnalyses);
       return refuse(request.id, ErrorCode::RateLimited,

@@ -7,6 +7,62 @@
 
 namespace bc::server {
 
+namespace {
+
+// A lagged history asked `from` a version: at most this many versions from it, for a cost of one.
+constexpr std::size_t kLaggedFromVersions = 4;
+
+void keep_from(std::vector<std::pair<std::int64_t, Game>>& positions,
+               std::optional<std::int64_t> from) {
+  if (!from) return;
+  std::erase_if(positions, [&](const auto& p) { return p.first < *from; });
+  if (positions.size() > kLaggedFromVersions) {
+    positions.erase(positions.begin() + kLaggedFromVersions, positions.end());
+  }
+}
+
+}  // namespace
+
+Outcome Room::lagged_history(MemberId m, const RequestId& id, const AnalyseMsg& a,
+                             AnalysisWork work) {
+  constexpr std::string_view kType = "analyse";
+  if (limits_.watch_lag <= 0) {
+    return refuse(m, id, kType, ErrorCode::AnalysisNotAllowed,
+                  "this server shows no values during a game between two people");
+  }
+  if (seat_of(m)) {
+    return refuse(m, id, kType, ErrorCode::AnalysisNotAllowed,
+                  "the players see no values while their game is on");
+  }
+  if (setup().rated) {
+    return refuse(m, id, kType, ErrorCode::AnalysisNotAllowed,
+                  "a rated game shows no values while it is on");
+  }
+  auto positions = match_.positions();
+  // The versions where a turn begins: the side to move changed (a multi-jump's hops do not).
+  std::vector<std::int64_t> starts;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    if (i == 0 || positions[i].second.turn() != positions[i - 1].second.turn()) {
+      starts.push_back(positions[i].first);
+    }
+  }
+  const auto lag = static_cast<std::size_t>(limits_.watch_lag);
+  work.lag = limits_.watch_lag;
+  if (starts.size() <= lag) {
+    positions.clear();
+  } else {
+    // The current turn is starts.back(); the last valued is the one that began `lag` turns before.
+    const std::int64_t upto = starts[starts.size() - 1 - lag];
+    work.upto = upto;
+    std::erase_if(positions, [&](const auto& p) { return p.first > upto; });
+  }
+  keep_from(positions, a.from);
+  work.positions = std::move(positions);
+  Outcome o;
+  o.analysis = std::move(work);
+  return o;
+}
+
 Outcome Room::handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& a) {
   constexpr std::string_view kType = "analyse";
   if (a.free) {
@@ -32,6 +88,9 @@ Outcome Room::handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& 
     return o;
   }
   const bool live = !game().over();
+  if (a.lagged && live && status() == RoomStatus::Playing && !has_computer()) {
+    return lagged_history(m, id, a, std::move(work));
+  }
   if (live && (status() != RoomStatus::Playing || !has_computer())) {
     return refuse(m, id, kType, ErrorCode::AnalysisNotAllowed,
                   status() != RoomStatus::Playing
@@ -43,6 +102,12 @@ Outcome Room::handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& 
   const std::int64_t want = a.version.value_or(version());
   if (a.history) {
     work.positions = match_.positions();
+    if (a.lagged) {
+      // Over, or against the computer: every version, as the plain history.
+      work.lag = 0;
+      work.upto = version();
+      keep_from(work.positions, a.from);
+    }
   } else if (want == version()) {
     // The room's own position: no replay of the log.
     work.version = want;

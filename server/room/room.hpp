@@ -78,6 +78,10 @@ struct AnalysisWork {
   int game_number = 1;
   // The position, or every one for a history; empty for an earlier game, read from the store.
   std::vector<std::pair<std::int64_t, Game>> positions;
+  // Values for watchers: the turns the history lags behind the live game, and its last version
+  // (none: the game has not made that many turns). Each position is checked by the live guard.
+  std::optional<int> lag = std::nullopt;
+  std::optional<std::int64_t> upto = std::nullopt;
 };
 
 struct Outcome {
@@ -211,6 +215,8 @@ class Room {
   Outcome handle_chat(MemberId m, const RequestId& id, const ChatMsg& c);
   Outcome handle_leave(MemberId m, const RequestId& id);
   Outcome handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& a);
+  // Values for watchers: the history of a live game between two people, a few turns behind.
+  Outcome lagged_history(MemberId m, const RequestId& id, const AnalyseMsg& a, AnalysisWork work);
   Outcome handle_claim(MemberId m, const RequestId& id, const ClaimMsg& c);
   Outcome handle_takeback(MemberId m, const RequestId& id);
   Outcome handle_answer_takeback(MemberId m, const RequestId& id, const AnswerTakebackMsg& a);

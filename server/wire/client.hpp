@@ -128,6 +128,9 @@ struct AnalyseMsg {
   bool history = false;
   bool moves = true;
   std::optional<CreateMsg> free;  // variant, options and position, read as create's
+  // Values for watchers: the history a few turns behind a live game, from version `from` on.
+  bool lagged = false;
+  std::optional<std::int64_t> from = std::nullopt;
 };
 
 // extension: wait in a quick-pairing pool (docs/PLAYERS.md); none leaves the pool. Answered by the

@@ -377,6 +377,10 @@ MessageBody parse_analyse(Fields& f) {
   whole("game", m.game);
   f.boolean("history", m.history);
   f.boolean("moves", m.moves);
+  f.boolean("lagged", m.lagged);
+  whole("from", m.from);
+  if (m.lagged && !m.history) f.fail("`lagged` is a form of the history: it needs `history`");
+  if (m.from && !m.lagged) f.fail("`from` goes with `lagged`");
   if (const json* v = f.find("variant"); v && !v->is_null()) {
     CreateMsg setup;
     read_setup(f, setup);

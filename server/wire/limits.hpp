@@ -93,6 +93,8 @@ struct Limits {
   // `analyse` requests of one address, a token bucket of this many a minute (a history takes
   // kHistoryCost); each is up to a second of a computer thread. 0 = no limit.
   std::size_t analyses_per_address_per_minute = 30;
+  // Values for watchers (docs/PROTOCOL.md): how many turns behind a live game; 0: none.
+  int watch_lag = 4;
   // Spectators of one room from one address; a further spectator `join` gets too_many_spectators.
   std::size_t spectators_per_room_per_address = 16;
   std::chrono::seconds empty_room_ttl{15 * 60};          // nobody connected

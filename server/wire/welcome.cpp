@@ -41,6 +41,8 @@ std::string welcome_json(const Limits& limits, std::string_view node, std::strin
   }
   j["variants"] = std::move(variants);
   j["ai"] = ojson{{"min_level", kComputerMinLevel}, {"max_level", kComputerMaxLevel}};
+  // Values for watchers (PROTOCOL.md): how many turns behind a live game; 0: none.
+  j["analysis"] = ojson{{"watch_lag", limits.watch_lag}};
   // docs/PLAYERS.md: accounts and the quick-pairing pools, when the server has players.
   if (!players.empty()) j["players"] = ojson::parse(players.begin(), players.end());
   // The time controls a client offers (create's `clock`): presets as [base s, increment s].

@@ -29,6 +29,8 @@ inline server::ServerConfig loopback_config() {
   cfg.host = "127.0.0.1";
   cfg.port = 0;
   cfg.web_root = std::filesystem::temp_directory_path();
+  // No puzzles unless a test gives its collection: not whatever the temporary folder holds.
+  cfg.puzzles = std::filesystem::temp_directory_path() / "bc-tests-have-no-puzzles.json";
   cfg.threads = test_io_threads();
   cfg.memory = true;
   return cfg;

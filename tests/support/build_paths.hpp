@@ -8,5 +8,6 @@ namespace bc::test {
 extern const char* const kBinary;      // the bombcheckers binary of this build tree
 extern const char* const kHaproxyCfg;  // docker/haproxy.cfg, the configuration the project ships
 extern const char* const kPersistFixtures;  // tests/persist/fixtures
+extern const char* const kPuzzles;          // web/data/puzzles.json, the collection shipped
 
 }  // namespace bc::test
