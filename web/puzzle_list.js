@@ -193,6 +193,6 @@ function puzzleLink(p) {
     { href: `/puzzles/${encodeURIComponent(p.id)}`, dataset: { route: '', puzzle: p.id } },
     sideChip(p.turn),
     h('span.pz-goal', {}, goalWords(p)),
-    h('span.pz-board.muted', {}, optionsWords(p.variant, p.options)),
+    h('span.pz-options.muted', {}, optionsWords(p.variant, p.options)),
   );
 }

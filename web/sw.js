@@ -23,6 +23,7 @@ const FILES = [
   '/context.js',
   '/controls.js',
   '/create_form.js',
+  '/data/puzzles.json',
   '/delta.js',
   '/editor.css',
   '/editor.js',

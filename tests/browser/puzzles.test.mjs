@@ -38,7 +38,7 @@ const shown = (p) => p.eval(() => [...document.querySelectorAll('.pz-item')].map
 test('the start screen leads to the list, by kind, variant and difficulty; its choices narrow it', async () => {
   const p = await browser.person();
   await p.goto(`${server.base}/`);
-  await p.click('#open-puzzles');
+  await p.click('#hero-puzzles'); // the start screen's first sight of them
   await p.waitFn((n) => document.querySelectorAll('.pz-item').length === n, list.length);
   assert.equal(await p.pathname(), '/puzzles');
   for (const s of list) {

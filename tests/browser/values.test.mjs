@@ -231,7 +231,7 @@ test("values against the computer in checkers: estimates, and a selected piece's
   await page.context().close();
 });
 
-test('a finished game: no values while two people play; then the chart, and a click on it moves the replay', async (t) => {
+test('a finished game: no values for the players while two people play; then the chart, and a click on it moves the replay', async (t) => {
   const x = await person(browser);
   const o = await person(browser);
   await spySocket(x);
@@ -248,7 +248,9 @@ test('a finished game: no values while two people play; then the chart, and a cl
   const link = await shareLink(x);
   await joinByLink(o, link, 'Otto');
   await waitBoard(x, { status: 'playing', turn: 'x' });
-  // A spectator with values on sees no toggle either.
+  // A spectator with values on sees only what the host lets watchers see: the values some turns
+  // behind the game (watch_values.test.mjs), never the position played; on a host that lets them
+  // see none, no toggle either.
   const watcher = await person(browser);
   await spySocket(watcher);
   await watcher.goto(`${BASE}/`);
@@ -270,7 +272,18 @@ test('a finished game: no values while two people play; then the chart, and a cl
   ]) {
     await drop(page, c, Number((await board(x)).version) + 1);
     await waitBoard(watcher, { version: Number((await board(x)).version) });
-    for (const p of [x, o, watcher]) {
+    const lag = await watcher.evaluate(() => window.bombcheckers.app.welcome?.analysis?.watch_lag ?? 0);
+    if (lag) {
+      await watcher.locator('#values-toggle', { hasText: `${lag} turns behind` }).waitFor();
+      assert.equal((await board(watcher)).values, 'lagged');
+      assert.equal((await board(watcher)).valueMarks ?? '', '', 'nothing on the live board');
+      const asked = await watcher.evaluate(() => window.sent.filter((m) => m.type === 'analyse'));
+      assert.ok(
+        asked.every((m) => m.history && m.lagged),
+        'a watcher asks only for the values behind the game',
+      );
+    }
+    for (const p of lag ? [x, o] : [x, o, watcher]) {
       assert.ok(await p.locator('#values-toggle').isHidden(), 'no toggle during a game between two people');
       assert.equal((await board(p)).values, 'hidden');
       assert.deepEqual(
