@@ -1,7 +1,8 @@
 // The puzzles' pages (docs/PUZZLES.md, "The page") in Chromium: the start screen's way to them, the
 // list by kind, variant and difficulty with its choices, a puzzle's page saying what it is, an
-// unknown puzzle's link, and a phone's width. Solving and wrong turns, in both engines:
-// both/puzzles.mjs. The server is the file's own, with the collection of web/data/puzzles.json.
+// unknown puzzle's link, a phone's width, and the page's own copy of the collection with no server.
+// Solving and wrong turns, in both engines: both/puzzles.mjs. The server is the file's own, with
+// the collection of web/data/puzzles.json.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch } from './driver.mjs';
@@ -131,4 +132,30 @@ test('on a phone the board, the words and the buttons fit its width', async () =
   );
   await p.shot('puzzle-phone');
   await done(p);
+});
+
+test('with the server gone, the puzzles come from the page’s own copy and still play', async () => {
+  // A server of this test's own, stopped halfway; the service worker has kept the page and the
+  // collection (web/data/puzzles.json).
+  let gone = await puzzlesServer();
+  try {
+    const base = gone.base;
+    const p = await browser.person();
+    await p.goto(`${base}/`);
+    await p.waitFn(() => navigator.serviceWorker?.controller?.state === 'activated', null, { timeout: 30000 });
+    await gone.stop();
+    gone = null;
+    await p.goto(`${base}/puzzles`);
+    await p.waitFn((n) => document.querySelectorAll('.pz-item').length === n, list.length);
+    const { id } = list[0];
+    const puzzle = await fetchPuzzle(server.base, id);
+    await p.click(`.pz-item[data-puzzle="${id}"]`);
+    await waitPz(p, { puzzle: id, mode: 'solving', position: puzzle.text });
+    const wrong = wrongTurn(puzzle);
+    await playTurn(p, wrong ?? puzzle.line[0].actions);
+    await waitPz(p, wrong ? { mode: 'wrong', position: puzzle.text } : { step: 1 });
+    await done(p);
+  } finally {
+    await gone?.stop();
+  }
 });
