@@ -142,6 +142,25 @@ TEST_F(RatedRoomTest, AGameWithFewerThanTwoTurnsIsNotRated) {
   EXPECT_FALSE(state()["players"]["fire"].contains("rating_diff"));
 }
 
+// Values for watchers (docs/PROTOCOL.md) are off in a rated game, and on in a casual one.
+TEST_F(RatedRoomTest, AWatcherOfARatedGameGetsNoLaggedValues) {
+  const json lagged = {{"type", "analyse"}, {"history", true}, {"lagged", true}};
+  const json watch = {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "spectator"}, {"name", "C"}};
+  rated_pair();
+  send(C, watch);
+  play_first();
+  Outcome o = send(C, lagged);
+  EXPECT_EQ(error_code(C), "analysis_not_allowed");
+  EXPECT_FALSE(o.analysis);
+
+  two_players();
+  send(C, watch);
+  play_first();
+  Outcome casual = send(C, lagged);
+  ASSERT_TRUE(casual.analysis);
+  EXPECT_EQ(casual.analysis->lag, limits_.watch_lag);
+}
+
 TEST_F(RatedRoomTest, ACasualRoomShowsNoRatings) {
   create("fire");
   send_as(B, {{"type", "join"}, {"room", "K7QF2M"}, {"seat", "any"}, {"name", "Bob"}},
