@@ -66,9 +66,19 @@ export default function scenarios(kind) {
       const p = await engine.browser.person();
       await p.goto(`${server.base}/puzzles/${puzzle.id}`);
       await waitPz(p, { puzzle: puzzle.id, mode: 'solving', position: puzzle.text });
+      // "At once": the page times the last click on the board and the word "wrong" appearing.
+      await p.eval(() => {
+        window.wrongAt = null;
+        // Captured on the way down, before the board's own listener acts on it.
+        window.addEventListener('pointerup', () => (window.clickAt = performance.now()), true);
+        new MutationObserver(() => {
+          if (document.querySelector('#pz-feedback').classList.contains('wrong')) window.wrongAt ??= performance.now();
+        }).observe(document.querySelector('#pz-feedback'), { attributes: true, childList: true });
+      });
       await playTurn(p, wrong);
-      // "At once": no server is asked, so well under the reply's pause.
-      await waitPz(p, { mode: 'wrong', step: 0, position: puzzle.text }, 1000);
+      await waitPz(p, { mode: 'wrong', step: 0, position: puzzle.text });
+      const ms = await p.eval(() => window.wrongAt - window.clickAt);
+      assert.ok(ms >= 0 && ms < 100, `said wrong ${ms} ms after the click: no server asked, no pause`);
       await p.waitText('#pz-feedback', 'Wrong');
       await p.visible('#pz-retry');
       await p.visible('#pz-solution');
