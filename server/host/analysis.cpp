@@ -147,8 +147,11 @@ std::string Analyst::run_lagged(const AnalysisJob& job, const GamePositions& pos
     }
   }
   if (!wanted.empty()) {
+    // A second a position, as a single one gets, within a history's cap: a watcher's usual ask is
+    // the one position the game's last turn let through.
     ai::AnalysisLimits limits;
-    limits.time = kHistoryTime - spent;
+    limits.time =
+        std::min<std::chrono::milliseconds>(kHistoryTime, kAnalysisTime * wanted.size()) - spent;
     limits.turns = false;
     if (pool_ != nullptr) limits.stop = pool_->closing_flag();
     const auto found = ai::analyse_positions(wanted, limits);
