@@ -9,7 +9,7 @@ import { same } from './squares.js';
 import { edBoard, edCanvas, say, setValue, showPosition, unsay } from './editor_board.js';
 import { analyse, ed, edSides, editorView, positionWords, refusal } from './editor_state.js';
 import { loadEngine } from './engine.js';
-import { isKaboom, sortPieces } from './position_text.js';
+import { isKaboom, parseFen } from './position_text.js';
 import { tieRank, valueColour, valueWords } from './values.js';
 
 // line: [{pos, turn}] from the position set up (turn null) on; at: the index shown. path: the
@@ -284,25 +284,25 @@ async function play(t) {
   const before = ex.line[ex.at].pos;
   let after;
   let fx = { captured: [], exploded: [] };
-  if (t.position) {
-    after = {
-      ...before,
-      turn: t.position.turn,
-      pieces: sortPieces(t.position.pieces ?? []),
-      bombs: t.position.bombs ?? before.bombs,
-    };
-  } else {
-    const core = engine ?? (await loadCore());
-    const applied = core?.applyTurn(before, t.actions, ed.options);
-    if (!applied) {
-      say(
-        core
-          ? 'This turn cannot be played from here: the rules core refused it.'
-          : 'The rules core did not load: reload the page to play on.',
-      );
-      return;
+  // The rules core gives the turn's effects too (what to animate); the server's text of the
+  // position after the turn (analyse's moves' `position`) stands in when the core cannot.
+  const core = engine ?? (await loadCore());
+  const applied = core?.applyTurn(before, t.actions, ed.options);
+  if (applied) ({ pos: after, ...fx } = applied);
+  else if (typeof t.position === 'string') {
+    try {
+      after = { ...parseFen(t.position, before.variant, ed.options), width: before.width, height: before.height };
+    } catch {
+      after = null;
     }
-    ({ pos: after, ...fx } = applied);
+  }
+  if (!after) {
+    say(
+      core
+        ? 'This turn cannot be played from here: the rules core refused it.'
+        : 'The rules core did not load: reload the page to play on.',
+    );
+    return;
   }
   const v = t.value;
   const over = v?.outcome && v.remoteness === 1 ? endWords(v, before.turn) : null;

@@ -22,6 +22,7 @@ export async function openPuzzle(id) {
   document.title = 'Puzzle · Bomb Checkers';
   requestAnimationFrame(layoutPuzzleBoard);
   dispatch({ type: 'puzzle/open', puzzle: null, start: null });
+  hint('');
   $('#pz-body').hidden = true;
   say('Loading…');
   const [found] = await Promise.all([fetchPuzzle(id), play.loadCore()]);
