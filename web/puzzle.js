@@ -119,7 +119,8 @@ function renderPanel() {
     solving: pz.step ? 'Right. Your turn again: find the next winning turn.' : 'Find the only turn that wins.',
     reply: `Right! ${sideName(opponent)} answers…`,
     wrong: `Wrong: ${pz.wrong} does not win. It is taken back.`,
-    solved: 'Solved! Every turn was the only winning one.',
+    also: `${pz.wrong} wins too, but the puzzle's line takes another turn here. It is taken back: find that one.`,
+    solved: 'Solved! The first turn was the only winning one, and you found the line to its end.',
     solution: end ? 'That is the solution.' : 'The solution, a turn at a time…',
   }[pz.mode];
   const fb = $('#pz-feedback');
@@ -127,13 +128,13 @@ function renderPanel() {
   fb.className = `pz-feedback ${pz.mode}`;
   $('#puzzle').dataset.mode = pz.mode;
   $('#pz-retry').hidden = pz.mode !== 'wrong';
-  $('#pz-solution').hidden = !['solving', 'wrong'].includes(pz.mode);
+  $('#pz-solution').hidden = !['solving', 'wrong', 'also'].includes(pz.mode);
   $('#pz-again').hidden = !(pz.mode === 'solved' || (pz.mode === 'solution' && end));
   $('#pz-next').classList.toggle('primary', pz.mode === 'solved' || pz.mode === 'solution');
   const endTurn = play.legalNow().some((a) => a.kind === 'end_turn');
   $('#pz-end-turn').hidden = !endTurn;
   const bombs = pz.pos?.bombs?.[pz.pos.turn] ?? 0;
-  $('#pz-bomb').disabled = !bombs || !['solving', 'wrong'].includes(pz.mode);
+  $('#pz-bomb').disabled = !bombs || !['solving', 'wrong', 'also'].includes(pz.mode);
   $('#pz-bomb').checked = pz.bomb;
   $('#pz-line').replaceChildren(
     ...line

@@ -66,7 +66,7 @@ function playFrom(base, actions) {
 /** What the player may do now: the legal actions of the turn under way, none while the line
  *  plays itself or once it is over. */
 export function legalNow() {
-  if (!engine || !pz.base || !['solving', 'wrong'].includes(pz.mode)) return [];
+  if (!engine || !pz.base || !['solving', 'wrong', 'also'].includes(pz.mode)) return [];
   if (legalCache.shown !== pz.shown) {
     const r = playFrom(pz.base, pz.partial);
     legalCache = { shown: pz.shown, legal: r && !r.state.result ? r.state.legal : [] };
@@ -78,7 +78,7 @@ export const redraw = () => drawPuzzleBoard(legalNow());
 
 /** A click on square `sq` of the board. Returns words for a click that does nothing, or null. */
 export function clickSquare(sq) {
-  if (!['solving', 'wrong'].includes(pz.mode)) return null;
+  if (!['solving', 'wrong', 'also'].includes(pz.mode)) return null;
   const legal = legalNow();
   if (!legal.length) return engine ? null : 'The rules core is still loading…';
   if (isKaboom(pz.puzzle.variant)) {
@@ -123,7 +123,10 @@ function act(action) {
   const want = line[pz.step];
   const right = want && sameTurn(want.actions, actions);
   if (!right) {
-    dispatch({ type: 'puzzle/wrong', text: turnText({ side: pz.base.turn, actions }), pos: pz.base, last: pz.last });
+    // Past the first turn, another winning turn is not wrong: the line just takes its fastest.
+    const also = (want?.also ?? []).some((t) => sameTurn(t.actions, actions));
+    const text = turnText({ side: pz.base.turn, actions });
+    dispatch({ type: 'puzzle/wrong', text, pos: pz.base, last: pz.last, also });
     redraw();
     // Taken back at once: a flash where it ended shows which turn that was.
     const end = action.to ?? action.at ?? (action.kind === 'drop' ? [action.column, dropRow(action.column)] : null);

@@ -83,7 +83,9 @@ ojson to_json(const Puzzle& p, bool whole) {
     step["text"] = ai::format_turn(t);
     if (ply < p.also.size() && !p.also[ply].empty()) {
       ojson also = ojson::array();
-      for (const Turn& a : p.also[ply]) also.push_back(ai::format_turn(a));
+      for (const Turn& a : p.also[ply]) {
+        also.push_back(ojson{{"actions", actions_json(a.actions)}, {"text", ai::format_turn(a)}});
+      }
       step["also"] = std::move(also);
     }
     g = after(g, t);
@@ -127,7 +129,8 @@ std::variant<Puzzle, std::string> read_puzzle(const json& j) {
     if (const auto a = step.find("also"); step.is_object() && a != step.end()) {
       if (!a->is_array()) return std::string("has an `also` that is not a list");
       for (const json& alt : *a) {
-        auto other = ai::parse_turn(g, alt.is_string() ? alt.get<std::string>() : "");
+        const std::string alt_text = alt.is_object() ? alt.value("text", std::string()) : "";
+        auto other = ai::parse_turn(g, alt_text);
         if (auto* e = std::get_if<std::string>(&other)) return "has an `also` turn refused: " + *e;
         also.push_back(std::get<Turn>(std::move(other)));
       }

@@ -157,6 +157,7 @@ TEST(PuzzleFile, RoundTripsAndNamesWhatIsWrong) {
   ASSERT_EQ(read.size(), 1u);
   EXPECT_EQ(read[0].id, p.id);
   EXPECT_EQ(read[0].line, p.line);
+  EXPECT_EQ(read[0].also, p.also);
   EXPECT_EQ(read[0].setup.game, start);
 
   auto refused = [&](const std::function<void(json&)>& change) {

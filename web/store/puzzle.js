@@ -14,8 +14,10 @@ export function newPuzzle() {
     partial: [], // the actions of the player's turn under way (a multi-jump's hops so far)
     selected: null, // the piece picked, or the one that goes on jumping
     bomb: false, // Kaboom: the next drop is a bomb
-    mode: 'idle', // 'solving', 'reply' (the line's answer comes), 'wrong', 'solved', 'solution'
-    wrong: null, // the words of the wrong turn just taken back
+    // 'solving', 'reply' (the line's answer comes), 'wrong', 'also' (a turn that wins too but is
+    // not the line's, taken back), 'solved', 'solution'
+    mode: 'idle',
+    wrong: null, // the words of the wrong (or other winning) turn just taken back
     shown: 0, // a number for each position shown: the board animates only a turn played forward
   };
 }
@@ -61,11 +63,12 @@ export const puzzleReducers = {
     p.mode = mode;
     show(p, pos, last, true);
   },
-  /** A wrong turn, taken back at once: the position before it again, with its words. */
-  'puzzle/wrong'(p, { text, pos, last }) {
+  /** A wrong turn (or, `also`, one that wins too but is not the line's), taken back at once: the
+   *  position before it again, with its words. */
+  'puzzle/wrong'(p, { text, pos, last, also = false }) {
     p.partial = [];
     p.selected = null;
-    p.mode = 'wrong';
+    p.mode = also ? 'also' : 'wrong';
     p.wrong = text;
     show(p, pos, last, false);
   },

@@ -1,6 +1,7 @@
 // The puzzles (docs/PUZZLES.md, "The page") in one browser engine (a file per engine runs it:
 // both_puzzles.*.test.mjs): a puzzle solved by playing its line's turns on the board (the replies
-// come by themselves), and a wrong turn said wrong at once and taken back, then the solution shown.
+// come by themselves), another winning turn past the first told apart from a wrong one, and a wrong
+// turn said wrong at once and taken back, then the solution shown.
 // The list page, phone widths and the start screen's link: puzzles.test.mjs.
 import { it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,6 +52,30 @@ export default function scenarios(kind) {
         assert.equal(await p.count('#pz-line li'), puzzle.line.length, 'every turn is in the list of turns played');
         await p.shot(`puzzle-solved-${puzzle.kind}`);
       }
+      await done(p);
+    });
+
+    it('past the first turn, another winning turn is told apart from a wrong one and taken back', async () => {
+      // The first puzzle whose solver's second turn has other winning turns (`also`).
+      let puzzle = null;
+      for (const s of list) {
+        const candidate = await fetchPuzzle(server.base, s.id);
+        if (candidate.line.length > 2 && candidate.line[2].also?.length) {
+          puzzle = candidate;
+          break;
+        }
+      }
+      assert.ok(puzzle, 'a puzzle with another winning turn at its solver’s second turn');
+      const p = await engine.browser.person();
+      await p.goto(`${server.base}/puzzles/${puzzle.id}`);
+      await waitPz(p, { puzzle: puzzle.id, mode: 'solving', step: 0, position: puzzle.text });
+      await playTurn(p, puzzle.line[0].actions);
+      await waitPz(p, { step: 2, mode: 'solving', position: puzzle.line[1].position });
+      await playTurn(p, puzzle.line[2].also[0].actions);
+      await waitPz(p, { mode: 'also', step: 2, position: puzzle.line[1].position });
+      await p.waitText('#pz-feedback', 'wins too');
+      await playTurn(p, puzzle.line[2].actions);
+      await waitPz(p, { step: 3, position: puzzle.line[2].position });
       await done(p);
     });
 
