@@ -76,6 +76,12 @@ Outcome Room::handle_analyse(MemberId m, const RequestId& id, const AnalyseMsg& 
   work.moves = a.moves;
   work.game_number = game_number();
   if (a.game && *a.game != game_number()) {
+    if (a.lagged) {
+      // A lagged history `from` a version costs one: an earlier game's whole history would not.
+      return refuse(m, id, kType, ErrorCode::BadMessage,
+                    "`lagged` is for the room's current game; an earlier one's history is asked "
+                    "without it");
+    }
     if (*a.game < 1 || *a.game > game_number()) {
       return refuse(m, id, kType, ErrorCode::BadMessage,
                     "this room has games 1 to " + std::to_string(game_number()));

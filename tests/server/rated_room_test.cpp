@@ -159,6 +159,17 @@ TEST_F(RatedRoomTest, AWatcherOfARatedGameGetsNoLaggedValues) {
   Outcome casual = send(C, lagged);
   ASSERT_TRUE(casual.analysis);
   EXPECT_EQ(casual.analysis->lag, limits_.watch_lag);
+
+  // Lagged is for the current game: an earlier game's whole history costs a history.
+  send(B, {{"type", "resign"}});
+  send(A, {{"type", "rematch"}});
+  send(B, {{"type", "rematch"}});
+  json earlier = lagged;
+  earlier["game"] = 1;
+  earlier["from"] = 0;
+  Outcome refused = send(C, earlier);
+  EXPECT_EQ(error_code(C), "bad_message");
+  EXPECT_FALSE(refused.analysis);
 }
 
 TEST_F(RatedRoomTest, ACasualRoomShowsNoRatings) {
