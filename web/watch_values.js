@@ -54,7 +54,9 @@ export function askLagged(onAnswer) {
   e.askedAt = turns;
   e.retryAfter = null;
   const room = app.room;
-  requestAnalysis({ history: true, lagged: true, ...(from ? { from } : {}) })
+  // Always with `from` (0 too): such an ask costs one of the address's analyses, not a history's
+  // five, and answers at most four versions; the rest is asked for at once (below).
+  requestAnalysis({ history: true, lagged: true, from })
     .then(
       (answer) => {
         e.error = null;
@@ -63,6 +65,9 @@ export function askLagged(onAnswer) {
         const seen = new Set(e.values.map((v) => v.version));
         const fresh = (answer.values ?? []).filter((v) => Number.isInteger(v?.version) && !seen.has(v.version));
         if (fresh.length) e.values = [...e.values, ...fresh].sort((a, b) => a.version - b.version);
+        // More behind the cut than one answer holds (a watcher who came late): ask again now.
+        const got = e.values[e.values.length - 1]?.version ?? -1;
+        if (fresh.length && Number.isInteger(e.upto) && got < e.upto) e.askedAt = null;
       },
       (err) => {
         e.error = err ?? {};

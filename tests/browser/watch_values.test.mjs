@@ -81,6 +81,13 @@ test('a watcher sees the values grow some turns behind; the players see no toggl
   const lagged = asked.filter((m) => m.lagged);
   assert.ok(lagged.length >= cols.length - lag, `asked as the game went on (${lagged.length} times)`);
   assert.ok(lagged.every((m) => m.history === true));
+  // Each names `from` (0 too), so each costs one of the address's analyses, not a history's five:
+  // without it, the asks of a whole game and the finished game's history came to more than the
+  // address's 30 a minute, and the last was refused (CI of d2def10).
+  assert.ok(
+    lagged.every((m) => Number.isInteger(m.from)),
+    'every lagged ask names from',
+  );
   const froms = lagged.map((m) => m.from ?? 0);
   assert.deepEqual(
     [...froms].sort((a, b) => a - b),
