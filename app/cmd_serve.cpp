@@ -95,9 +95,11 @@ Setting set_web_root(Settings& s, std::string_view v) {
   return std::nullopt;
 }
 
-Setting set_data_dir(Settings& s, std::string_view v) {
+// A path of the configuration (the data directory, the puzzle collection).
+template <fs::path server::ServerConfig::*Field>
+Setting set_path(Settings& s, std::string_view v) {
   if (v.empty()) return "empty path";
-  s.cfg.data_dir = fs::path(v);
+  s.cfg.*Field = fs::path(v);
   return std::nullopt;
 }
 
@@ -252,7 +254,7 @@ const Flag<Settings> kServeFlags[] = {
     {"--web-root", "BOMBCHECKERS_WEB_ROOT", "DIR",
      "the web client's files (default: web/ beside the build folder, else ./web)", set_web_root},
     {"--data-dir", "BOMBCHECKERS_DATA_DIR", "DIR", "where games are kept (default ./data)",
-     set_data_dir},
+     set_path<&server::ServerConfig::data_dir>},
     {"--store", "BOMBCHECKERS_STORE", "URL",
      "keep games in PostgreSQL, postgres://[user@]host[:port]/database (default: SQLite\n"
      "                           in --data-dir); a password goes better in ~/.pgpass or "
@@ -382,19 +384,14 @@ const Flag<Settings> kServeFlags[] = {
      "no players: no guests, accounts, ratings or pools (docs/PLAYERS.md)", set_no_accounts},
     {"--puzzles", "BOMBCHECKERS_PUZZLES", "FILE",
      "the puzzle collection (docs/PUZZLES.md; default the web root's data/puzzles.json)",
-     [](Settings& s, std::string_view v) -> Setting {
-       if (v.empty()) return "wants a file";
-       s.cfg.puzzles = fs::path(v);
-       return std::nullopt;
-     }},
+     set_path<&server::ServerConfig::puzzles>},
     {"--watch-lag", "BOMBCHECKERS_WATCH_LAG", "N",
      "turns the values a watcher of a live game may see lag behind it, at least 2, 0 = off\n"
      "                           (docs/PROTOCOL.md, \"Values for watchers\"; default 4)",
      [](Settings& s, std::string_view v) -> Setting {
        int n = 0;
        if (auto e = set_whole(n, v, 0, 1000, "off")) return e;
-       if (n == 1)
-         return "wants 0 (off) or at least 2: one turn behind shows the position a turn away";
+       if (n == 1) return "wants 0 (off) or at least 2: 1 shows a position a turn away";
        s.cfg.limits.watch_lag = n;
        return std::nullopt;
      }},
