@@ -41,6 +41,7 @@
 //   editor_play.js    "Play from here" (create with the position), "Analyse this position"
 //   position_text.js  positions as text: the CLI's FEN-like line, Kaboom's Gamesman string
 
+import { mountPicker, t } from './i18n.js'; // first: index.html's words are in place before any view draws
 import { $ } from './ui.js';
 import { app } from './store/store.js';
 import { saved } from './store/saved.js';
@@ -58,6 +59,8 @@ import './export.js';
 import './editor.js';
 import './editor_play.js';
 import './account_menu.js';
+import './keyboard.js';
+import './announce.js';
 
 Object.assign(netEvents, { message: onMessage, open: onOpen, down: onDown });
 
@@ -73,7 +76,8 @@ if ('serviceWorker' in navigator) {
 }
 
 $('#create-name').value = saved.name;
-setConn(false, 'Connecting…');
+mountPicker($('.topbar-end'));
+setConn(false, t('conn.connecting'));
 net.start();
 loadMe(); // whether the server has players, and who this browser is
 route();

@@ -296,4 +296,17 @@ export function drawUiOver(view, w, h, now) {
     drawPiece(view.ctx, cx, cy, m * 0.4, ghost.piece);
     ctx.globalAlpha = 1;
   }
+  // The keyboard's focus square (keyboard.js): yellow inside black, seen on light and dark squares.
+  if (view.ui.cursor) {
+    const [cx, cy] = view.center(view.ui.cursor);
+    const line = Math.max(2, m * 0.05);
+    for (const [colour, inset] of [
+      ['#000', line / 2],
+      ['#ffd23f', line * 1.5],
+    ]) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = line;
+      ctx.strokeRect(cx - w / 2 + inset, cy - h / 2 + inset, w - 2 * inset, h - 2 * inset);
+    }
+  }
 }

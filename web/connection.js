@@ -1,5 +1,6 @@
 // The connection and the server's messages about the room: welcome, joined, notices, errors.
 
+import { errorText, t } from './i18n.js';
 import { $, confirmDialog, sideName, toast } from './ui.js';
 import { app, batch, dispatch } from './store/store.js';
 import { normRoom, saved } from './store/saved.js';
@@ -58,7 +59,7 @@ let wasDown = false; // the socket closed (not renewed by the page): who we are 
 export function onOpen() {
   if (net.offline) return onOfflineOpen();
   dispatch({ type: 'net/open' });
-  setConn(true, 'Online');
+  setConn(true, t('conn.online'));
   if (app.replaced) showReplaced();
   else $('#banner').hidden = true;
   if (app.joinReq) sendJoin();
@@ -76,7 +77,7 @@ let failedTries = 0;
 
 export function onDown(retryMs) {
   wasDown = true;
-  setConn(false, 'Offline');
+  setConn(false, t('conn.offline'));
   dispatch({ type: 'net/down' });
   if (net.offline) return undefined;
   failedTries++;
@@ -94,7 +95,7 @@ export function onDown(retryMs) {
 
 /** Playing with no server: what is offered, and the way back to the server. */
 function onOfflineOpen() {
-  setConn(false, 'Playing offline');
+  setConn(false, t('conn.playing_offline'));
   dispatch({ type: 'net/offline' });
   showBanner('No server: games on this screen and against the computer are played in this browser.', {
     spinner: false,
@@ -268,7 +269,7 @@ function onNotice(msg) {
 function onError(msg) {
   const req = app.requests.get(msg.id);
   dispatch({ type: 'got/error', id: msg.id, req, code: msg.code });
-  const text = msg.message || 'Something went wrong.';
+  const text = errorText(msg.code, msg.message);
   if (req?.kind === 'join') {
     if (msg.code === 'unknown_room') {
       saved.dropSeat(req.room);
@@ -314,7 +315,7 @@ function onError(msg) {
     }
   }
   if (req?.kind === 'act' && msg.code === 'stale_version') {
-    hint('The game moved on; have another look.');
+    hint(t('err.stale_version'));
     return;
   }
   toast(text, 'error');

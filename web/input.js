@@ -22,7 +22,7 @@ import { isConnect } from './variants.js';
 
 const select = (square) => dispatch({ type: 'want/select', square });
 
-function clickSquare(sq) {
+export function clickSquare(sq) {
   const s = app.state;
   if (!s || !sq) return;
   if (app.replay) {

@@ -68,6 +68,7 @@ export function drawPiece(ctx, cx, cy, r, p) {
     ctx.arc(cx, cy, r * 0.66, 0, Math.PI * 2);
     ctx.stroke();
   }
+  sideMark(ctx, cx, cy, r, p.side, c);
   const crowned = p.rank === 'king' || p.rank === 'triple_king';
   const emblemScale = crowned ? 0.72 : 1;
   const emblemY = crowned ? cy + r * 0.2 : cy;
@@ -94,6 +95,28 @@ export function drawPiece(ctx, cx, cy, r, p) {
   ctx.arc(cx, cy, r, 0, Math.PI * 2);
   ctx.fill();
   ctx.restore();
+}
+
+// The side told by shape as well as colour: the first side's pieces (fire, black, x) carry a small
+// triangle at their foot, the second's (water, white, o) a small ring.
+const FIRST_SIDES = new Set(['fire', 'black', 'x']);
+function sideMark(ctx, cx, cy, r, side, c) {
+  const s = r * 0.15;
+  const y = cy + r * 0.7;
+  ctx.fillStyle = c.ink;
+  ctx.strokeStyle = c.ink;
+  ctx.lineWidth = r * 0.07;
+  ctx.beginPath();
+  if (FIRST_SIDES.has(side)) {
+    ctx.moveTo(cx, y - s);
+    ctx.lineTo(cx + s, y + s * 0.75);
+    ctx.lineTo(cx - s, y + s * 0.75);
+    ctx.closePath();
+    ctx.fill();
+  } else {
+    ctx.arc(cx, y, s * 0.8, 0, Math.PI * 2);
+    ctx.stroke();
+  }
 }
 
 function drawShield(ctx, cx, cy, r, c) {

@@ -2,6 +2,7 @@
 // into text. Nothing here talks to the network.
 
 import { formatTurn } from './notation.js';
+import { sideWord } from './i18n.js';
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -106,10 +107,8 @@ export function variantName(id, variants) {
   return v?.name ?? VARIANT_NAMES[id] ?? id;
 }
 
-export function sideName(side) {
-  if (side === 'x' || side === 'o') return side.toUpperCase();
-  return side ? side[0].toUpperCase() + side.slice(1) : '';
-}
+/** A side's name in the page's language ("Fire", "Feuer"). */
+export const sideName = sideWord;
 
 /** "draw_turns" -> "Draw turns" */
 export function humanize(name) {
