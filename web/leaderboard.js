@@ -7,6 +7,7 @@ import { apiFetch } from './net.js';
 import { showScreen } from './screen.js';
 import { profilePath, ratingText } from './account.js';
 import { perfName } from './profile.js';
+import { botMark } from './challenge.js';
 
 let seq = 0;
 
@@ -47,7 +48,10 @@ function say(text) {
   el.hidden = !text;
 }
 
-const nameLink = (name) => h('a.lb-name', { href: profilePath(name), dataset: { route: '' } }, name);
+const nameLink = (p) => [
+  h('a.lb-name', { href: profilePath(p.name), dataset: { route: '' } }, p.name),
+  p.bot ? botMark() : null,
+];
 const games = (n) => `${n} ${n === 1 ? 'game' : 'games'}`;
 
 /** One perf's card: its ranked players, then its provisional ones. */
@@ -68,7 +72,7 @@ function board(b) {
               'li',
               {},
               h('span.lb-rank', {}, `${p.rank}`),
-              nameLink(p.name),
+              nameLink(p),
               h('strong.lb-rating', {}, ratingText({ rating: p.rating })),
               h('span.lb-games.muted', {}, games(p.games)),
             ),
@@ -88,7 +92,7 @@ function board(b) {
               h(
                 'li',
                 {},
-                nameLink(p.name),
+                nameLink(p),
                 h('strong.lb-rating', {}, ratingText({ rating: p.rating, provisional: true })),
                 h('span.lb-games.muted', {}, games(p.games)),
               ),

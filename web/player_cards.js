@@ -9,6 +9,7 @@ import { clockEl } from './clocks.js';
 import { presenceEl } from './presence.js';
 import { isConnect } from './variants.js';
 import { diffText, profilePath, ratingText } from './account.js';
+import { botMark } from './challenge.js';
 
 /** Our side in a game of the room: the players change sides with every rematch. */
 function seatIn(game) {
@@ -22,10 +23,11 @@ export function renderPlayer(el, side, s) {
   // At one screen both sides are this page's: neither is "you".
   const you = isPlayer() && !atOneScreen() && seatIn(app.replay?.game ?? app.gameNo) === side;
   const turn = s.status === 'playing' && s.turn === side;
-  const kids = [sideChip(side), nameEl(p, side, s)];
+  // A bot account's seat has `bot: true` (docs/BOTS.md); the server's computer has `ai`, its level.
+  const kids = [sideChip(side), nameEl(p, side, s), p?.bot === true ? botMark() : null];
   if (you) kids.push(h('span.tag', {}, 'you'));
   kids.push(...ratingEls(p));
-  const ai = p && (p.ai ?? p.bot ?? p.computer);
+  const ai = p && (p.ai ?? p.computer);
   if (ai)
     kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
   kids.push(h('span.pside', {}, sideName(side)));

@@ -8,6 +8,7 @@ import { apiFetch } from './net.js';
 import { showScreen } from './screen.js';
 import { diffText, profilePath, ratingText, speedName } from './account.js';
 import { drawRatingChart, perfColour } from './rating_chart.js';
+import { botMark, showChallenge } from './challenge.js';
 
 /** A perf's name: "Bomb Checkers · Blitz". */
 export function perfName(variant, speed) {
@@ -33,6 +34,7 @@ export async function openProfile(name) {
   $('#profile-name').textContent = name;
   $('#profile-since').textContent = '';
   $('#profile-body').hidden = true;
+  showChallenge(null);
   say('Loading…');
   let res;
   try {
@@ -64,7 +66,7 @@ function say(text) {
 
 function renderProfile(p) {
   say('');
-  $('#profile-name').textContent = p.name;
+  $('#profile-name').replaceChildren(p.name, p.bot ? botMark() : '');
   document.title = `${p.name} · Bomb Checkers`;
   $('#profile-since').textContent = p.created_ms
     ? `Playing here since ${new Date(p.created_ms).toLocaleDateString(undefined, { dateStyle: 'long' })}`
@@ -81,6 +83,7 @@ function renderProfile(p) {
   renderHistory(p.history ?? []);
   renderGames(p.games ?? []);
   $('#profile-body').hidden = false;
+  showChallenge(p);
   redrawChart();
 }
 

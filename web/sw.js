@@ -18,6 +18,7 @@ const FILES = [
   '/board_effects.js',
   '/board_layers.js',
   '/board_values.js',
+  '/challenge.js',
   '/clocks.css',
   '/clocks.js',
   '/connection.js',
