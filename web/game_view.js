@@ -3,6 +3,7 @@
 
 import { $, h, icon, resultText, sideName, variantName } from './ui.js';
 import { app, subscribe } from './store/store.js';
+import { t } from './i18n.js';
 import { atOneScreen, board, canvas, flipped, isPlayer, myLegal, mySide, pieceAt, same, sidesOf } from './context.js';
 import { act } from './acts.js';
 import { renderClocks } from './clocks.js';
@@ -191,7 +192,7 @@ function renderControls(s, legal) {
   ]) {
     el.disabled = app.replaced;
   }
-  $('#rematch').textContent = app.rematchAsked ? 'Rematch asked…' : '↻ Rematch';
+  $('#rematch [data-i18n]').textContent = app.rematchAsked ? t('game.rematch_asked') : t('html.rematch');
   $('#flip').hidden = isConnect(s.variant);
   $('#replay').hidden = !(s.status === 'finished' && s.version > 0) || !!app.replay;
   $('#export-menu').hidden = !(s.version > 0 || s.status === 'finished' || app.gameNo > 1);

@@ -2,7 +2,7 @@
 // each a button to its position, in the notation picked (notation_view.js), with the result and
 // the earlier games of a rematch series.
 
-import { $, h, icon, resultShort, sideChip, sideName } from './ui.js';
+import { $, h, icon, resultShort, sideChip } from './ui.js';
 import { app } from './store/store.js';
 import { sidesOf } from './context.js';
 import { openReplay } from './replay_view.js';
@@ -67,7 +67,6 @@ export function renderMoves() {
         {
           type: 'button',
           title: 'Show the board after this move',
-          'aria-label': `Move ${i + 1}, ${sideName(m.side)} ${moveText(m)}: show the board after it`,
           onclick: () => openReplay(v, r?.game ?? app.gameNo),
         },
         ...body,

@@ -61,7 +61,7 @@ export function drawQuestion(from) {
 // The accessible name begins with the words shown (WCAG's label in name), then says who.
 const BUTTONS = {
   resign: (side) => [`⚑ ${sideName(side)} resigns`, `${sideName(side)} resigns the game${byName(side)}`],
-  'offer-draw': (side) => [`½ ${sideName(side)} offers a draw`, `${sideName(side)} offers a draw${byName(side)}`],
+  'offer-draw': (side) => [`${sideName(side)} offers a draw`, `${sideName(side)} offers a draw${byName(side)}`],
   'draw-accept': (side) => ['Accept', `Accept the draw for ${sideWithName(side)}`],
   'draw-decline': (side) => ['Decline', `Decline the draw for ${sideWithName(side)}`],
 };
@@ -81,7 +81,8 @@ const usual = new Map(
 function label(id, [text, aria]) {
   const el = $(`#${id}`);
   if (el.textContent !== text) el.textContent = text;
-  el.setAttribute('aria-label', aria);
+  if (aria) el.setAttribute('aria-label', aria);
+  else el.removeAttribute('aria-label');
 }
 
 /** After a render: the badge, the setting, and the buttons' words (for whom they act). */

@@ -1,6 +1,6 @@
 // Deutsch: the same keys as en.js, Sie-Form.
 export default {
-  'html.bomb_checkers_home': 'Bomb Checkers: Startseite',
+  'html.bomb_checkers_home': 'BombCheckers, Startseite',
   'html.account_sign_up_sign_in_sign': 'Konto: registrieren, anmelden, abmelden',
   'html.mute_sounds': 'Töne aus',
   'html.player': 'Spieler',
@@ -121,13 +121,13 @@ export default {
   'html.claim_victory': 'Sieg beanspruchen',
   'html.call_it_a_draw': 'Remis erklären',
   'html.space': 'Leertaste',
-  'html.flip': '⇅ Drehen',
-  'html.offer_draw': '½ Remis anbieten',
-  'html.resign': '⚑ Aufgeben',
-  'html.rematch': '↻ Revanche',
+  'html.flip': 'Drehen',
+  'html.offer_draw': 'Remis anbieten',
+  'html.resign': 'Aufgeben',
+  'html.rematch': 'Revanche',
   'html.values': 'Werte',
   'html.analyse_this_position': 'Diese Stellung analysieren',
-  'html.lobby': '← Start',
+  'html.lobby': 'Start',
   'html.accept': 'Annehmen',
   'html.decline': 'Ablehnen',
   'html.moves': 'Züge',
@@ -264,4 +264,5 @@ export default {
   'challenge.canceled': 'Die Herausforderung wurde zurückgezogen.',
   'challenge.refused': 'Die Herausforderung wurde nicht gesendet (HTTP {status}).',
   'challenge.offline': 'Der Server ist gerade nicht erreichbar.',
+  'game.rematch_asked': 'Revanche angefragt…',
 };

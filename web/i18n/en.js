@@ -2,7 +2,7 @@
 // html.* fill index.html (data-i18n, data-i18n-aria-label, -title, -placeholder); {name} is a placeholder;
 // a key ending .one/.other is a plural, picked by t(key, {count})
 export default {
-  'html.bomb_checkers_home': 'Bomb Checkers home',
+  'html.bomb_checkers_home': 'BombCheckers, home',
   'html.account_sign_up_sign_in_sign': 'Account: sign up, sign in, sign out',
   'html.mute_sounds': 'Mute sounds',
   'html.player': 'Player',
@@ -121,13 +121,13 @@ export default {
   'html.claim_victory': 'Claim victory',
   'html.call_it_a_draw': 'Call it a draw',
   'html.space': 'Space',
-  'html.flip': '⇅ Flip',
-  'html.offer_draw': '½ Offer draw',
-  'html.resign': '⚑ Resign',
-  'html.rematch': '↻ Rematch',
+  'html.flip': 'Flip',
+  'html.offer_draw': 'Offer draw',
+  'html.resign': 'Resign',
+  'html.rematch': 'Rematch',
   'html.values': 'Values',
   'html.analyse_this_position': 'Analyse this position',
-  'html.lobby': '← Lobby',
+  'html.lobby': 'Lobby',
   'html.accept': 'Accept',
   'html.decline': 'Decline',
   'html.moves': 'Moves',
@@ -264,4 +264,5 @@ export default {
   'challenge.canceled': 'The challenge was canceled.',
   'challenge.refused': 'The challenge was not sent (HTTP {status}).',
   'challenge.offline': 'The server cannot be reached just now.',
+  'game.rematch_asked': 'Rematch asked…',
 };

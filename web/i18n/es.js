@@ -1,6 +1,6 @@
 // Español: the same keys as en.js, tuteo.
 export default {
-  'html.bomb_checkers_home': 'Bomb Checkers: inicio',
+  'html.bomb_checkers_home': 'BombCheckers, inicio',
   'html.account_sign_up_sign_in_sign': 'Cuenta: registrarse, entrar, salir',
   'html.mute_sounds': 'Silenciar sonidos',
   'html.player': 'Jugador',
@@ -122,13 +122,13 @@ export default {
   'html.claim_victory': 'Reclamar la victoria',
   'html.call_it_a_draw': 'Declarar tablas',
   'html.space': 'Espacio',
-  'html.flip': '⇅ Girar',
-  'html.offer_draw': '½ Ofrecer tablas',
-  'html.resign': '⚑ Abandonar',
-  'html.rematch': '↻ Revancha',
+  'html.flip': 'Girar',
+  'html.offer_draw': 'Ofrecer tablas',
+  'html.resign': 'Abandonar',
+  'html.rematch': 'Revancha',
   'html.values': 'Valores',
   'html.analyse_this_position': 'Analizar esta posición',
-  'html.lobby': '← Inicio',
+  'html.lobby': 'Inicio',
   'html.accept': 'Aceptar',
   'html.decline': 'Rechazar',
   'html.moves': 'Jugadas',
@@ -265,4 +265,5 @@ export default {
   'challenge.canceled': 'El desafío se ha cancelado.',
   'challenge.refused': 'El desafío no se ha enviado (HTTP {status}).',
   'challenge.offline': 'No se puede contactar con el servidor ahora.',
+  'game.rematch_asked': 'Revancha pedida…',
 };
