@@ -1,5 +1,6 @@
 // The game's buttons (share, flip, resign, draw, rematch, leave) and its chat.
 
+import { t } from './i18n.js';
 import { invitation } from './qr.js';
 import { $, confirmDialog, copyText, h, sideName, toast } from './ui.js';
 import { app, batch, dispatch } from './store/store.js';
@@ -30,9 +31,9 @@ export async function loadInvitation(room, url) {
 export async function copyLink() {
   const link = shareLink();
   const ok = await copyText(link);
-  if (ok) toast('Link copied. Send it to a friend!', 'ok');
+  if (ok) toast(t('controls.link_copied'), 'ok');
   else {
-    toast(`Copy this link: ${link}`, 'info', 8000);
+    toast(t('controls.copy_this', { link }), 'info', 8000);
   }
 }
 
@@ -41,7 +42,7 @@ export function askRematch() {
   if (send({ type: 'rematch' }, { kind: 'rematch' }) !== null) {
     dispatch({ type: 'sent/rematch' });
     // At one screen both sides ask at once: the new game starts without a word.
-    if (!atOneScreen()) toast('Rematch asked. It starts when your opponent asks too.', 'info');
+    if (!atOneScreen()) toast(t('controls.rematch_asked'), 'info');
   }
 }
 
@@ -57,9 +58,9 @@ $('#resign').addEventListener('click', async () => {
   // At one screen the side to move resigns (the server's rule): the question names both sides.
   const side = atOneScreen() ? app.state.turn : null;
   const question = side
-    ? `${sideWithName(side)} resigns? ${sideWithName(otherSide(side))} wins.`
-    : 'Resign this game? Your opponent wins.';
-  if (await confirmDialog(question, 'Resign')) {
+    ? t('controls.resigns_q', { side: sideWithName(side), other: sideWithName(otherSide(side)) })
+    : t('controls.resign_q');
+  if (await confirmDialog(question, t('html.resign'))) {
     send({ type: 'resign' }, { kind: 'resign' });
   }
 });
@@ -89,7 +90,7 @@ $('#leave').addEventListener('click', () => {
 
 export function onDrawOffer(msg) {
   dispatch({ type: 'got/draw_offer', from: msg.from });
-  if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} offers a draw.`, 'info');
+  if (msg.from !== app.seat && !atOneScreen()) toast(t('game.offers_draw', { side: sideName(msg.from) }), 'info');
 }
 
 // ---- chat -------------------------------------------------------------------------------------
@@ -97,7 +98,9 @@ export function onDrawOffer(msg) {
 export function onChat(msg) {
   const log = $('#chat-log');
   const seat = typeof msg.seat === 'string' ? msg.seat : 'spectator';
-  log.append(h(`li.side-${seat}`, {}, h('strong', {}, msg.from || sideName(seat) || 'Someone'), ' ', msg.text ?? ''));
+  log.append(
+    h(`li.side-${seat}`, {}, h('strong', {}, msg.from || sideName(seat) || t('controls.someone')), ' ', msg.text ?? ''),
+  );
   while (log.children.length > 200) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
 }

@@ -42,17 +42,16 @@ export function updateDataAttrs() {
 
 /** What a game kept under rules revision 1 (begun before 2026-11-24) plays differently. */
 const RULES_1_NOTE = {
-  bomb: 'This game began under the earlier rules and keeps them: a bomb that steps onto the far row explodes instead of being crowned.',
-  triple_king:
-    'This game began under the earlier rules and keeps them: after a capture a triple king may land beyond its own pieces.',
-  other: 'This game began under the earlier rules and keeps them.',
+  bomb: 'game.rules1_bomb',
+  triple_king: 'game.rules1_triple_king',
+  other: 'game.rules1_other',
 };
 
 export function renderGame() {
   const s = app.state;
   updateDataAttrs();
   if (!s) {
-    $('#status-line').textContent = app.room ? 'Joining…' : '';
+    $('#status-line').textContent = app.room ? t('game.joining') : '';
     renderClocks();
     renderAway();
     renderValues();
@@ -133,26 +132,28 @@ function renderStatus(s, sides, legal) {
     cls = 'finished';
     if (s.result?.winner && isPlayer() && !here) cls += s.result.winner === app.seat ? ' won' : ' lost';
   } else if (s.status === 'waiting') {
-    text = 'Waiting for an opponent…';
+    text = t('game.waiting');
     cls = 'waiting';
   } else if (here) {
     text = turnLine(s, legal); // both sides play here: the line says whose turn, by name
     cls = `turn side-${s.turn}`;
   } else if (myTurn) {
-    text = legal.some((a) => a.kind === 'end_turn') ? 'Your turn: keep capturing, or end your turn.' : 'Your turn.';
+    text = legal.some((a) => a.kind === 'end_turn') ? t('game.your_turn_capture') : t('ann.your_turn');
     cls = `turn mine side-${s.turn}`;
   } else {
-    text = `${sideName(s.turn)} to move.`;
+    text = t('ann.to_move', { side: sideName(s.turn) });
     cls = `turn side-${s.turn}`;
   }
-  if (app.pending) text = 'Sending…';
+  if (app.pending) text = t('game.sending');
   if (app.replaced) {
-    text = 'Paused: this game is open in another tab or window.';
+    text = t('game.paused');
     cls = 'waiting';
   }
   line.textContent = text;
   line.className = `status-line ${cls}`;
-  const turnMark = !myTurn ? '' : here ? `● ${sideName(s.turn)} to move · ` : '● Your turn · ';
+  const turnMark = !myTurn
+    ? ''
+    : `● ${here ? t('kb.to_move_caption', { side: sideName(s.turn) }) : t('game.your_turn_short')} · `;
   document.title = `${turnMark}${variantName(s.variant, app.variants)} · ${s.room ?? ''}`;
   return text;
 }
@@ -160,16 +161,16 @@ function renderStatus(s, sides, legal) {
 /** Room code, game, watchers, and the note on a game kept under earlier rules. */
 function renderHeader(s) {
   $('#room-code').textContent = s.room ?? app.room ?? '';
-  $('#room-code').title = 'Room code';
+  $('#room-code').title = t('game.room_code');
   $('#variant-label').textContent = variantName(s.variant, app.variants);
   // The server's words for the options that are not the default (absent from an older server).
   $('#options-label').textContent = s.options_text ?? '';
   $('#options-label').hidden = !s.options_text;
   const n = s.spectators ?? 0;
-  $('#spectators').replaceChildren(icon('eye'), ` ${n} watching`);
+  $('#spectators').replaceChildren(icon('eye'), ` ${t('game.watching', { count: n })}`);
   // A game stored under earlier rules goes on under them (docs/RULES.md, Revisions).
   $('#rules-note').hidden = !(s.rules < 2);
-  $('#rules-note').textContent = s.rules < 2 ? (RULES_1_NOTE[s.variant] ?? RULES_1_NOTE.other) : '';
+  $('#rules-note').textContent = s.rules < 2 ? t(RULES_1_NOTE[s.variant] ?? RULES_1_NOTE.other) : '';
 }
 
 /** Which game buttons show, and which a paused tab may not use. */
@@ -208,8 +209,8 @@ function renderDrawOffer(s) {
     $('#draw-offer-text').textContent = here
       ? drawQuestion(app.drawOffer.from)
       : mine
-        ? 'You offered a draw.'
-        : `${sideName(app.drawOffer.from)} offers a draw.`;
+        ? t('game.you_offered_draw')
+        : t('game.offers_draw', { side: sideName(app.drawOffer.from) });
     $('#draw-accept').hidden = mine || !isPlayer();
     $('#draw-decline').hidden = mine || !isPlayer();
   } else {
@@ -273,8 +274,8 @@ function dropColumn(c) {
       'button.drop',
       {
         type: 'button',
-        'aria-label': `Drop a piece in column ${c + 1}`,
-        title: `Drop in column ${c + 1}`,
+        'aria-label': t('game.drop_piece', { column: c + 1 }),
+        title: t('game.drop_in', { column: c + 1 }),
         dataset: { column: c, piece: 'normal' },
         onclick,
       },
@@ -284,8 +285,8 @@ function dropColumn(c) {
       'button.drop.bomb',
       {
         type: 'button',
-        'aria-label': `Drop a bomb in column ${c + 1}`,
-        title: `Drop a bomb in column ${c + 1}`,
+        'aria-label': t('game.drop_bomb', { column: c + 1 }),
+        title: t('game.drop_bomb', { column: c + 1 }),
         dataset: { column: c, piece: 'bomb' },
         onclick,
       },

@@ -1,5 +1,6 @@
 // Playing: what a click, a drag or a key means. Every move sent is taken unchanged from `legal`.
 
+import { t } from './i18n.js';
 import { $, sideName } from './ui.js';
 import { app, dispatch } from './store/store.js';
 import {
@@ -27,27 +28,23 @@ export function clickSquare(sq) {
   if (!s || !sq) return;
   if (app.replay) {
     const running = app.replay.game === app.gameNo && s.status !== 'finished';
-    hint(
-      running
-        ? 'This is an earlier position. Press Live to get back to the game.'
-        : 'Replay: step with ← and →, or the buttons below the board.',
-    );
+    hint(running ? t('input.earlier_position') : t('input.replay_step'));
     return;
   }
   if (app.replaced) {
-    hint('This game is open in another tab. Press “Play here” to play in this one.');
+    hint(t('input.other_tab'));
     return;
   }
   if (!isPlayer()) {
-    hint('You are watching this game.');
+    hint(t('input.watching'));
     return;
   }
   if (s.status === 'waiting') {
-    hint('Waiting for an opponent to join.');
+    hint(t('input.waiting'));
     return;
   }
   if (s.status !== 'playing') {
-    hint('This game is over.');
+    hint(t('input.over'));
     return;
   }
   if (app.pending) return;
@@ -61,7 +58,7 @@ export function clickSquare(sq) {
     if (det) return act(det);
     const drop = legal.find((a) => a.kind === 'drop' && a.column === sq[0] && a.piece !== 'bomb');
     if (drop) return act(drop);
-    hint('That column is full.');
+    hint(t('input.column_full'));
     board.flash(sq);
     return;
   }
@@ -77,19 +74,10 @@ export function clickSquare(sq) {
   board.flash(sq);
   const p = pieceAt(sq);
   if (seq)
-    hint(
-      legal.some((a) => a.kind === 'end_turn')
-        ? 'Keep capturing with the highlighted piece, or press Space to end your turn.'
-        : 'Keep capturing with the highlighted piece.',
-    );
-  else if (p && p.side === mySide()) hint('That piece has no move right now.');
-  else if (app.selected) hint('The selected piece cannot go there.');
-  else
-    hint(
-      atOneScreen()
-        ? `${sideName(s.turn)} to move: pick one of its pieces that can move (ringed).`
-        : 'Pick one of your pieces that can move (ringed).',
-    );
+    hint(legal.some((a) => a.kind === 'end_turn') ? t('input.keep_capturing_or_end') : t('input.keep_capturing'));
+  else if (p && p.side === mySide()) hint(t('input.no_move'));
+  else if (app.selected) hint(t('input.cannot_go'));
+  else hint(atOneScreen() ? t('input.pick_side', { side: sideName(s.turn) }) : t('input.pick'));
   if (!seq && app.selected && !(p && p.side === mySide())) select(null);
 }
 
@@ -167,7 +155,7 @@ document.addEventListener('keydown', (e) => {
       endTurn();
     } else if (e.target === canvas && isPlayer() && app.state?.status === 'playing') {
       e.preventDefault();
-      hint('Space ends your turn during an optional capture sequence.');
+      hint(t('input.space_ends'));
     }
   } else if (e.key === 'Escape') {
     if (document.querySelector('dialog[open]')) return; // the dialog's own Escape

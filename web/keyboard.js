@@ -41,14 +41,23 @@ function startSquare() {
 
 const STEPS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
+// The focus square is the keyboard's: it shows when the board is reached by the keyboard (Tab) or
+// Enter is pressed on it; a pointer's press hides it, and then the arrows step back through the game
+// as elsewhere on the page (input.js).
+let engaged = false;
 canvas.addEventListener('focus', () => {
-  if (app.state) showCursor(cursor ?? startSquare(), false);
+  engaged = canvas.matches(':focus-visible');
+  if (engaged && app.state) showCursor(cursor ?? startSquare(), false);
 });
 canvas.addEventListener('blur', () => board.setUi({ cursor: null }));
+canvas.addEventListener('pointerdown', () => {
+  engaged = false;
+  board.setUi({ cursor: null });
+});
 
 canvas.addEventListener('keydown', (e) => {
   if (!app.state || app.replay || e.altKey || e.ctrlKey || e.metaKey) return;
-  const step = STEPS[e.key];
+  const step = engaged && STEPS[e.key];
   if (step) {
     // Arrows move over the screen's squares, whichever way the board is turned.
     e.preventDefault();
@@ -61,6 +70,8 @@ canvas.addEventListener('keydown', (e) => {
   } else if (e.key === 'Enter' || (e.key === ' ' && !myLegal().some((a) => a.kind === 'end_turn'))) {
     e.preventDefault();
     e.stopPropagation();
+    if (!engaged) showCursor(cursor ?? startSquare(), false);
+    engaged = true;
     const sq = cursor ?? startSquare();
     const before = app.selected;
     clickSquare(sq);
@@ -190,5 +201,5 @@ subscribe(() => {
   options();
   renderBoardText();
   continueTyped();
-  if (cursor && document.activeElement === canvas) board.setUi({ cursor });
+  if (cursor && engaged && document.activeElement === canvas) board.setUi({ cursor });
 });

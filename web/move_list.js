@@ -2,6 +2,7 @@
 // each a button to its position, in the notation picked (notation_view.js), with the result and
 // the earlier games of a rematch series.
 
+import { t } from './i18n.js';
 import { $, h, icon, resultShort, sideChip } from './ui.js';
 import { app } from './store/store.js';
 import { sidesOf } from './context.js';
@@ -53,9 +54,7 @@ export function renderMoves() {
       h('span.mv', {}, moveText(m)),
       m.exploded.length ? icon('boom', 'explosion') : null,
       m.promoted.length ? icon('crown', 'crowned') : null,
-      after[i]
-        ? h('span.pos-after', { title: 'The position after this move (Gamesman)' }, ...gamesmanNodes(after[i]))
-        : null,
+      after[i] ? h('span.pos-after', { title: t('moves.position_after') }, ...gamesmanNodes(after[i])) : null,
     ];
     const cls = `li${i === current ? '.current' : ''}`;
     if (v === null) return h(cls, {}, ...body);
@@ -66,15 +65,15 @@ export function renderMoves() {
         'button.move',
         {
           type: 'button',
-          title: 'Show the board after this move',
+          title: t('moves.show_after'),
           onclick: () => openReplay(v, r?.game ?? app.gameNo),
         },
         ...body,
       ),
     );
   });
-  if (app.movesPartial && !(r && r.game !== app.gameNo)) items.unshift(h('li.muted', {}, 'Earlier moves not shown'));
-  if (!items.length) items.push(h('li.muted', {}, 'No moves yet'));
+  if (app.movesPartial && !(r && r.game !== app.gameNo)) items.unshift(h('li.muted', {}, t('moves.earlier_not_shown')));
+  if (!items.length) items.push(h('li.muted', {}, t('moves.none')));
   if (result) items.push(h('li.result', {}, result));
   if (app.gameNo > 1 && !r) {
     // The earlier games of a rematch series, newest first.
@@ -83,13 +82,13 @@ export function renderMoves() {
       earlier.push(
         h(
           'button.btn.small.ghost',
-          { type: 'button', onclick: () => openReplay(0, g), 'aria-label': `Replay game ${g}` },
+          { type: 'button', onclick: () => openReplay(0, g), 'aria-label': t('moves.replay_game', { game: g }) },
           icon('play'),
-          `Game ${g}`,
+          t('moves.game', { game: g }),
         ),
       );
     }
-    items.push(h('li.earlier', {}, h('span.muted', {}, 'Replay'), ...earlier));
+    items.push(h('li.earlier', {}, h('span.muted', {}, t('html.replay')), ...earlier));
   }
   list.replaceChildren(...items);
   list.classList.toggle('replaying', !!r);

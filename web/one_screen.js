@@ -4,6 +4,7 @@
 // draw offer answered on the same screen, the badge, and the setting that turns the board with the
 // turn. The rules of who may act are the server's; context.js's mySide() says for whom we act.
 
+import { t } from './i18n.js';
 import { $, sideName } from './ui.js';
 import { app, batch, dispatch } from './store/store.js';
 import { saved } from './store/saved.js';
@@ -31,15 +32,17 @@ export function otherSide(side, s = app.state) {
 export function turnLine(s, legal) {
   const name = playerName(s.turn, s);
   const who = `${sideName(s.turn)}${name ? ` — ${name}` : ''}`;
-  if (legal.some((a) => a.kind === 'end_turn')) return `${who}: keep capturing, or end the turn.`;
-  return name ? `${sideName(s.turn)} to move — ${name}` : `${sideName(s.turn)} to move.`;
+  if (legal.some((a) => a.kind === 'end_turn')) return t('one.keep_capturing', { who });
+  return name
+    ? `${t('kb.to_move_caption', { side: sideName(s.turn) })} — ${name}`
+    : t('ann.to_move', { side: sideName(s.turn) });
 }
 
 /** The result card's title: the winner by side and name. */
 export function winnerTitle(s) {
   const w = s.result?.winner;
   const name = w ? playerName(w, s) : '';
-  return name ? `${name} wins!` : `${sideName(w)} wins!`;
+  return t('one.wins', { who: name || sideName(w) });
 }
 
 /** What the result card adds: who plays which side in the rematch (the players swap sides). */
@@ -47,23 +50,29 @@ export function rematchNote(s) {
   const [a, b] = sidesOf(s.variant);
   const na = playerName(a, s);
   const nb = playerName(b, s);
-  if (!na || !nb) return 'A rematch starts at once, the players swapping sides.';
-  return `A rematch starts at once: ${nb} plays ${sideName(a)}, ${na} plays ${sideName(b)}.`;
+  if (!na || !nb) return t('one.rematch_swap');
+  return t('one.rematch_names', { nb, na, a: sideName(a), b: sideName(b) });
 }
 
 /** The draw offer's question, asked on the screen where it was made. */
 export function drawQuestion(from) {
-  return `${sideWithName(from)} offers a draw. ${sideWithName(otherSide(from))}: do you accept?`;
+  return t('one.draw_question', { side: sideWithName(from), other: sideWithName(otherSide(from)) });
 }
 
 // ---- the buttons that act for the side to move -------------------------------------------------
 
 // The accessible name begins with the words shown (WCAG's label in name), then says who.
 const BUTTONS = {
-  resign: (side) => [`⚑ ${sideName(side)} resigns`, `${sideName(side)} resigns the game${byName(side)}`],
-  'offer-draw': (side) => [`${sideName(side)} offers a draw`, `${sideName(side)} offers a draw${byName(side)}`],
-  'draw-accept': (side) => ['Accept', `Accept the draw for ${sideWithName(side)}`],
-  'draw-decline': (side) => ['Decline', `Decline the draw for ${sideWithName(side)}`],
+  resign: (side) => [
+    `⚑ ${t('one.resigns', { side: sideName(side) })}`,
+    `${t('one.resigns_game', { side: sideName(side) })}${byName(side)}`,
+  ],
+  'offer-draw': (side) => [
+    t('one.offers', { side: sideName(side) }),
+    `${t('one.offers', { side: sideName(side) })}${byName(side)}`,
+  ],
+  'draw-accept': (side) => [t('html.accept'), t('one.accept_for', { who: sideWithName(side) })],
+  'draw-decline': (side) => [t('html.decline'), t('one.decline_for', { who: sideWithName(side) })],
 };
 
 function byName(side) {
@@ -90,7 +99,7 @@ export function renderOneScreen(s) {
   const here = atOneScreen();
   const badge = $('#one-screen-badge');
   badge.hidden = !s.one_screen;
-  badge.textContent = here ? 'One screen' : 'Played on one screen';
+  badge.textContent = here ? t('html.one_screen') : t('one.played_on_one');
   $('#turn-board-box').hidden = !here || isConnect(s.variant);
   $('#turn-board').checked = saved.turnBoard;
   const offerFrom = app.drawOffer?.from;

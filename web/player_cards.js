@@ -2,6 +2,7 @@
 // their profile), rating in a rated room (and its change once the game is rated), bombs,
 // connection, clock, and whether it is to move.
 
+import { t } from './i18n.js';
 import { h, icon, sideChip, sideName } from './ui.js';
 import { app } from './store/store.js';
 import { atOneScreen, isPlayer, sidesOf } from './context.js';
@@ -25,11 +26,17 @@ export function renderPlayer(el, side, s) {
   const turn = s.status === 'playing' && s.turn === side;
   // A bot account's seat has `bot: true` (docs/BOTS.md); the server's computer has `ai`, its level.
   const kids = [sideChip(side), nameEl(p, side, s), p?.bot === true ? botMark() : null];
-  if (you) kids.push(h('span.tag', {}, 'you'));
+  if (you) kids.push(h('span.tag', {}, t('cards.you')));
   kids.push(...ratingEls(p));
   const ai = p && (p.ai ?? p.computer);
   if (ai)
-    kids.push(h('span.tag.ai', { title: Number.isInteger(ai) ? `Computer, level ${ai}` : 'Computer' }, 'computer'));
+    kids.push(
+      h(
+        'span.tag.ai',
+        { title: Number.isInteger(ai) ? t('cards.computer_level', { level: ai }) : t('cards.computer') },
+        t('cards.computer_tag'),
+      ),
+    );
   kids.push(h('span.pside', {}, sideName(side)));
   if (isConnect(s.variant) && s.bombs && side in s.bombs) {
     // Screen readers get the count in words (an aria-label on a plain span is not read); the
@@ -38,22 +45,22 @@ export function renderPlayer(el, side, s) {
     kids.push(
       h(
         'span.bombs',
-        { title: 'Bombs left to drop' },
+        { title: t('cards.bombs_title') },
         h(
           'span',
           { 'aria-hidden': 'true' },
           ...Array.from({ length: Math.min(5, n) }, () => icon('bomb')),
-          n === 0 ? 'no bombs' : '',
+          n === 0 ? t('cards.no_bombs') : '',
           n > 5 ? `×${n}` : '',
         ),
-        h('span.sr-only', {}, n === 1 ? '1 bomb left' : `${n} bombs left`),
+        h('span.sr-only', {}, t('cards.bombs_left', { count: n })),
       ),
     );
   }
   // Whether the player is here now, and their lag, from the live state: not for the players of an
   // earlier game being replayed.
   if (p && !(app.replay && app.replay.game !== app.gameNo)) kids.push(presenceEl(side, app.state.players?.[side] ?? p));
-  if (turn) kids.push(h('span.to-move', {}, 'to move'));
+  if (turn) kids.push(h('span.to-move', {}, t('cards.to_move')));
   const clock = clockEl(side);
   kids.push(clock);
   el.replaceChildren(...kids.filter(Boolean));
@@ -62,7 +69,7 @@ export function renderPlayer(el, side, s) {
 
 /** The player's name; an account's is a link to its profile (a new tab while we play the game). */
 function nameEl(p, side, s) {
-  if (!p) return h('span.pname', {}, 'Waiting for a player…');
+  if (!p) return h('span.pname', {}, t('cards.waiting_player'));
   const text = p.name || p.account || sideName(side);
   if (!p.account) return h('span.pname', {}, text);
   const playing = isPlayer() && s.status !== 'finished';
@@ -70,7 +77,7 @@ function nameEl(p, side, s) {
     'a.pname',
     {
       href: profilePath(p.account),
-      title: `${p.account}’s profile`,
+      title: t('cards.profile_of', { name: p.account }),
       dataset: playing ? null : { route: '' },
       target: playing ? '_blank' : null,
       rel: playing ? 'noopener' : null,
@@ -84,16 +91,12 @@ function ratingEls(p) {
   if (!p || !Number.isFinite(p.rating)) return [];
   const diff = Number.isFinite(p.rating_diff) ? Math.round(p.rating_diff) : null;
   return [
-    h(
-      'span.rating',
-      { title: p.provisional ? 'Rating, provisional: a few more games settle it' : 'Rating' },
-      ratingText(p),
-    ),
+    h('span.rating', { title: p.provisional ? t('cards.rating_provisional') : t('cards.rating') }, ratingText(p)),
     diff === null
       ? null
       : h(
           `span.rating-diff.${diff > 0 ? 'up' : diff < 0 ? 'down' : 'same'}`,
-          { title: 'Rating change in this game' },
+          { title: t('cards.rating_change') },
           diffText(diff),
         ),
   ];

@@ -4,6 +4,7 @@
 // state's `legal` actions, and dropped without a word if not. One step only: a step, a first hop
 // or a drop, never a whole multi-jump. Escape or a right click cancels it.
 
+import { t } from './i18n.js';
 import { sideName } from './ui.js';
 import { app, dispatch } from './store/store.js';
 import { atOneScreen, board, hint, isPlayer, myLegal, pieceAt, same } from './context.js';
@@ -46,13 +47,13 @@ export function premoveClick(sq) {
   } else if (pm?.from) {
     setPremove({ from: pm.from, to: sq });
   } else {
-    hint(`It is ${sideName(s.turn)}'s turn. To premove, pick one of your pieces, then where it goes.`);
+    hint(t('premove.their_turn', { side: sideName(s.turn) }));
     board.flash(sq);
     return;
   }
-  if (app.premove?.from && !app.premove.to) hint('Premove: now pick where it goes.');
+  if (app.premove?.from && !app.premove.to) hint(t('premove.pick_target'));
   else if (app.premove) {
-    hint('Premove set: played when your turn comes, if it is legal then. Esc cancels it.');
+    hint(t('premove.set'));
     checkPremove(app.premove);
   }
 }
@@ -77,11 +78,7 @@ async function checkPremove(pm) {
   const pos = { variant: s.variant, turn: s.turn, pieces: s.board.pieces, bombs: s.bombs };
   if (engine.legalAfterAReply(pos, s.options ?? {}, actions) !== false) return;
   setPremove(pm.action ? null : { from: pm.from, to: null });
-  hint(
-    pm.action
-      ? 'No reply can make that premove legal: pick another.'
-      : 'No reply can make that move legal: pick where else it goes, or another piece.',
-  );
+  hint(pm.action ? t('premove.never_legal') : t('premove.never_legal_move'));
   board.flash(pm.to ?? pm.action.at ?? [pm.action.column, 0]);
 }
 

@@ -4,6 +4,7 @@
 // state's `away` names a player whose connections are all gone: from its `claim_at` (server time)
 // the other player may claim the game, won or drawn (`claim`).
 
+import { t } from './i18n.js';
 import { $, h, sideName } from './ui.js';
 import { app, dispatch } from './store/store.js';
 import { atOneScreen, isPlayer, send } from './context.js';
@@ -30,22 +31,26 @@ export function presenceEl(side, p) {
   if (!p.connected) {
     return h(
       'span.presence.off',
-      { title: 'Offline: not connected', dataset: { side } },
-      h('span.presence-text', {}, 'offline'),
+      { title: t('presence.offline_title'), dataset: { side } },
+      h('span.presence-text', {}, t('presence.offline')),
     );
   }
   const ai = p.ai ?? p.bot ?? p.computer;
   const ms = ai ? null : lagOf(side);
   if (ms === null) {
-    return h('span.presence.on', { title: 'Connected', dataset: { side } }, h('span.sr-only', {}, 'connected'));
+    return h(
+      'span.presence.on',
+      { title: t('presence.connected_title'), dataset: { side } },
+      h('span.sr-only', {}, t('presence.connected')),
+    );
   }
   const n = bars(ms);
   return h(
     `span.presence.on.bars-${n}`,
-    { title: `Connected, lag ${ms} ms`, dataset: { side, lag: ms } },
+    { title: t('presence.lag_title', { ms }), dataset: { side, lag: ms } },
     h('span.signal', { 'aria-hidden': 'true' }, h('i', {}), h('i', {}), h('i', {})),
     h('span.presence-text', { 'aria-hidden': 'true' }, `${ms} ms`),
-    h('span.sr-only', {}, `connected, lag ${ms} ms`),
+    h('span.sr-only', {}, t('presence.lag', { ms })),
   );
 }
 
@@ -86,13 +91,13 @@ function paint() {
   const ready = mine && wait <= 0;
   // The live part changes only when what one may do changes; the seconds are a timer of their own.
   const text = !mine
-    ? `${who} is disconnected.`
+    ? t('presence.disconnected', { who })
     : ready
-      ? `${who} left the game. You can claim victory, or call it a draw.`
-      : `${who} left the game.`;
+      ? t('presence.left_claim', { who })
+      : t('presence.left', { who });
   const wait$ = $('#away-wait');
   const secs = Math.max(1, Math.ceil(wait / 1000));
-  const count = mine && !ready ? `You can claim victory in ${secs} s.` : '';
+  const count = mine && !ready ? t('presence.claim_in', { secs }) : '';
   if ($('#away-text').textContent !== text) $('#away-text').textContent = text;
   if (wait$.textContent !== count) wait$.textContent = count;
   wait$.hidden = !count;

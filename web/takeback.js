@@ -7,6 +7,7 @@
 // does, and a premove is dropped. At one screen a takeback is granted at once: the last turn (or
 // the one under way) is undone, whoever played it.
 
+import { t } from './i18n.js';
 import { $, h, sideName, toast } from './ui.js';
 import { app } from './store/store.js';
 import { isTakeback } from './store/game.js';
@@ -58,35 +59,42 @@ export function renderTakeback(s) {
   if (!btn.hidden) {
     const asking = waiting(tb.asked);
     const atOnce = vsComputer(s) || atOneScreen();
-    const words = mine ? 'Takeback proposed…' : asking ? (atOnce ? 'Taking back…' : 'Proposing…') : 'Take back';
-    if (btn.textContent !== (words === 'Take back' ? '↶ Take back' : words)) {
-      btn.replaceChildren(...(words === 'Take back' ? [h('span', { 'aria-hidden': 'true' }, '↶ '), words] : [words]));
+    const plain = !mine && !asking;
+    const words = mine
+      ? t('tb.proposed')
+      : asking
+        ? atOnce
+          ? t('tb.taking_back')
+          : t('tb.proposing')
+        : t('html.take_back');
+    if (btn.textContent !== (plain ? `↶ ${words}` : words)) {
+      btn.replaceChildren(...(plain ? [h('span', { 'aria-hidden': 'true' }, '↶ '), words] : [words]));
     }
     btn.disabled = mine || asking || app.replaced || (offer !== null && !mine) || !!declined || !havePlayed(s);
     btn.title = declined
-      ? 'You can ask again once the game has moved on.'
+      ? t('tb.ask_again_later')
       : !havePlayed(s)
         ? atOneScreen()
-          ? 'No move has been played yet.'
-          : 'You have not played a move yet.'
+          ? t('tb.no_move_yet')
+          : t('tb.you_no_move_yet')
         : atOneScreen()
-          ? 'Take back the last move'
+          ? t('tb.take_back_last')
           : vsComputer(s)
-            ? 'Take back your last move (and the computer’s reply)'
-            : 'Ask your opponent to let you take back your last move';
+            ? t('tb.take_back_vs_computer')
+            : t('tb.ask_opponent');
   }
   // The prompt for the opponent (and what spectators see); the notice of a decline for us.
   if (offer !== null && !mine && !waiting(tb.answered)) {
     box.hidden = false;
     box.classList.remove('declined');
-    $('#takeback-offer-text').textContent = `${sideName(offer)} asks to take back their last move.`;
+    $('#takeback-offer-text').textContent = t('tb.asks', { side: sideName(offer) });
     $('#takeback-buttons').hidden = !isPlayer();
     $('#takeback-accept').disabled = app.replaced;
     $('#takeback-decline').disabled = app.replaced;
   } else if (declined && isPlayer()) {
     box.hidden = false;
     box.classList.add('declined');
-    $('#takeback-offer-text').textContent = `${sideName(declined.from)} declined your takeback: your move stands.`;
+    $('#takeback-offer-text').textContent = t('tb.declined', { side: sideName(declined.from) });
     $('#takeback-buttons').hidden = true;
   } else {
     box.hidden = true;
@@ -117,11 +125,11 @@ $('#takeback-decline').addEventListener('click', () => answer(false));
 export function onTakebackNews(msg) {
   if (!app.room) return; // about a room we have left
   if (msg.type === 'takeback_offer') {
-    if (msg.from !== app.seat && isPlayer()) toast(`${sideName(msg.from)} asks to take back their last move.`, 'info');
+    if (msg.from !== app.seat && isPlayer()) toast(t('tb.asks', { side: sideName(msg.from) }), 'info');
   } else if (msg.type === 'takeback_declined') {
     if (isPlayer() && msg.from !== app.seat) {
       tb.declined = { from: msg.from, key: keyOf(app.state) };
-      toast(`${sideName(msg.from)} declined your takeback: your move stands.`, 'info');
+      toast(t('tb.declined', { side: sideName(msg.from) }), 'info');
     }
   }
   screen.render();
@@ -139,11 +147,11 @@ export function afterTakeback(prev, s) {
   // The proposer hears that it was granted; the one who accepted knows.
   const proposer = s.turn;
   if (atOneScreen()) {
-    toast(`Move taken back: ${sideName(proposer)} to move again.`, 'ok');
+    toast(t('tb.taken_back', { side: sideName(proposer) }), 'ok');
   } else if (isPlayer() && proposer === app.seat && !vsComputer(s)) {
-    toast(`${sideName(opponentOf(s))} accepted: your last move is taken back.`, 'ok');
+    toast(t('tb.accepted', { side: sideName(opponentOf(s)) }), 'ok');
   } else if (!isPlayer()) {
-    toast(`${sideName(proposer)} took back their last move.`, 'info');
+    toast(t('tb.took_back', { side: sideName(proposer) }), 'info');
   }
   tb.declined = null;
 }

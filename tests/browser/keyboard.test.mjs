@@ -32,11 +32,16 @@ async function hear(page, re) {
   return (await heard(page)).find((t) => re.test(t));
 }
 
+/** Reaches the board by the keyboard (a key pressed first, so its focus is a keyboard's). */
+async function focusBoard(page) {
+  await page.keyboard.press('Escape');
+  await page.locator('#board').focus();
+}
+
 /** Types `text` in the move box (reached with M) and plays it with Enter; waits for the next version. */
 async function typeMove(page, text) {
   const v = (await stateOf(page)).version;
-  await page.keyboard.press('Escape');
-  await page.locator('#board').focus();
+  await focusBoard(page);
   await page.keyboard.press('m');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'move-input');
   await page.keyboard.type(text);
@@ -60,7 +65,7 @@ test('keyboard: a whole Kaboom game at one screen, every turn announced', { time
   await createOneScreen(page, { variant: 'kaboom', names: ['Xena', 'Otto'] });
   await listen(page);
   // x: the focus square (Tab reaches the board), right to column 2 and Enter.
-  await page.locator('#board').focus();
+  await focusBoard(page);
   await arrowTo(page, [1, 5]);
   await waitBoard(page, { version: 1 });
   assert.match(await hear(page, /^X: drops in column 2\./), /O to move\./);
@@ -73,7 +78,7 @@ test('keyboard: a whole Kaboom game at one screen, every turn announced', { time
   const boom = await hear(page, /sets off the bomb on d1/);
   assert.match(boom, /the bomb explodes, \d+ pieces removed/);
   // C reads the clocks (none here), B shows the board as text.
-  await page.locator('#board').focus();
+  await focusBoard(page);
   await page.keyboard.press('c');
   await hear(page, /This game has no clock\./);
   await page.keyboard.press('b');
@@ -104,14 +109,14 @@ test('keyboard: checkers moves typed as 11-15 and c3-d4, and made with the arrow
   // the arrows take it to its square, Enter puts it down.
   const s = await stateOf(page);
   const step = s.legal.find((a) => a.kind === 'step');
-  await page.locator('#board').focus();
+  await focusBoard(page);
   await arrowTo(page, step.from);
   await hear(page, /picked up/);
   await arrowTo(page, step.to);
   await waitBoard(page, { version: 2 });
   await hear(page, /^White: .* to .*\. Black to move\./);
   // A prefix that fits one move only is completed; one that fits several is read out.
-  await page.locator('#board').focus();
+  await focusBoard(page);
   await page.keyboard.press('m');
   await page.keyboard.type('g3');
   await page.keyboard.press('Enter');
