@@ -2,7 +2,7 @@
 // into text. Nothing here talks to the network.
 
 import { formatTurn } from './notation.js';
-import { sideWord } from './i18n.js';
+import { language, sideWord, t } from './i18n.js';
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -36,19 +36,9 @@ export function markChecked(fieldset) {
 
 // ---- words ----------------------------------------------------------------------------------
 
-const VARIANT_BLURB = {
-  bomb: 'Fire against water, with shields and bombs. A bomb that captures explodes.',
-  classic: 'American checkers: captures are compulsory.',
-  triple_king: 'Kings fly, and crown a second time on their home row.',
-  kaboom: 'Connect four in a falling grid, with bombs you can set off.',
-};
-
-const VARIANT_NAMES = {
-  bomb: 'Bomb Checkers',
-  classic: 'Classic Checkers',
-  triple_king: 'Triple-King Checkers',
-  kaboom: 'Kaboom',
-};
+// The variants' names and blurbs are the catalogue's (variant.ID, variant.ID.blurb); in English a
+// server's own name of a variant comes first.
+const KNOWN_VARIANTS = ['bomb', 'classic', 'triple_king', 'kaboom'];
 
 export const DEFAULT_SIDES = {
   bomb: ['fire', 'water'],
@@ -59,11 +49,10 @@ export const DEFAULT_SIDES = {
 
 // ---- computer opponents ------------------------------------------------------------------------
 
-const AI_NAMES = ['Beginner', 'Novice', 'Casual', 'Club player', 'Strong', 'Expert', 'Champion', 'Master'];
-
-/** The name of a computer level: the server's, else a word for levels 1..8. */
+/** The name of a computer level: the server's (in English), else the catalogue's for levels 1..8. */
 export function aiName(level, names = {}) {
-  return names[level] ?? AI_NAMES[level - 1] ?? `Level ${level}`;
+  const own = level >= 1 && level <= 8 ? t(`ai.level${level}`) : t('ai.level_n', { level });
+  return (language() === 'en' ? names[level] : null) ?? own;
 }
 
 /**
@@ -99,12 +88,13 @@ export function aiLevels(welcome) {
 }
 
 export function variantBlurb(id) {
-  return VARIANT_BLURB[id] ?? '';
+  return KNOWN_VARIANTS.includes(id) ? t(`variant.${id}.blurb`) : '';
 }
 
 export function variantName(id, variants) {
   const v = variants?.find((x) => x.id === id);
-  return v?.name ?? VARIANT_NAMES[id] ?? id;
+  const own = KNOWN_VARIANTS.includes(id) ? t(`variant.${id}`) : null;
+  return (language() === 'en' ? v?.name : null) ?? own ?? v?.name ?? id;
 }
 
 /** A side's name in the page's language ("Fire", "Feuer"). */
@@ -126,36 +116,36 @@ export function resultText(result, sides, connect, misere, left = null) {
   const L = sideName(loser);
   switch (result.reason) {
     case 'no_pieces':
-      return `${W} wins: ${L} has no pieces left.`;
+      return t('result.no_pieces', { W, L });
     case 'no_moves':
-      return `${W} wins: ${L} has no moves left.`;
+      return t('result.no_moves', { W, L });
     case 'mutual_destruction':
-      return 'Draw: both sides were wiped out.';
+      return t('result.mutual_destruction');
     case 'connect':
-      if (!w) return 'Draw: both sides made a line at once.';
-      return misere ? `${W} wins: ${L} made a line of ${connect} (misère).` : `${W} wins with ${connect} in a row.`;
+      if (!w) return t('result.connect_draw');
+      return misere ? t('result.connect_misere', { W, L, connect }) : t('result.connect', { W, connect });
     case 'resigned':
-      return `${W} wins: ${L} resigned.`;
+      return t('result.resigned', { W, L });
     case 'draw_agreed':
-      return 'Draw by agreement.';
+      return t('result.draw_agreed');
     case 'draw_rule':
-      return 'Draw: too many turns without a capture or a man moving.';
+      return t('result.draw_rule');
     case 'board_full':
-      return 'Draw: the board is full.';
+      return t('result.board_full');
     case 'turn_limit':
-      return 'Draw: the game reached its limit of 1,000 turns.';
+      return t('result.turn_limit');
     case 'timeout':
-      return w
-        ? `${W} wins on time: ${L} ran out of time.`
-        : 'Drawn on time: a clock ran out, and the other side could not have won.';
+      return w ? t('result.timeout', { W, L }) : t('result.timeout_draw');
     case 'aborted':
-      return 'Aborted: a first move was not made in time.';
+      return t('result.aborted');
     case 'abandoned':
-      return w ? `${W} wins: ${L} left the game.` : `Drawn: ${left ? sideName(left) : 'a player'} left the game.`;
+      return w
+        ? t('result.abandoned', { W, L })
+        : t('result.abandoned_draw', { who: left ? sideName(left) : t('result.a_player') });
     default:
       return w
-        ? `${W} wins (${humanize(result.reason ?? 'game over')}).`
-        : `Draw (${humanize(result.reason ?? 'game over')}).`;
+        ? t('result.other', { W, reason: humanize(result.reason ?? 'game over') })
+        : t('result.other_draw', { reason: humanize(result.reason ?? 'game over') });
   }
 }
 
@@ -164,15 +154,16 @@ export function resultText(result, sides, connect, misere, left = null) {
 export function resultShort(result, sides = [], left = null) {
   if (!result) return '';
   const w = result.winner;
-  if (result.reason === 'aborted') return 'Aborted';
+  const W = sideName(w);
+  if (result.reason === 'aborted') return t('short.aborted');
   if (result.reason === 'abandoned') {
     const gone = w ? sides.find((s) => s !== w) : left;
-    if (w) return gone ? `${sideName(w)} wins: ${sideName(gone)} left` : `${sideName(w)} wins by abandonment`;
-    return gone ? `Drawn: ${sideName(gone)} left` : 'Drawn by abandonment';
+    if (w) return gone ? t('short.left', { W, L: sideName(gone) }) : t('short.abandonment', { W });
+    return gone ? t('short.drawn_left', { L: sideName(gone) }) : t('short.drawn_abandonment');
   }
-  if (result.reason === 'timeout') return w ? `${sideName(w)} wins on time` : 'Drawn on time';
-  if (result.reason === 'resigned') return `${sideName(w)} wins by resignation`;
-  return w ? `${sideName(w)} wins` : 'Draw';
+  if (result.reason === 'timeout') return w ? t('short.on_time', { W }) : t('short.drawn_on_time');
+  if (result.reason === 'resigned') return t('short.resignation', { W });
+  return w ? t('short.wins', { W }) : t('short.draw');
 }
 
 /** One turn in words, for the move list: "c3–d4", "c3×e5×c7", "↓4", "bomb ↓4", "detonate b1"
@@ -198,7 +189,7 @@ export function toast(text, kind = 'info', ms = 4200) {
 // ---- dialogs --------------------------------------------------------------------------------
 
 /** A yes/no question in a modal dialog; resolves true for yes. */
-export function confirmDialog(question, yes, no = 'Cancel') {
+export function confirmDialog(question, yes, no = t('html.cancel')) {
   return new Promise((resolve) => {
     const dlg = $('#confirm');
     $('#confirm-text').textContent = question;
