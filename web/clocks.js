@@ -4,6 +4,7 @@
 // clock or the countdown runs they are repainted when their text next changes (each second, each
 // tenth under 10 s), not at every animation frame: that kept a core busy for a ticking clock.
 
+import { t } from './i18n.js';
 import { $, h, icon, sideName } from './ui.js';
 import { app } from './store/store.js';
 import { atOneScreen, isPlayer, mySide } from './context.js';
@@ -48,8 +49,8 @@ export function clockEl(side) {
   if (!shown()) return null;
   const el = h(
     'span.clock',
-    { role: 'timer', dataset: { side }, title: `${sideName(side)}'s time` },
-    h('span.sr-only', {}, `${sideName(side)}'s time: `),
+    { role: 'timer', dataset: { side }, title: t('clock.time_of', { side: sideName(side) }) },
+    h('span.sr-only', {}, `${t('clock.time_of', { side: sideName(side) })}: `),
     h('span.clock-time', {}),
   );
   paintClock(el, serverNow());
@@ -92,7 +93,8 @@ function paintAbort(now) {
   }
   const secs = Math.max(0, Math.ceil((s.abort_at - now) / 1000));
   const mine = isPlayer() && s.turn === mySide();
-  const text = `${sideName(s.turn)}${mine && !atOneScreen() ? ' (you)' : ''} must move within ${secs} s or the game is aborted.`;
+  const who = mine && !atOneScreen() ? t('clock.you', { side: sideName(s.turn) }) : sideName(s.turn);
+  const text = t('clock.must_move', { who, secs });
   if (note.textContent !== text) note.textContent = text;
   note.classList.toggle('mine', mine);
   note.hidden = false;

@@ -39,9 +39,9 @@ function showBanner(text, { spinner = true, action = null, onAction = null } = {
 }
 
 function showReplaced() {
-  showBanner('This game is open in another tab or window; this tab is paused.', {
+  showBanner(t('conn.replaced'), {
     spinner: false,
-    action: 'Play here',
+    action: t('conn.play_here'),
     onAction: playHere,
   });
 }
@@ -87,9 +87,9 @@ export function onDown(retryMs) {
     net.setOffline(true);
     return undefined;
   }
-  const offer = app.room ? {} : { spinner: true, action: 'Play offline', onAction: () => net.setOffline(true) };
+  const offer = app.room ? {} : { spinner: true, action: t('conn.play_offline'), onAction: () => net.setOffline(true) };
   if (app.everConnected || app.joinReq || failedTries >= TRIES_BEFORE_OFFLINE)
-    showBanner(`Connection lost. Reconnecting in ${Math.ceil(retryMs / 1000)} s…`, offer);
+    showBanner(t('conn.lost', { secs: Math.ceil(retryMs / 1000) }), offer);
   return undefined;
 }
 
@@ -97,13 +97,13 @@ export function onDown(retryMs) {
 function onOfflineOpen() {
   setConn(false, t('conn.playing_offline'));
   dispatch({ type: 'net/offline' });
-  showBanner('No server: games on this screen and against the computer are played in this browser.', {
+  showBanner(t('conn.no_server'), {
     spinner: false,
-    action: 'Try the server',
+    action: t('conn.try_server'),
     onAction: async () => {
       // The game played here lives in this page's worker, which the server's link replaces.
       const playing = app.room && app.state?.status === 'playing';
-      if (playing && !(await confirmDialog('Going back to the server ends the game played here.', 'Go back'))) return;
+      if (playing && !(await confirmDialog(t('conn.back_ends_game'), t('conn.go_back')))) return;
       failedTries = 0;
       dispatch({ type: 'want/server' });
       $('#banner').hidden = true;
@@ -153,10 +153,11 @@ export function onMessage(msg) {
       return dispatch({ type: 'got/ok', id: msg.id }); // the request went through; its state or chat follows
     // At one screen the answer was given here: nothing to tell.
     case 'rematch_offer':
-      if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} would like a rematch.`, 'info');
+      if (msg.from !== app.seat && !atOneScreen())
+        toast(t('overlay.would_rematch', { side: sideName(msg.from) }), 'info');
       return undefined;
     case 'draw_declined':
-      if (msg.from !== app.seat && !atOneScreen()) toast(`${sideName(msg.from)} declined the draw.`, 'info');
+      if (msg.from !== app.seat && !atOneScreen()) toast(t('conn.declined_draw', { side: sideName(msg.from) }), 'info');
       return undefined;
     default:
       return undefined; // unknown messages are ignored (PROTOCOL.md)
@@ -226,9 +227,7 @@ function joined(msg, req, room, fresh) {
   if (msg.token && app.seat !== 'spectator' && !app.offline) saved.saveSeat(room, msg.token, app.seat, app.oneScreen);
   if (req?.lostSeat) {
     toast(
-      app.seat === 'spectator'
-        ? 'Your seat could not be taken back; you are watching.'
-        : `Your old seat was given up, so you have a new one: ${sideName(app.seat)}.`,
+      app.seat === 'spectator' ? t('conn.seat_lost') : t('conn.new_seat', { side: sideName(app.seat) }),
       'info',
       6000,
     );
@@ -260,7 +259,7 @@ function onNotice(msg) {
   }
   if (msg.code === 'room_closed') {
     dispatch({ type: 'got/room_closed' });
-    toast(msg.message || 'This game was closed.', 'error', 6000);
+    toast(errorText('room_closed', msg.message), 'error', 6000);
     return;
   }
   if (msg.message) toast(msg.message, 'info');
@@ -275,7 +274,7 @@ function onError(msg) {
       saved.dropSeat(req.room);
       leaveToStart();
       history.replaceState({}, '', '/');
-      toast(`There is no game “${req.room}”. It may have ended long ago.`, 'error');
+      toast(t('conn.no_game', { room: req.room }), 'error');
       return;
     }
     if (msg.code === 'bad_token') {
@@ -303,13 +302,17 @@ function onError(msg) {
       return;
     }
     if (msg.code === 'seat_taken' && req.seat !== 'spectator') {
-      toast('Both seats are taken: you are watching.', 'info');
+      toast(t('conn.seats_taken'), 'info');
       sendJoin();
       return;
     }
     if (msg.code === 'rating_out_of_range' && req.seat !== 'spectator') {
       // A seek for other ratings (docs/PLAYERS.md, "Seeks"): the server's reason, and we watch.
-      toast(`${text[0].toUpperCase()}${text.slice(1).replace(/\.$/, '')}. You are watching.`, 'error', 8000);
+      toast(
+        t('conn.watching_because', { reason: `${text[0].toUpperCase()}${text.slice(1).replace(/\.$/, '')}` }),
+        'error',
+        8000,
+      );
       sendJoin();
       return;
     }

@@ -2,6 +2,7 @@
 // finished game's result with Rematch and Replay, and what the computer or a one-screen room says
 // then. Rebuilt only when what it says changes, so that its entrance animation plays once.
 
+import { t } from './i18n.js';
 import { qrImage } from './qr.js';
 import { $, h, icon, resultText, sideName } from './ui.js';
 import { app, dispatch } from './store/store.js';
@@ -45,7 +46,7 @@ export function renderOverlay(s, sides) {
       'button.icon-btn.close',
       {
         type: 'button',
-        'aria-label': 'Close and look at the board',
+        'aria-label': t('overlay.close'),
         onclick: () => {
           dispatch({ type: 'want/close_overlay' });
         },
@@ -57,8 +58,8 @@ export function renderOverlay(s, sides) {
       h(
         'div.overlay-card',
         {},
-        h('h2', {}, h('span.spinner', { 'aria-hidden': 'true' }), ' The computer is taking its seat…'),
-        h('p.muted', {}, `${aiLevelName(app.aiRequested)} level.`),
+        h('h2', {}, h('span.spinner', { 'aria-hidden': 'true' }), ` ${t('overlay.computer_sitting')}`),
+        h('p.muted', {}, t('overlay.level', { name: aiLevelName(app.aiRequested) })),
       ),
     );
     ov.hidden = false;
@@ -66,34 +67,30 @@ export function renderOverlay(s, sides) {
   }
   if (s.status === 'waiting' && isPlayer() && !app.overlayClosed) {
     const link = shareLink();
-    const input = h('input.link', { readonly: true, value: link, 'aria-label': 'Link to this game' });
+    const input = h('input.link', { readonly: true, value: link, 'aria-label': t('overlay.link') });
     input.addEventListener('focus', () => input.select());
     // A phone on the same network joins by scanning; the image waits for the LAN address.
-    const qr = app.invite?.room === s.room ? qrImage(link, { size: 168, alt: `QR code of ${link}` }) : null;
+    const qr = app.invite?.room === s.room ? qrImage(link, { size: 168, alt: t('overlay.qr_alt', { link }) }) : null;
     if (qr) qr.id = 'invite-qr';
     ov.replaceChildren(
       h(
         'div.overlay-card.invite',
         {},
         closeBtn(),
-        h('h2', {}, 'Waiting for an opponent'),
-        h(
-          'p',
-          {},
-          app.aiRequested
-            ? 'This server has no computer opponent. Send this link to a friend instead: the game starts when they open it.'
-            : 'Send this link to a friend. The game starts when they open it.',
-        ),
+        h('h2', {}, t('overlay.waiting')),
+        h('p', {}, app.aiRequested ? t('overlay.no_computer') : t('overlay.send_link')),
         h(
           'div.link-row',
           {},
           input,
-          h('button.btn.primary', { type: 'button', onclick: copyLink, 'aria-label': 'Copy the link' }, 'Copy'),
+          h(
+            'button.btn.primary',
+            { type: 'button', onclick: copyLink, 'aria-label': t('overlay.copy_link') },
+            t('html.copy'),
+          ),
         ),
-        qr
-          ? h('figure.invite-qr', {}, qr, h('figcaption.muted.small', {}, 'On the same network? Scan it with a phone.'))
-          : null,
-        h('p.muted.small', {}, 'Room code ', h('strong', {}, s.room)),
+        qr ? h('figure.invite-qr', {}, qr, h('figcaption.muted.small', {}, t('overlay.scan'))) : null,
+        h('p.muted.small', {}, `${t('game.room_code')} `, h('strong', {}, s.room)),
       ),
     );
     ov.hidden = false;
@@ -106,16 +103,16 @@ export function renderOverlay(s, sides) {
     const won = s.result?.winner && isPlayer() ? here || s.result.winner === app.seat : null;
     const title =
       s.result?.reason === 'aborted'
-        ? 'Aborted'
+        ? t('short.aborted')
         : !s.result?.winner
-          ? 'Draw'
+          ? t('short.draw')
           : here
             ? winnerTitle(s)
             : won === true
-              ? 'You win!'
+              ? t('overlay.you_win')
               : won === false
-                ? 'You lose'
-                : `${sideName(s.result.winner)} wins`;
+                ? t('overlay.you_lose')
+                : t('short.wins', { W: sideName(s.result.winner) });
     // Just finished in front of us: let the last move's animation play before covering the board.
     const live = app.finishedLive;
     if (live) dispatch({ type: 'view/result_shown' });
@@ -127,7 +124,7 @@ export function renderOverlay(s, sides) {
         h('h2', {}, title),
         h('p', {}, resultText(s.result, sides, s.connect ?? opt.connect ?? 4, !!opt.misere, app.leftSide)),
         app.rematchFrom?.length && !app.rematchAsked
-          ? h('p.small', {}, `${sideName(app.rematchFrom[0])} would like a rematch.`)
+          ? h('p.small', {}, t('overlay.would_rematch', { side: sideName(app.rematchFrom[0]) }))
           : null,
         here ? h('p.small.muted', {}, rematchNote(s)) : null,
         h(
@@ -136,16 +133,16 @@ export function renderOverlay(s, sides) {
           s.version > 0
             ? h(
                 'button.btn',
-                { type: 'button', onclick: () => openReplay(0), 'aria-label': 'Replay this game' },
+                { type: 'button', onclick: () => openReplay(0), 'aria-label': t('overlay.replay_title') },
                 icon('play'),
-                'Replay',
+                ` ${t('html.replay')}`,
               )
             : null,
           isPlayer()
             ? h(
                 'button.btn.primary',
                 { type: 'button', onclick: askRematch, disabled: app.rematchAsked || app.replaced },
-                app.rematchAsked ? 'Rematch asked…' : '↻ Rematch',
+                app.rematchAsked ? t('game.rematch_asked') : `↻ ${t('html.rematch')}`,
               )
             : null,
         ),

@@ -1,5 +1,6 @@
 // Looking back over a game: the positions of its moves, the replay bar and its controls.
 
+import { t } from './i18n.js';
 import { $, h, icon, resultText, sideChip, sideName, toast } from './ui.js';
 import { fetchRecord, movesFromRecord, parsePositions } from './replay.js';
 import { app, batch, dispatch } from './store/store.js';
@@ -64,12 +65,14 @@ export function replayLabel() {
   const moves = shownMoves();
   const i = moveIndexOf(r.version, moves);
   // A takeback to the start shows the start position, with no last turn.
-  if (r.version === 0 || (i < 0 && positionsOf(r.game).get(r.version)?.last === null)) return ['Start position'];
-  if (i < 0) return [`Position ${r.version}`];
+  if (r.version === 0 || (i < 0 && positionsOf(r.game).get(r.version)?.last === null))
+    return [t('html.start_position')];
+  if (i < 0) return [t('replay.position', { n: r.version })];
   const m = moves[i];
-  const parts = [`Move ${i + 1} of ${moves.length}`];
+  const parts = [t('replay.move_of', { n: i + 1, of: moves.length })];
   const vs = m.versions ?? [];
-  if (vs.length > 1 && vs.includes(r.version)) parts.push(`step ${vs.indexOf(r.version) + 1} of ${vs.length}`);
+  if (vs.length > 1 && vs.includes(r.version))
+    parts.push(t('replay.step_of', { n: vs.indexOf(r.version) + 1, of: vs.length }));
   return parts;
 }
 
@@ -101,10 +104,10 @@ export async function openReplay(version, game = app.gameNo) {
   if (!vs.length) {
     toast(
       game === app.gameNo
-        ? 'The positions of this game are not available.'
+        ? t('replay.unavailable')
         : record
-          ? `This server does not send the positions of earlier games, so game ${game} cannot be replayed here. Its record is in the Export menu.`
-          : `Game ${game} is not available on this server any more.`,
+          ? t('replay.no_earlier', { game })
+          : t('replay.gone', { game }),
       'error',
       6000,
     );
@@ -117,7 +120,7 @@ export async function openReplay(version, game = app.gameNo) {
   const after = positionAfter(version, game, vs, list);
   const target = after ?? [...vs].reverse().find((v) => v <= version) ?? vs[0];
   if (after === null && vs[0] > 0 && target === vs[0] && version < vs[0]) {
-    toast('Positions before this tab joined the game are not available from this server.', 'info', 5000);
+    toast(t('replay.before_join'), 'info', 5000);
   }
   const wasReplay = !!app.replay;
   batch(() => {
@@ -207,21 +210,28 @@ export function renderReplayBar() {
       snap.last.promoted?.length ? icon('crown', 'crowned') : '',
     );
   } else {
-    detail.replaceChildren(snap?.turn ? `${sideName(snap.turn)} to move` : '');
+    detail.replaceChildren(snap?.turn ? t('kb.to_move_caption', { side: sideName(snap.turn) }) : '');
   }
   if (sub) detail.append(h('span.muted', {}, ` · ${sub}`));
   // Live (a game still going on) or Close (a finished one), and which game of the series.
   const running = r.game === app.gameNo && s.status !== 'finished';
   const live = $('#replay-live');
-  live.replaceChildren(running ? h('span.live-dot', { 'aria-hidden': 'true' }) : '×', running ? ' Live' : ' Close');
-  live.setAttribute('aria-label', running ? 'Back to the live game' : 'Close the replay');
+  live.replaceChildren(
+    running ? h('span.live-dot', { 'aria-hidden': 'true' }) : h('span', { 'aria-hidden': 'true' }, '×'),
+    running ? ` ${t('replay.live')}` : ` ${t('replay.close')}`,
+  );
+  live.setAttribute('aria-label', running ? t('replay.back_live') : t('replay.close_replay'));
   live.classList.toggle('primary', running && isPlayer() && s.status === 'playing' && s.turn === mySide());
   const sel = $('#replay-game');
   sel.hidden = app.gameNo < 2;
   if (app.gameNo > 1 && sel.options.length !== app.gameNo) {
     sel.replaceChildren(
       ...Array.from({ length: app.gameNo }, (_, k) =>
-        h('option', { value: k + 1 }, k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`),
+        h(
+          'option',
+          { value: k + 1 },
+          k + 1 === app.gameNo ? t('replay.game_this', { game: k + 1 }) : t('moves.game', { game: k + 1 }),
+        ),
       ),
     );
   }
