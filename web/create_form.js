@@ -2,6 +2,7 @@
 // clock (time_control.js), whether it is rated and for which opponents' ratings (seeks.js), the
 // computer and its strength, and the `create` it sends.
 
+import { t } from './i18n.js';
 import { $, h, humanize, markChecked, optionInput, toast, variantBlurb, variantName } from './ui.js';
 import { app, dispatch, subscribe } from './store/store.js';
 import { saved } from './store/saved.js';
@@ -20,7 +21,7 @@ $('#side-list').addEventListener('change', () => {
 
 export function renderVariantPicker() {
   const list = $('#variant-list');
-  const kids = [h('legend', {}, 'Game')];
+  const kids = [h('legend', {}, t('html.game'))];
   app.variants.forEach((v, i) => {
     const input = h('input', { type: 'radio', name: 'variant', value: v.id, checked: i === 0 });
     input.addEventListener('change', renderVariantDetails);
@@ -32,7 +33,7 @@ export function renderVariantPicker() {
         h(
           'span.variant-body',
           {},
-          h('span.variant-name', {}, v.name ?? variantName(v.id)),
+          h('span.variant-name', {}, variantName(v.id, app.variants)),
           h('span.variant-blurb', {}, variantBlurb(v.id)),
         ),
       ),
@@ -59,11 +60,11 @@ function renderVariantDetails() {
   const details = h(
     'details.advanced',
     {},
-    h('summary', {}, 'Start position (advanced)'),
+    h('summary', {}, t('create.advanced')),
     h(
       'label.field',
       {},
-      h('span', {}, 'Position as JSON, see PROTOCOL.md (leave empty for the normal start)'),
+      h('span', {}, t('create.position_json')),
       h('textarea', {
         id: 'create-position',
         name: 'position',
@@ -128,8 +129,12 @@ function updateOpponent() {
   $('#ai-level-box').hidden = !on;
   $('#ai-level-name').textContent = aiLevelName(level);
   $('#ai-level-num').textContent = `${level}`;
-  range.setAttribute('aria-valuetext', `${aiLevelName(level)} (level ${level})`);
-  $('#create-btn').textContent = both ? 'Start the game here' : on && offered ? 'Play the computer' : 'Create game';
+  range.setAttribute('aria-valuetext', t('create.level_text', { name: aiLevelName(level), level }));
+  $('#create-btn').textContent = both
+    ? t('create.start_here')
+    : on && offered
+      ? t('create.play_computer')
+      : t('html.create_game');
   if (!both) saved.ai = { on, level };
   updateRated();
 }
@@ -138,9 +143,9 @@ function updateOpponent() {
 // players; the box says why it cannot be ticked.
 function ratedBlocker() {
   const seat = chosenSeat();
-  if (seat === 'both') return 'Not with both sides on this screen.';
-  if ($('#vs-ai').checked && aiOffered(selectedVariant()?.id)) return 'Not against the computer.';
-  if (($('#clock-picks input:checked')?.value ?? 'none') === 'none') return 'Needs a clock.';
+  if (seat === 'both') return t('create.rated_not_both');
+  if ($('#vs-ai').checked && aiOffered(selectedVariant()?.id)) return t('create.rated_not_ai');
+  if (($('#clock-picks input:checked')?.value ?? 'none') === 'none') return t('create.rated_needs_clock');
   return null;
 }
 
@@ -152,8 +157,7 @@ function updateRated() {
   input.disabled = !!why;
   if (why) input.checked = false;
   box.classList.toggle('disabled', !!why);
-  $('#rated-note').textContent =
-    why ?? (input.checked ? 'The result changes both players’ ratings.' : 'Counts for both players’ ratings.');
+  $('#rated-note').textContent = why ?? (input.checked ? t('create.rated_on') : t('create.rated_off'));
   renderRangeChoice(formPerf(), !box.hidden && !why && input.checked);
 }
 
@@ -185,7 +189,7 @@ $('#create-form').addEventListener('submit', (e) => {
     else {
       const n = Number.parseInt(input.value, 10);
       if (!Number.isFinite(n)) {
-        toast(`${humanize(input.name)} needs a whole number.`, 'error');
+        toast(t('create.whole_number', { name: humanize(input.name) }), 'error');
         input.focus();
         return;
       }
@@ -219,7 +223,7 @@ $('#create-form').addEventListener('submit', (e) => {
     try {
       msg.position = JSON.parse(posText);
     } catch {
-      toast('The start position is not valid JSON.', 'error');
+      toast(t('create.bad_json'), 'error');
       return;
     }
   }

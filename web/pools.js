@@ -4,6 +4,7 @@
 // server pairs us the page goes to the game: with `join` it joins the room itself, without it the
 // server has already seated us (its `joined` came just before, connection.js took it in).
 
+import { t } from './i18n.js';
 import { $, h, toast, variantName } from './ui.js';
 import { app, batch, dispatch, subscribe } from './store/store.js';
 import { normRoom } from './store/saved.js';
@@ -58,13 +59,15 @@ export function renderPools() {
             type: 'button',
             dataset: { pool: p.id },
             'aria-pressed': on ? 'true' : 'false',
-            title: `${controlWords(name)}, rated ${speed.toLowerCase()}`,
+            title: t('pools.title', { control: controlWords(name), speed: speed.toLowerCase() }),
             onclick: () => press(p.id),
           },
           h('span.sr-only', {}, `${variantName(p.variant, app.variants)}, `),
           h('strong.pool-clock', {}, name),
           h('span.pool-speed', {}, speed),
-          mine ? h('span.pool-rating', { title: `Your ${speed.toLowerCase()} rating` }, ratingText(mine)) : null,
+          mine
+            ? h('span.pool-rating', { title: t('pools.your_rating', { speed: speed.toLowerCase() }) }, ratingText(mine))
+            : null,
         );
       }),
   );
@@ -76,9 +79,9 @@ export function renderPools() {
       ? `${variantName(p.variant, app.variants)} ${fischerName(p.clock.base, p.clock.increment)}`
       : pool.id;
     let text;
-    if (pool.leaving) text = 'Leaving the pool…';
-    else if (pool.waiting === null) text = `Entering the pool: ${what}…`;
-    else text = `Waiting for an opponent… ${pool.waiting} in the pool (${what})`;
+    if (pool.leaving) text = t('pools.leaving');
+    else if (pool.waiting === null) text = t('pools.entering', { what });
+    else text = t('pools.waiting', { n: pool.waiting, what });
     $('#pool-wait-text').textContent = text;
     $('#pool-cancel').disabled = pool.leaving;
   }
@@ -125,7 +128,7 @@ export function onPool(msg) {
     if (msg.id) dispatch({ type: 'got/reply', id: msg.id });
     dispatch({ type: 'got/pool', pool: msg.pool ?? null, waiting: Number.isInteger(msg.waiting) ? msg.waiting : null });
   });
-  if (msg.dropped) toast(`No game after all: ${msg.dropped}`, 'error', 6000);
+  if (msg.dropped) toast(t('pools.dropped', { why: msg.dropped }), 'error', 6000);
 }
 
 /** The server paired us: to the game. */

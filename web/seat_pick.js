@@ -1,6 +1,7 @@
 // The start screen's "Play as": one side, Random, or both sides on this screen (two people at one
 // computer, PROTOCOL.md "One screen"), which asks for a name for each side instead of "Your name".
 
+import { t } from './i18n.js';
 import { $, h, markChecked, sideChip, sideName } from './ui.js';
 import { saved } from './store/saved.js';
 
@@ -12,7 +13,7 @@ export function chosenSeat() {
 /** The picks for a variant's two sides; "both" stays chosen when the variant changes. */
 export function renderSidePicks(sides) {
   const keep = chosenSeat() === 'both';
-  const kids = [h('legend', {}, 'Play as')];
+  const kids = [h('legend', {}, t('html.play_as'))];
   for (const s of [...sides, 'random']) {
     kids.push(
       h(
@@ -20,17 +21,17 @@ export function renderSidePicks(sides) {
         {},
         h('input', { type: 'radio', name: 'seat', value: s, checked: keep ? false : s === sides[0] }),
         s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
-        h('span', {}, s === 'random' ? 'Random' : sideName(s)),
+        h('span', {}, s === 'random' ? t('seat.random') : sideName(s)),
       ),
     );
   }
   kids.push(
     h(
       'label.side-pick.both-pick',
-      { title: 'Two people at this computer play each other, taking turns at the board' },
+      { title: t('seat.both_title') },
       h('input', { type: 'radio', name: 'seat', value: 'both', checked: keep }),
       h('span.chip-pair', { 'aria-hidden': 'true' }, sideChip(sides[0]), sideChip(sides[1])),
-      h('span', {}, 'Both sides on this screen'),
+      h('span', {}, t('seat.both')),
     ),
   );
   $('#side-list').replaceChildren(...kids);
@@ -46,7 +47,7 @@ function renderNames(sides) {
   const values = typed.length === 2 ? typed : [$('#create-name').value.trim() || saved.name, saved.name2];
   const max = $('#create-name').maxLength;
   box.replaceChildren(
-    h('legend', {}, 'Players'),
+    h('legend', {}, t('seat.players')),
     ...sides.map((side, i) =>
       h(
         'label.field',
@@ -55,7 +56,7 @@ function renderNames(sides) {
         h('input', {
           id: `both-name-${i}`,
           value: values[i] ?? '',
-          placeholder: i === 0 ? 'Player 1' : 'Player 2',
+          placeholder: t('seat.player_n', { n: i + 1 }),
           maxlength: max > 0 ? max : null,
           autocomplete: 'off',
           dataset: { side },
@@ -79,7 +80,7 @@ export function syncSeat() {
 export function seatRequest() {
   const seat = chosenSeat();
   if (seat !== 'both') {
-    const name = $('#create-name').value.trim() || 'Player';
+    const name = $('#create-name').value.trim() || t('html.player');
     saved.name = name;
     return { seat, name };
   }
@@ -87,7 +88,7 @@ export function seatRequest() {
   const typed = inputs.map((i) => i.value.trim());
   const names = {};
   inputs.forEach((input, i) => {
-    names[input.dataset.side] = typed[i] || `Player ${i + 1}`;
+    names[input.dataset.side] = typed[i] || t('seat.player_n', { n: i + 1 });
   });
   if (typed[0]) saved.name = typed[0];
   saved.name2 = typed[1];

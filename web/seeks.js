@@ -3,6 +3,7 @@
 // range in words, whether a listed seek is one we may take, and the New game form's choice of a
 // range (any, or so many points around our rating, or the lowest and highest of our choice).
 
+import { t } from './i18n.js';
 import { $, h } from './ui.js';
 import { app } from './store/store.js';
 import { speedName } from './account.js';
@@ -50,12 +51,12 @@ function speedOf(perf) {
 
 /** A range in words: "1300–1700", "1600 and up", "up to 1700", "any rating". */
 export function rangeText(range) {
-  if (!range) return 'any rating';
+  if (!range) return t('seeks.any');
   const low = range.min ?? LOWEST;
   const high = range.max ?? HIGHEST;
-  if (low <= LOWEST && high >= HIGHEST) return 'any rating';
-  if (high >= HIGHEST) return `${low} and up`;
-  if (low <= LOWEST) return `up to ${high}`;
+  if (low <= LOWEST && high >= HIGHEST) return t('seeks.any');
+  if (high >= HIGHEST) return t('seeks.and_up', { low });
+  if (low <= LOWEST) return t('seeks.up_to', { high });
   return `${low}–${high}`;
 }
 
@@ -77,7 +78,10 @@ export function seekBlocker(room, holdsSeat = false) {
   const high = room.range.max ?? HIGHEST;
   if (mine >= low && mine <= high) return null;
   const speed = speedOf(perf);
-  return `For ratings ${rangeText(room.range)}: your ${speed ? `${speed.toLowerCase()} ` : ''}rating is ${mine}.`;
+  const range = rangeText(room.range);
+  return speed
+    ? t('seeks.for_ratings', { range, speed: speed.toLowerCase(), mine })
+    : t('seeks.for_ratings_any', { range, mine });
 }
 
 /** The seat to ask for in a listed room: a seek's free side by name, so that a rating out of its
@@ -109,9 +113,9 @@ export function renderRangeChoice(perf, shown) {
   if (!sel.options.length || shownFor.perf !== perf || shownFor.rating !== rating) {
     const keep = sel.value || 'any';
     sel.replaceChildren(
-      h('option', { value: 'any' }, 'Any rating'),
+      h('option', { value: 'any' }, t('seeks.any_option')),
       ...AROUND.map((d) => h('option', { value: String(d) }, `±${d} (${rangeText(around(rating, d))})`)),
-      h('option', { value: 'custom' }, 'Lowest and highest…'),
+      h('option', { value: 'custom' }, t('seeks.custom')),
     );
     sel.value = keep;
     shownFor = { perf, rating };
@@ -119,13 +123,13 @@ export function renderRangeChoice(perf, shown) {
   const custom = sel.value === 'custom';
   $('#rated-range-custom').hidden = !custom;
   const speed = speedOf(perf);
-  const yours = `Your ${speed ? `${speed.toLowerCase()} ` : ''}rating: ${rating}.`;
+  const yours = speed ? t('seeks.yours', { speed: speed.toLowerCase(), rating }) : t('seeks.yours_any', { rating });
   const chosen = chosenRange(perf);
   $('#rated-range-note').textContent = chosen.error
     ? `${yours} ${chosen.error}`
     : chosen.range
-      ? `${yours} Only a player rated ${rangeText(chosen.range)} can take the other seat.`
-      : `${yours} Anyone signed in can take the other seat.`;
+      ? `${yours} ${t('seeks.only', { range: rangeText(chosen.range) })}`
+      : `${yours} ${t('seeks.anyone')}`;
 }
 
 function wholeRating(input) {
@@ -147,7 +151,7 @@ export function chosenRange(perf) {
   if (v !== 'custom') return { range: null };
   const low = wholeRating($('#rated-min'));
   const high = wholeRating($('#rated-max'));
-  const bad = `The opponent's rating: whole numbers from ${LOWEST} to ${HIGHEST}, the lowest first.`;
+  const bad = t('seeks.bad', { low: LOWEST, high: HIGHEST });
   if (low.error) return { error: bad, input: $('#rated-min') };
   if (high.error) return { error: bad, input: $('#rated-max') };
   if (low.value === null && high.value === null) return { range: null };

@@ -3,6 +3,7 @@
 // while the browser keeps it suspended (no click on the page yet), nothing is heard and nothing
 // fails.
 
+import { t } from './i18n.js';
 import { $ } from './ui.js';
 import { saved } from './store/saved.js';
 import { isTakeback } from './store/game.js';
@@ -158,7 +159,7 @@ function showMute() {
   const btn = $('#sound-toggle');
   const muted = saved.muted;
   btn.setAttribute('aria-pressed', String(muted));
-  btn.title = muted ? 'Sounds are off' : 'Mute sounds';
+  btn.title = muted ? t('sound.off') : t('html.mute_sounds');
   btn.querySelector('use').setAttribute('href', muted ? '#i-muted' : '#i-sound');
 }
 $('#sound-toggle').addEventListener('click', () => {

@@ -2,6 +2,7 @@
 // default, the server's presets, a custom Fischer clock, or days per move for correspondence),
 // built from the `clocks` of the server's welcome and sent as `create`'s `clock`.
 
+import { t } from './i18n.js';
 import { $, h, markChecked } from './ui.js';
 
 // ---- words ----------------------------------------------------------------------------------
@@ -17,11 +18,11 @@ export function fischerName(base, increment) {
 export function controlWords(control) {
   const c = String(control ?? '');
   let m = /^(\d+(?:\.\d+)?)d$/.exec(c);
-  if (m) return `Correspondence: ${m[1]} ${m[1] === '1' ? 'day' : 'days'} a move`;
+  if (m) return t('tc.days', { count: Number(m[1]) });
   m = /^(\d+(?:\.\d+)?)(s?)\+(\d+(?:\.\d+)?)$/.exec(c);
-  if (!m) return c ? `Time control ${c}` : 'No clock';
-  const base = m[2] ? `${m[1]} s` : `${m[1]} ${m[1] === '1' ? 'minute' : 'minutes'}`;
-  return Number(m[3]) ? `${base} + ${m[3]} s a move` : `${base}, no increment`;
+  if (!m) return c ? t('tc.control', { c }) : t('tc.none');
+  const base = m[2] ? `${m[1]} s` : t('tc.minutes', { count: Number(m[1]) });
+  return Number(m[3]) ? t('tc.increment', { base, inc: m[3] }) : t('tc.no_increment', { base });
 }
 
 // ---- the create form's choice ---------------------------------------------------------------
@@ -52,10 +53,10 @@ export function renderTimeControl(clocks) {
     });
   const days = Array.isArray(clocks.days) ? clocks.days : [];
   $('#clock-picks').replaceChildren(
-    pick('none', 'No clock', 'Untimed: take as long as you like'),
+    pick('none', t('tc.none'), t('tc.none_title')),
     ...presets,
-    pick('custom', 'Custom', 'Minutes and an increment of your choice'),
-    days.length ? pick('days', 'Days a move', 'Correspondence: days to make each move') : null,
+    pick('custom', t('tc.custom'), t('tc.custom_title')),
+    days.length ? pick('days', t('tc.days_pick'), t('tc.days_title')) : null,
   );
   if (!$('#clock-picks input:checked')) $('#clock-picks input[value=none]').checked = true;
   $('#clock-increment').max = String(limits.maxIncrement);
@@ -96,13 +97,13 @@ export function chosenClock() {
     const base = Math.round(parseMinutes($('#clock-minutes').value) * 1000) / 1000;
     if (!(base >= 1 && base <= limits.maxBase)) {
       return {
-        error: `The clock's time: minutes such as 5 or 1.5, or minutes:seconds such as 0:30 (1 s to ${limits.maxBase / 3600} hours).`,
+        error: t('tc.bad_base', { hours: limits.maxBase / 3600 }),
         input: $('#clock-minutes'),
       };
     }
     const inc = Number(String($('#clock-increment').value).trim().replace(',', '.') || 0);
     if (!(inc >= 0 && inc <= limits.maxIncrement)) {
-      return { error: `The increment: 0 to ${limits.maxIncrement} seconds a move.`, input: $('#clock-increment') };
+      return { error: t('tc.bad_increment', { max: limits.maxIncrement }), input: $('#clock-increment') };
     }
     return { clock: { base, increment: inc } };
   }

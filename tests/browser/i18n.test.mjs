@@ -86,6 +86,12 @@ const SPOKEN = [
   'game_overlay.js',
   'replay_view.js',
   'connection.js',
+  'create_form.js',
+  'seat_pick.js',
+  'time_control.js',
+  'sounds.js',
+  'pools.js',
+  'seeks.js',
 ];
 
 test('the modules that speak through the catalogue hold no English sentence of their own', () => {
