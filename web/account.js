@@ -3,6 +3,7 @@
 // sign-up, sign-in, sign-out) and, after each, a new socket: the server reads the cookie only when
 // a socket opens. The header's menu is account_menu.js; the store keeps the answer (app.me).
 
+import { t } from './i18n.js';
 import { app, dispatch } from './store/store.js';
 import { net } from './context.js';
 import { toast } from './ui.js';
@@ -22,7 +23,7 @@ async function call(method, path, body = null) {
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
-    return { ok: false, status: 0, error: 'offline', message: 'The server cannot be reached just now.' };
+    return { ok: false, status: 0, error: 'offline', message: t('account.unreachable') };
   }
   let data = null;
   try {
@@ -31,10 +32,10 @@ async function call(method, path, body = null) {
     // an answer with no JSON (an older server's 404 page)
   }
   if (res.ok && data) return { ok: true, data };
-  let message = data?.message || `The server answered ${res.status}.`;
+  let message = data?.message || t('account.answered', { status: res.status });
   const wait = Number(res.headers.get('Retry-After'));
   if (res.status === 429 && wait > 0)
-    message += ` Try again in ${wait < 90 ? `${wait} s` : `${Math.ceil(wait / 60)} min`}.`;
+    message += ` ${t('account.try_again', { wait: wait < 90 ? `${wait} s` : `${Math.ceil(wait / 60)} min` })}`;
   return { ok: false, status: res.status, error: data?.error ?? `http_${res.status}`, message };
 }
 
@@ -94,7 +95,7 @@ let making = null;
 export async function ensurePlayer() {
   if (app.me) return true;
   if (!app.accounts) {
-    toast('This server has no players: rated games and pools are off.', 'error');
+    toast(t('account.no_players'), 'error');
     return false;
   }
   making ??= call('POST', '/api/guest')

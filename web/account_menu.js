@@ -3,6 +3,7 @@
 // sessions, Sign out and Sign out everywhere. Each form says the server's reason when it refuses
 // (a name taken, a wrong password, too many tries). All of it hides on a server without players.
 
+import { language, t } from './i18n.js';
 import { $, h, toast } from './ui.js';
 import { app, subscribe } from './store/store.js';
 import { profilePath, sessions, signIn, signOut, signOutEverywhere, signUp, loadMe } from './account.js';
@@ -14,12 +15,12 @@ function render() {
   const me = app.me;
   const account = me && !me.guest && me.name;
   const name = $('#account-name');
-  name.textContent = account ? me.name : 'Guest';
+  name.textContent = account ? me.name : t('html.guest');
   if (account) name.setAttribute('href', profilePath(me.name));
   else name.removeAttribute('href');
   name.classList.toggle('guest', !account);
-  name.title = account ? 'Your profile' : me ? 'Playing as a guest in this browser' : 'Not signed in';
-  $('#account-summary-text').textContent = account ? 'Account' : 'Sign in';
+  name.title = account ? t('html.your_profile') : me ? t('account.guest_title') : t('account.not_signed_in');
+  $('#account-summary-text').textContent = account ? t('account.account') : t('html.sign_in');
   $('#account-guest').hidden = !!account;
   $('#account-signed-in').hidden = !account;
   $('#account-profile').setAttribute('href', account ? profilePath(me.name) : '/leaderboard');
@@ -64,11 +65,11 @@ async function submit(form, fn, welcome) {
 
 $('#signup-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  submit(e.currentTarget, signUp, (n) => `Welcome, ${n}: the name is yours.`);
+  submit(e.currentTarget, signUp, (n) => t('account.welcome', { name: n }));
 });
 $('#signin-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  submit(e.currentTarget, signIn, (n) => `Signed in as ${n}.`);
+  submit(e.currentTarget, signIn, (n) => t('account.signed_in', { name: n }));
 });
 $('#to-signin').addEventListener('click', () => showForm('signin'));
 $('#to-signup').addEventListener('click', () => showForm('signup'));
@@ -103,11 +104,11 @@ function browserName(label) {
     [/CrOS/, 'ChromeOS'],
     [/Linux/, 'Linux'],
   ].find(([re]) => re.test(ua))?.[1];
-  if (browser) return os ? `${browser} on ${os}` : browser;
-  return ua || 'A browser';
+  if (browser) return os ? t('account.browser_on', { browser, os }) : browser;
+  return ua || t('account.a_browser');
 }
 
-const seen = (ms) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const seen = (ms) => new Date(ms).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
 
 async function loadSessions() {
   const list = $('#session-list');
@@ -126,9 +127,9 @@ async function loadSessions() {
         h(
           'small.muted',
           {},
-          s.current ? 'This browser · ' : '',
-          `signed in ${seen(s.created_ms)}`,
-          s.seen_ms ? `, last seen ${seen(s.seen_ms)}` : '',
+          s.current ? `${t('account.this_browser')} · ` : '',
+          t('account.signed_in_at', { when: seen(s.created_ms) }),
+          s.seen_ms ? `, ${t('account.last_seen', { when: seen(s.seen_ms) })}` : '',
         ),
       ),
     ),

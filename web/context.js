@@ -1,6 +1,7 @@
 // What every part of the page shares: the board's canvas and view, the connection, and small
 // questions about the latest state (whose turn, which side we play, what we may do).
 
+import { t } from './i18n.js';
 import { Net } from './net.js';
 import { BoardView } from './board.js';
 import { $, aiName, toast } from './ui.js';
@@ -84,7 +85,7 @@ export function clearHint() {
 export function send(msg, meta) {
   const id = net.send(msg);
   if (id === null) {
-    toast('Not connected right now; trying to reconnect…', 'error');
+    toast(t('conn.not_connected'), 'error');
     return null;
   }
   if (meta) dispatch({ type: 'sent/request', id, meta });

@@ -3,6 +3,7 @@
 // /puzzles/{id}); the New game form is
 // create_form.js, quick pairing pools.js.
 
+import { t } from './i18n.js';
 import { $, h, icon, sideChip, sideName, toast, variantName } from './ui.js';
 import { app, batch, dispatch, subscribe } from './store/store.js';
 import { decodeRoom, normRoom, saved } from './store/saved.js';
@@ -35,11 +36,11 @@ $('#join-form').addEventListener('submit', (e) => {
   const m = raw.match(/\/r\/([^/?#\s]+)/);
   const room = m ? decodeRoom(m[1]) : normRoom(raw.replace(/[^A-Za-z0-9_-]/g, ''));
   if (room === null) {
-    toast('That link is damaged (a stray “%”): copy the whole link again, or type just the room code.', 'error', 6000);
+    toast(t('lobby.damaged_percent'), 'error', 6000);
     return;
   }
   if (!room) {
-    toast('Paste a game link or type its room code.', 'error');
+    toast(t('lobby.paste'), 'error');
     return;
   }
   history.pushState({ room }, '', `/r/${encodeURIComponent(room)}`);
@@ -67,15 +68,13 @@ function seatList(room) {
 /** A room's pill when it is rated: "rated", or with a seek's range, "rated · 1300–1700". */
 function ratedPill(r) {
   if (!r.rated) return null;
-  const title = r.range
-    ? `The result changes the players’ ratings; for ratings ${rangeText(r.range)}`
-    : 'The result changes the players’ ratings';
-  if (!r.range) return h('span.pill.rated', { title }, 'rated');
+  const title = r.range ? t('lobby.rated_range_title', { range: rangeText(r.range) }) : t('lobby.rated_title');
+  if (!r.range) return h('span.pill.rated', { title }, t('lobby.rated'));
   return h(
     'span.pill.rated',
     { title },
-    `rated · ${rangeShort(r.range)}`,
-    h('span.sr-only', {}, ` (for ratings ${rangeText(r.range)})`),
+    `${t('lobby.rated')} · ${rangeShort(r.range)}`,
+    h('span.sr-only', {}, ` (${t('lobby.for_ratings', { range: rangeText(r.range) })})`),
   );
 }
 
@@ -89,7 +88,7 @@ export async function refreshRooms() {
     shownRooms = await fetchRooms();
   } catch {
     shownRooms = null;
-    $('#room-list').replaceChildren(h('li.muted', {}, 'The list of games is not available right now.'));
+    $('#room-list').replaceChildren(h('li.muted', {}, t('lobby.list_unavailable')));
     return;
   }
   renderRooms(shownRooms);
@@ -113,7 +112,7 @@ function renderRooms(rooms) {
     .slice(0, 50)
     .map(({ r }) => r);
   if (!live.length) {
-    list.replaceChildren(h('li.muted', {}, 'No games right now. Start one!'));
+    list.replaceChildren(h('li.muted', {}, t('lobby.no_games')));
     return;
   }
   list.replaceChildren(
@@ -134,7 +133,7 @@ function renderRooms(rooms) {
             'span.room-players',
             {},
             ...seats.flatMap((x, i) => [
-              i ? h('span.vs', {}, 'vs') : null,
+              i ? h('span.vs', {}, t('lobby.vs')) : null,
               sideChip(x.side),
               h('span', {}, x.name || (x.name === '' ? sideName(x.side) : '—')),
             ]),
@@ -144,8 +143,14 @@ function renderRooms(rooms) {
         h(
           'div.room-meta',
           {},
-          h(`span.pill.${r.status ?? 'playing'}`, {}, r.status === 'waiting' ? 'open' : (r.status ?? '')),
-          r.one_screen ? h('span.pill.one-screen', { title: 'Two people play at one screen' }, 'one screen') : null,
+          h(
+            `span.pill.${r.status ?? 'playing'}`,
+            {},
+            ['waiting', 'playing', 'finished'].includes(r.status) ? t(`lobby.status_${r.status}`) : (r.status ?? ''),
+          ),
+          r.one_screen
+            ? h('span.pill.one-screen', { title: t('lobby.one_screen_title') }, t('lobby.one_screen'))
+            : null,
           ratedPill(r),
           r.clock
             ? h(
@@ -156,7 +161,13 @@ function renderRooms(rooms) {
                 h('span.sr-only', {}, ` (${controlWords(r.clock)})`),
               )
             : null,
-          h('span.muted.watchers', {}, icon('eye'), ` ${r.spectators ?? 0}`, h('span.sr-only', {}, ' watching')),
+          h(
+            'span.muted.watchers',
+            {},
+            icon('eye'),
+            ` ${r.spectators ?? 0}`,
+            h('span.sr-only', {}, ` ${t('lobby.watching')}`),
+          ),
           h(
             'span.room-actions',
             {},
@@ -165,19 +176,23 @@ function renderRooms(rooms) {
                   'button.btn.small.primary',
                   {
                     type: 'button',
-                    'aria-label': `Play in game ${r.id}`,
+                    'aria-label': t('lobby.play_in', { room: r.id }),
                     disabled: !!why,
                     title: why,
                     'aria-describedby': why ? whyId : null,
                     onclick: () => goRoom(r.id, seatToAsk(r, seats), r.rated),
                   },
-                  'Play',
+                  t('html.play'),
                 )
               : null,
             h(
               'button.btn.small',
-              { type: 'button', 'aria-label': `Watch game ${r.id}`, onclick: () => goRoom(r.id, 'spectator') },
-              'Watch',
+              {
+                type: 'button',
+                'aria-label': t('lobby.watch_game', { room: r.id }),
+                onclick: () => goRoom(r.id, 'spectator'),
+              },
+              t('html.watch'),
             ),
           ),
         ),
@@ -223,9 +238,9 @@ async function openRoom(room) {
   }
   showScreen('start');
   const dlg = $('#join-dialog');
-  $('#join-title').textContent = `Join game ${room}`;
+  $('#join-title').textContent = t('lobby.join_title', { room });
   $('#join-name').value = saved.name;
-  $('#join-info').textContent = 'Play if a seat is free, or watch.';
+  $('#join-info').textContent = t('lobby.join_default');
   $('#join-play').hidden = false;
   let rated = false;
   let playSeat = 'any';
@@ -276,15 +291,18 @@ function describeJoin(info) {
   const free = seats.some((x) => x.name === null) && !info.one_screen;
   const why = free ? seekBlocker(info) : null;
   // The game as the server words it: its variant, then its options that are not the default.
-  const game = `${info.rated ? 'Rated ' : ''}${variantName(info.variant, app.variants)}${info.options_text ? ` (${info.options_text})` : ''}${info.range ? ` for ratings ${rangeText(info.range)}` : ''}`;
-  const names = seats.map((x) => x.name || sideName(x.side)).join(' and ');
+  const variant = variantName(info.variant, app.variants);
+  let game = info.rated ? t('lobby.rated_game', { variant }) : variant;
+  if (info.options_text) game += ` (${info.options_text})`;
+  if (info.range) game += ` ${t('lobby.for_ratings', { range: rangeText(info.range) })}`;
+  const names = seats.map((x) => x.name || sideName(x.side)).join(` ${t('lobby.and')} `);
   $('#join-info').textContent = info.one_screen
-    ? `${game}: ${names} are playing at one screen, so you can watch.`
+    ? t('lobby.join_one_screen', { game, names })
     : why
-      ? `${game}. ${why} You can watch.`
+      ? t('lobby.join_why', { game, why })
       : free
-        ? `${waiting?.name ? `${waiting.name} is` : 'Someone is'} waiting for an opponent: ${game}.`
-        : `${game}: both seats are taken, so you can watch.`;
+        ? t('lobby.join_waiting', { who: waiting?.name || t('controls.someone'), game })
+        : t('lobby.join_taken', { game });
   $('#join-play').hidden = !free || !!why;
 }
 
@@ -347,7 +365,7 @@ export function route() {
   const room = m ? decodeRoom(m[1]) : null;
   if (m && room === null) {
     history.replaceState({}, '', '/');
-    toast('That link is damaged: ask for it again, or type the room code.', 'error', 6000);
+    toast(t('lobby.damaged'), 'error', 6000);
   }
   if (room) {
     if (room !== app.room) openRoom(room);

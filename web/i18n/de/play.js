@@ -85,4 +85,5 @@ export default {
   'conn.no_game': 'Es gibt keine Partie „{room}“. Sie ist vielleicht längst vorbei.',
   'conn.seats_taken': 'Beide Plätze sind besetzt: Sie schauen zu.',
   'conn.watching_because': '{reason}. Sie schauen zu.',
+  'conn.not_connected': 'Gerade nicht verbunden; versuche neu zu verbinden…',
 };

@@ -85,4 +85,5 @@ export default {
   'conn.no_game': 'There is no game “{room}”. It may have ended long ago.',
   'conn.seats_taken': 'Both seats are taken: you are watching.',
   'conn.watching_because': '{reason}. You are watching.',
+  'conn.not_connected': 'Not connected right now; trying to reconnect…',
 };

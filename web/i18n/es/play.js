@@ -85,4 +85,5 @@ export default {
   'conn.no_game': 'No hay ninguna partida «{room}». Quizá terminó hace tiempo.',
   'conn.seats_taken': 'Los dos asientos están ocupados: estás mirando.',
   'conn.watching_because': '{reason}. Estás mirando.',
+  'conn.not_connected': 'Ahora sin conexión; intentando reconectar…',
 };
