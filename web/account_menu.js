@@ -83,8 +83,8 @@ async function out(fn, done) {
   $('#account-menu').open = false;
   toast(done, 'ok');
 }
-$('#sign-out').addEventListener('click', () => out(signOut, 'Signed out.'));
-$('#sign-out-all').addEventListener('click', () => out(signOutEverywhere, 'Signed out on every device.'));
+$('#sign-out').addEventListener('click', () => out(signOut, t('account.signed_out')));
+$('#sign-out-all').addEventListener('click', () => out(signOutEverywhere, t('account.signed_out_all')));
 
 /** A session's browser in words, from its User-Agent: "Firefox on Linux"; else the text itself. */
 function browserName(label) {

@@ -92,4 +92,6 @@ export default {
   'lobby.list_unavailable': 'Die Liste der Partien ist gerade nicht verfügbar.',
   'lobby.join_title': 'Partie {room} beitreten',
   'lobby.join_default': 'Spielen Sie, wenn ein Platz frei ist, oder schauen Sie zu.',
+  'account.signed_out': 'Abgemeldet.',
+  'account.signed_out_all': 'Auf allen Geräten abgemeldet.',
 };

@@ -91,4 +91,6 @@ export default {
   'lobby.list_unavailable': 'The list of games is not available right now.',
   'lobby.join_title': 'Join game {room}',
   'lobby.join_default': 'Play if a seat is free, or watch.',
+  'account.signed_out': 'Signed out.',
+  'account.signed_out_all': 'Signed out on every device.',
 };

@@ -93,4 +93,6 @@ export default {
   'lobby.list_unavailable': 'La lista de partidas no está disponible ahora.',
   'lobby.join_title': 'Unirse a la partida {room}',
   'lobby.join_default': 'Juega si hay un asiento libre, o mira.',
+  'account.signed_out': 'Sesión cerrada.',
+  'account.signed_out_all': 'Sesión cerrada en todos los dispositivos.',
 };
