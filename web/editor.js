@@ -2,6 +2,7 @@
 // pieces to click onto the board, the side to move and Kaboom's bombs in hand, the position as
 // text (import and export), and the server's word on the position as it is set up.
 
+import { t } from './i18n.js';
 import { $, copyText, h, humanize, markChecked, optionInput, sideChip, sideName, toast, variantName } from './ui.js';
 import { app, dispatch } from './store/store.js';
 import { same } from './squares.js';
@@ -27,10 +28,10 @@ const variantsKnown = () =>
 /** Opens the analysis board on the position of the address (or the start). */
 export async function openAnalysis() {
   showScreen('analysis');
-  document.title = 'Analysis board · Bomb Checkers';
+  document.title = `${t('html.analysis_board')} · Bomb Checkers`;
   requestAnimationFrame(layoutEditorBoard);
   if (!app.variants.length) {
-    setValue('Connecting to the server…');
+    setValue(t('html.connecting_to_the_server'));
     await variantsKnown();
   }
   $('#ed-variant').replaceChildren(
@@ -95,7 +96,7 @@ $('#ed-options').addEventListener('change', (e) => {
   else {
     const n = Number.parseInt(input.value, 10);
     if (!Number.isFinite(n) || n < spec.min || n > spec.max) {
-      say(`${humanize(spec.name)} is a whole number from ${spec.min} to ${spec.max}.`);
+      say(t('ed.whole_from_to', { name: humanize(spec.name), min: spec.min, max: spec.max }));
       input.value = ed.options[spec.name];
       return;
     }
@@ -124,7 +125,7 @@ function setupClick(sq) {
   if (!kaboom()) {
     if (!pt.playable(sq)) {
       edBoard.flash(sq);
-      say('Pieces stand on the dark squares.', 'info');
+      say(t('ed.dark_squares'), 'info');
       return;
     }
     setPosition({ ...ed.pos, pieces: placing ? [...others, { at: sq, ...ed.tool }] : others });
@@ -139,7 +140,7 @@ function setupClick(sq) {
     const top = landing(ed.pos, x);
     if (top >= ed.pos.height) {
       edBoard.flash(sq);
-      say('That column is full.', 'info');
+      say(t('input.column_full'), 'info');
       return;
     }
     setPosition({ ...ed.pos, pieces: [...others, { at: [x, top], ...ed.tool }] });
@@ -206,7 +207,7 @@ Object.assign(editorView, { setPosition, positionShown });
 function renderTurn() {
   const box = $('#ed-turn');
   box.replaceChildren(
-    h('legend', {}, 'To move'),
+    h('legend', {}, t('html.to_move')),
     ...edSides().map((s) =>
       h(
         'label.side-pick',
@@ -231,7 +232,7 @@ function renderBombs() {
       h(
         'label.field.num',
         {},
-        h('span', {}, `${sideName(s)}: bombs left to drop`),
+        h('span', {}, t('ed.bombs_left', { side: sideName(s) })),
         h('input', {
           type: 'number',
           name: s,
@@ -250,7 +251,7 @@ function renderBombs() {
 $('#ed-bombs').addEventListener('change', (e) => {
   const n = Number.parseInt(e.target.value, 10);
   if (!Number.isFinite(n) || n < 0 || n > 10) {
-    say('Bombs left is a whole number from 0 to 10.');
+    say(t('ed.bombs_range'));
     e.target.value = ed.pos.bombs[e.target.name];
     return;
   }
@@ -280,7 +281,7 @@ function loadText(text, keepFormat = false) {
       }
     }
   } catch (e) {
-    say(`That text does not load: ${e.message}.`);
+    say(t('ed.text_bad', { msg: e.message }));
     return false;
   }
   if (ed.mode === 'explore') leaveExplore();
@@ -318,10 +319,10 @@ $('#ed-format').addEventListener('change', () => {
 });
 $('#ed-copy').addEventListener('click', async () => {
   const ok = await copyText($('#ed-text').value);
-  toast(ok ? 'Position copied.' : `Copy this: ${$('#ed-text').value}`, ok ? 'ok' : 'info');
+  toast(ok ? t('ed.position_copied') : t('ed.copy_this', { text: $('#ed-text').value }), ok ? 'ok' : 'info');
 });
 $('#ed-link').addEventListener('click', async () => {
   const link = location.origin + analysisLink(currentPos(), ed.options);
   const ok = await copyText(link);
-  toast(ok ? 'Link copied: it opens this position.' : `Copy this link: ${link}`, ok ? 'ok' : 'info', ok ? 4200 : 8000);
+  toast(ok ? t('ed.link_copied') : t('controls.copy_this', { link }), ok ? 'ok' : 'info', ok ? 4200 : 8000);
 });

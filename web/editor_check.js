@@ -1,6 +1,7 @@
 // The server's check of a position set up on the analysis board (an `analyse` without its moves):
 // whether the rules accept it and, if so, its value, asked 400 ms after the last change.
 
+import { t } from './i18n.js';
 import { edCanvas, say, setValue, unsay } from './editor_board.js';
 import { analyse, ed, positionWords, refusal } from './editor_state.js';
 import { valueColour } from './values.js';
@@ -11,7 +12,7 @@ let checkTimer = 0;
 export function scheduleCheck() {
   clearTimeout(checkTimer);
   const seq = ++checkSeq;
-  setValue('Checking the position…');
+  setValue(t('ed.checking'));
   checkTimer = setTimeout(() => runCheck(seq), 400);
 }
 
@@ -29,7 +30,7 @@ async function runCheck(seq) {
     setValue('');
     if (err?.code === 'rate_limited' || err?.code === 'offline' || err?.code === 'timeout') {
       // Not a word about the position: ask again in a while.
-      say(`${err.message} The position is checked again in a moment.`, 'info', 'check');
+      say(`${err.message} ${t('ed.check_again')}`, 'info', 'check');
       checkTimer = setTimeout(() => runCheck(seq), 5000);
       return;
     }

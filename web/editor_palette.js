@@ -1,11 +1,13 @@
 // The analysis board's palette: a button for each piece the variant has (side, kind, rank) and
 // the eraser; the one chosen is what a click on the board puts down (editor.js).
 
+import { language, t as tr } from './i18n.js';
 import { $, h, humanize, sideName } from './ui.js';
 import { dispatch } from './store/store.js';
 import { drawPiece } from './pieces.js';
 import { ed, edSides } from './editor_state.js';
 import { isKaboom } from './position_text.js';
+import { pieceWords } from './turn_words.js';
 
 const kaboom = () => isKaboom(ed.variant);
 
@@ -24,7 +26,9 @@ function paletteTools() {
 }
 
 export function toolName(t) {
-  if (t === 'erase') return 'Eraser';
+  if (t === 'erase') return tr('ed.eraser');
+  // English keeps its short names ("Fire shield man"); the other languages say the piece in words.
+  if (language() !== 'en') return pieceWords(t, kaboom());
   if (kaboom()) return `${sideName(t.side)} ${t.kind === 'bomb' ? 'bomb' : 'piece'}`;
   const kind = t.kind === 'normal' ? '' : ` ${t.kind}`;
   return `${sideName(t.side)}${kind} ${t.rank === 'man' ? 'man' : humanize(t.rank).toLowerCase()}`;

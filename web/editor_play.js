@@ -3,6 +3,7 @@
 // screen), and a finished game's
 // "Analyse this position" opens the board on the position the game screen shows.
 
+import { t } from './i18n.js';
 import { $, h, markChecked, sideChip, sideName } from './ui.js';
 import { app, dispatch } from './store/store.js';
 import { saved } from './store/saved.js';
@@ -20,14 +21,14 @@ export function renderPlay() {
   const was = box.querySelector('input:checked')?.value;
   const pick = [...sides, 'random'].includes(was) ? was : sides[0];
   box.replaceChildren(
-    h('legend', {}, 'Play as'),
+    h('legend', {}, t('html.play_as')),
     ...[...sides, 'random'].map((s) =>
       h(
         'label.side-pick',
         {},
         h('input', { type: 'radio', name: 'ed-seat', value: s, checked: s === pick }),
         s === 'random' ? h('span.chip.random', { 'aria-hidden': 'true' }, '?') : sideChip(s),
-        h('span', {}, s === 'random' ? 'Random' : sideName(s)),
+        h('span', {}, s === 'random' ? t('seat.random') : sideName(s)),
       ),
     ),
   );
@@ -36,9 +37,9 @@ export function renderPlay() {
   const levels = app.ai.levels;
   const chosen = select.value || (saved.ai.on ? `ai:${saved.ai.level}` : 'person');
   select.replaceChildren(
-    h('option', { value: 'person' }, 'A person (you send them the link)'),
-    h('option', { value: 'screen' }, 'Two people at this screen (both sides here)'),
-    ...levels.map((l) => h('option', { value: `ai:${l}` }, `The computer: ${aiLevelName(l)} (level ${l})`)),
+    h('option', { value: 'person' }, t('ed.vs_person')),
+    h('option', { value: 'screen' }, t('ed.vs_screen')),
+    ...levels.map((l) => h('option', { value: `ai:${l}` }, t('ed.vs_computer', { name: aiLevelName(l), level: l }))),
   );
   select.value = [...select.options].some((o) => o.value === chosen) ? chosen : 'person';
 }
@@ -48,7 +49,7 @@ $('#ed-seat').addEventListener('change', () => markChecked($('#ed-seat')));
 $('#ed-play').addEventListener('click', () => {
   const pos = currentPos();
   if (!pos) return;
-  const name = saved.name || 'Player';
+  const name = saved.name || t('html.player');
   const seat = $('#ed-seat').querySelector('input:checked')?.value ?? 'random';
   const msg = { type: 'create', variant: ed.variant, options: { ...ed.options }, name, seat, position: toWire(pos) };
   const opponent = $('#ed-opponent').value;
@@ -56,7 +57,7 @@ $('#ed-play').addEventListener('click', () => {
   if (opponent === 'screen') {
     const [a, b] = edSides();
     msg.seat = 'both';
-    msg.names = { [a]: name, [b]: saved.name2 || 'Player 2' };
+    msg.names = { [a]: name, [b]: saved.name2 || t('seat.player_n', { n: 2 }) };
   }
   clearGameScreen();
   dispatch({ type: 'want/create' });

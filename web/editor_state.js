@@ -1,6 +1,7 @@
 // What the analysis board's modules share: the variant and options, the position being set up or
 // explored, and the `analyse` request for a position.
 
+import { t } from './i18n.js';
 import { analysis, app } from './store/store.js';
 import { humanize, sideName } from './ui.js';
 import { requestAnalysis, valueWords } from './values.js';
@@ -61,26 +62,23 @@ export function analysisLink(pos, options) {
 
 /** "X to move: X wins in 3 turns". */
 export function positionWords(a) {
-  return `${sideName(a.turn)} to move: ${valueWords(a.value, a.turn, edSides())}`;
+  return t('ed.position_words', { side: sideName(a.turn), value: valueWords(a.value, a.turn, edSides()) });
 }
 
-const OVER = {
-  no_pieces: 'a side has no pieces left',
-  no_moves: 'the side to move cannot move',
-  mutual_destruction: 'no piece is left',
-  connect: 'a line is made',
-  board_full: 'the board is full',
-};
+const OVER = ['no_pieces', 'no_moves', 'mutual_destruction', 'connect', 'board_full'];
 
 /** The words for an `analyse` refused: the server's reason, said as such. */
 export function refusal(err) {
-  const msg = err?.message ?? 'no answer';
+  const msg = err?.message ?? t('ed.no_answer');
   if (err?.code === 'bad_position') {
     const over = /already be over \((\w+)\)/.exec(msg);
-    if (over) return `The game is over in this position: ${OVER[over[1]] ?? humanize(over[1]).toLowerCase()}.`;
-    return `The server refuses this position: ${msg}.`;
+    if (over) {
+      const why = OVER.includes(over[1]) ? t(`ed.over_${over[1]}`) : humanize(over[1]).toLowerCase();
+      return t('ed.over_in_position', { why });
+    }
+    return t('ed.refuses_position', { msg });
   }
-  if (err?.code === 'unknown_type') return 'This server does not analyse positions.';
-  if (err?.code === 'bad_options') return `The server refuses these options: ${msg}.`;
+  if (err?.code === 'unknown_type') return t('ed.no_analysis');
+  if (err?.code === 'bad_options') return t('ed.refuses_options', { msg });
   return msg;
 }

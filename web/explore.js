@@ -3,6 +3,7 @@
 // Kaboom column, or a bomb to set it off) or from the list of turns, best first. The turns played
 // make a line to step back and forth in.
 
+import { t as tr } from './i18n.js'; // `t` is a turn here
 import { $, h, sideChip, sideName, turnText } from './ui.js';
 import { dispatch } from './store/store.js';
 import { same } from './squares.js';
@@ -81,7 +82,7 @@ async function show(animate) {
     edCanvas.dataset.analysed = 'true';
     return;
   }
-  setValue('Thinking…');
+  setValue(tr('ed.thinking'));
   try {
     const a = await analyse(pos, true);
     if (seq !== ex.seq) return;
@@ -200,12 +201,12 @@ function renderTurnList() {
         h(
           'button.btn.small',
           { type: 'button', onclick: () => play(alongPath().find((t) => endsHere(t, ex.path.hops.length))) },
-          'End the turn here',
+          tr('ed.end_turn_here'),
         ),
       ),
     );
   }
-  if (!items.length) items.push(h('li.muted', {}, ex.analysis ? 'No turns: the game is over.' : '…'));
+  if (!items.length) items.push(h('li.muted', {}, ex.analysis ? tr('ed.no_turns') : '…'));
   $('#ed-turns').replaceChildren(...items);
 }
 
@@ -214,12 +215,7 @@ function renderTurnList() {
 /** A click on the board while exploring. */
 export function exploreClick(sq) {
   if (!ex.analysis) {
-    say(
-      ex.line[ex.at].turn?.over
-        ? 'The game is over here: step back, or go back to the editor.'
-        : 'Wait for the server’s answer…',
-      'info',
-    );
+    say(ex.line[ex.at].turn?.over ? tr('ed.over_here') : tr('ed.wait_answer'), 'info');
     return;
   }
   if (isKaboom(ed.variant)) {
@@ -297,11 +293,7 @@ async function play(t) {
     }
   }
   if (!after) {
-    say(
-      core
-        ? 'This turn cannot be played from here: the rules core refused it.'
-        : 'The rules core did not load: reload the page to play on.',
-    );
+    say(core ? tr('ed.core_refused') : tr('ed.core_missing'));
     return;
   }
   const v = t.value;
@@ -323,8 +315,8 @@ async function play(t) {
 
 function endWords(v, mover) {
   const other = edSides().find((s) => s !== mover);
-  if (v.outcome === 'tie') return 'The game is over: a tie.';
-  return `The game is over: ${sideName(v.outcome === 'win' ? mover : other)} has won.`;
+  if (v.outcome === 'tie') return tr('ed.over_tie');
+  return tr('ed.over_won', { side: sideName(v.outcome === 'win' ? mover : other) });
 }
 
 /** The turns played, to click back to. */
@@ -337,7 +329,7 @@ function renderLine() {
         'button.move',
         { type: 'button', onclick: () => go(i), 'aria-current': i === ex.at ? 'step' : null },
         i === 0
-          ? h('span', {}, 'Start position')
+          ? h('span', {}, tr('html.start_position'))
           : [h('span.num', {}, `${i}.`), sideChip(step.turn.side), h('span', {}, turnText(step.turn))],
       ),
     ),
