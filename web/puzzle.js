@@ -2,6 +2,7 @@
 // board, difficulty, who plays to win), its board (puzzle_board.js), and what the player's turns
 // meant (puzzle_play.js): right, wrong with Retry and the solution, solved with the next puzzle.
 
+import { t } from './i18n.js';
 import { $, h, sideChip, sideName, variantName } from './ui.js';
 import { app, dispatch, puzzle as pz, subscribe } from './store/store.js';
 import { apiFetch } from './net.js';
@@ -19,12 +20,12 @@ export async function openPuzzle(id) {
   const mine = ++seq;
   play.stopTimers();
   showScreen('puzzle');
-  document.title = 'Puzzle · Bomb Checkers';
+  document.title = `${t('html.puzzle')} · Bomb Checkers`;
   requestAnimationFrame(layoutPuzzleBoard);
   dispatch({ type: 'puzzle/open', puzzle: null, start: null });
   hint('');
   $('#pz-body').hidden = true;
-  say('Loading…');
+  say(t('html.loading'));
   const [found] = await Promise.all([fetchPuzzle(id), play.loadCore()]);
   if (mine !== seq) return;
   if (!found.puzzle) {
@@ -47,12 +48,12 @@ async function fetchPuzzle(id) {
   try {
     const res = await apiFetch(`/api/puzzles/${encodeURIComponent(id)}`);
     if (res.ok) return { puzzle: await res.json() };
-    if (res.status === 404) return { why: `There is no puzzle “${id}” here: pick one from the list.` };
-    return { why: `The puzzle is not available just now (HTTP ${res.status}).` };
+    if (res.status === 404) return { why: t('pz.no_such', { id }) };
+    return { why: t('pz.unavailable', { status: res.status }) };
   } catch {
     // no server: the page's own copy of the collection
     const p = (await ownCopy())?.puzzles.find((q) => q.id === id);
-    return p ? { puzzle: p } : { why: 'The server cannot be reached just now.' };
+    return p ? { puzzle: p } : { why: t('account.unreachable') };
   }
 }
 
@@ -82,13 +83,13 @@ function renderFacts(p) {
   $('#pz-kind').textContent = kindTitle(p.kind);
   $('#pz-goal').replaceChildren(sideChip(p.turn), ` ${goalWords(p)}`);
   $('#pz-facts').replaceChildren(
-    h('dt', {}, 'Game'),
+    h('dt', {}, t('html.game')),
     h('dd', {}, variantName(p.variant, app.variants)),
-    h('dt', {}, 'Board'),
+    h('dt', {}, t('pz.board_label')),
     h('dd', {}, optionsWords(p.variant, p.options)),
-    h('dt', {}, 'Difficulty'),
+    h('dt', {}, t('pz.difficulty')),
     h('dd', {}, h('span.pz-dots', { 'aria-hidden': 'true' }, dots), h('span.sr-only', {}, label)),
-    p.source ? h('dt', {}, 'From') : null,
+    p.source ? h('dt', {}, t('pz.from')) : null,
     p.source ? h('dd', {}, sourceWords(p.source)) : null,
   );
   // The switch only where there are bombs to drop.
@@ -116,15 +117,15 @@ function renderPanel() {
   const opponent = sidesOf(p.variant).find((s) => s !== p.turn) ?? '';
   const end = pz.step >= line.length;
   const words = {
-    solving: pz.step ? 'Right. Your turn again: find the next winning turn.' : 'Find the only turn that wins.',
-    reply: `Right! ${sideName(opponent)} answers…`,
-    wrong: `Wrong: ${pz.wrong} does not win. It is taken back.`,
-    also: `${pz.wrong} wins too, but the puzzle's line takes another turn here. It is taken back: find that one.`,
-    solved: 'Solved! The first turn was the only winning one, and you found the line to its end.',
-    solution: end ? 'That is the solution.' : 'The solution, a turn at a time…',
+    solving: pz.step ? t('pz.right_again') : t('pz.find'),
+    reply: t('pz.reply', { side: sideName(opponent) }),
+    wrong: t('pz.wrong', { turn: pz.wrong }),
+    also: t('pz.also', { turn: pz.wrong }),
+    solved: t('pz.solved'),
+    solution: end ? t('pz.solution_end') : t('pz.solution_steps'),
   }[pz.mode];
   const fb = $('#pz-feedback');
-  fb.textContent = play.coreFailed() ? 'The rules core did not load: reload the page to play.' : (words ?? '');
+  fb.textContent = play.coreFailed() ? t('pz.core_missing') : (words ?? '');
   fb.className = `pz-feedback ${pz.mode}`;
   $('#puzzle').dataset.mode = pz.mode;
   $('#pz-retry').hidden = pz.mode !== 'wrong';

@@ -2,12 +2,13 @@
 // variant, then difficulty, with choices that narrow it. With no server the collection comes from
 // the page's own copy (web/data/puzzles.json, kept by the service worker).
 
+import { t } from './i18n.js';
 import { $, h, sideChip, variantName } from './ui.js';
 import { app, dispatch, puzzle as pz } from './store/store.js';
 import { apiFetch } from './net.js';
 import { showScreen } from './screen.js';
 import { stopTimers } from './puzzle_play.js';
-import { KIND_BLURBS, difficultyWords, goalWords, kindName, optionsWords } from './puzzle_words.js';
+import { difficultyWords, goalWords, kindBlurb, kindName, optionsWords } from './puzzle_words.js';
 
 let loading = null;
 
@@ -75,14 +76,14 @@ export async function openPuzzles() {
   const mine = ++seq;
   stopTimers(); // a puzzle's reply or solution under way stops with its page
   showScreen('puzzles');
-  document.title = 'Puzzles · Bomb Checkers';
-  say('Loading…');
+  document.title = `${t('html.puzzles')} · Bomb Checkers`;
+  say(t('html.loading'));
   const list = await puzzleList();
   if (mine !== seq) return;
   if (!list) {
     $('#puzzle-list').replaceChildren();
     $('#puzzle-filters').hidden = true;
-    say('The puzzles cannot be reached just now.');
+    say(t('pz.list_unreachable'));
     return;
   }
   renderFilters(list);
@@ -102,7 +103,7 @@ function renderFilters(list) {
     const select = h(
       'select',
       { name, 'aria-label': label },
-      h('option', { value: '' }, `Every ${label.toLowerCase()}`),
+      h('option', { value: '' }, t(`pz.every_${name}`)),
       ...values.map((v) => h('option', { value: String(v) }, words(v))),
     );
     select.value = values.map(String).includes(filters[name]) ? filters[name] : '';
@@ -111,9 +112,9 @@ function renderFilters(list) {
   };
   const uniq = (key) => [...new Set(list.map((p) => p[key]))].sort();
   box.replaceChildren(
-    choice('kind', 'Kind', uniq('kind'), kindName),
-    choice('variant', 'Game', uniq('variant'), (v) => variantName(v, app.variants)),
-    choice('difficulty', 'Difficulty', [1, 2, 3, 4, 5], (d) => `${d} ${difficultyWords(d).dots}`),
+    choice('kind', t('pz.kind'), uniq('kind'), kindName),
+    choice('variant', t('html.game'), uniq('variant'), (v) => variantName(v, app.variants)),
+    choice('difficulty', t('pz.difficulty'), [1, 2, 3, 4, 5], (d) => `${d} ${difficultyWords(d).dots}`),
   );
 }
 
@@ -129,13 +130,7 @@ function renderList(list) {
       (!filters.variant || p.variant === filters.variant) &&
       (!filters.difficulty || String(p.difficulty) === filters.difficulty),
   );
-  say(
-    !list.length
-      ? 'This server has no puzzles yet.'
-      : shown.length
-        ? ''
-        : 'No puzzle is of that kind, game and difficulty: choose another.',
-  );
+  say(!list.length ? t('pz.none_yet') : shown.length ? '' : t('pz.none_such'));
   const kinds = [...new Set(shown.map((p) => p.kind))].sort();
   $('#puzzle-list').replaceChildren(
     ...kinds.map((k) =>
@@ -158,7 +153,7 @@ function kindSection(kind, items) {
     'section.pz-kind',
     { dataset: { kind }, 'aria-label': kindName(kind) },
     h('h2', {}, kindName(kind), h('span.muted.pz-count', {}, ` ${items.length}`)),
-    KIND_BLURBS[kind] ? h('p.muted', {}, KIND_BLURBS[kind]) : null,
+    kindBlurb(kind) ? h('p.muted', {}, kindBlurb(kind)) : null,
     h(
       'div.pz-variants',
       {},

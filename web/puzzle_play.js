@@ -3,6 +3,7 @@
 // one) is compared with the line's next by its actions. The right one is answered by the line's
 // reply after a short pause, a wrong one is taken back at once; "Show solution" plays the line.
 
+import { t } from './i18n.js';
 import { dispatch, puzzle as pz } from './store/store.js';
 import { loadEngine, sameAction } from './engine.js';
 import { isKaboom, sortPieces } from './position_text.js';
@@ -80,14 +81,14 @@ export const redraw = () => drawPuzzleBoard(legalNow());
 export function clickSquare(sq) {
   if (!['solving', 'wrong', 'also'].includes(pz.mode)) return null;
   const legal = legalNow();
-  if (!legal.length) return engine ? null : 'The rules core is still loading…';
+  if (!legal.length) return engine ? null : t('pz.core_loading');
   if (isKaboom(pz.puzzle.variant)) {
     const a =
       legal.find((x) => x.kind === 'detonate' && same(x.at, sq)) ??
       legal.find((x) => x.kind === 'drop' && x.column === sq[0] && (x.piece === 'bomb') === pz.bomb);
     if (a) return act(a);
     pzBoard.flash(sq);
-    return pz.bomb ? 'No bomb can go in that column.' : 'That column is full.';
+    return pz.bomb ? t('pz.no_bomb_there') : t('input.column_full');
   }
   const to = pz.selected && legal.find((x) => same(x.from, pz.selected) && same(x.to, sq));
   if (to) return act(to);
@@ -97,9 +98,7 @@ export function clickSquare(sq) {
     return null;
   }
   pzBoard.flash(sq);
-  return pz.partial.length
-    ? 'Go on jumping with the same piece.'
-    : 'Pick one of the ringed pieces, then where it goes.';
+  return pz.partial.length ? t('pz.go_on') : t('pz.pick');
 }
 
 /** The "End turn" of an optional capture sequence, when the core offers it. */
@@ -113,7 +112,7 @@ export function endTurn() {
 function act(action) {
   const actions = [...pz.partial, action];
   const r = playFrom(pz.base, actions);
-  if (!r) return 'The rules core refused that turn.';
+  if (!r) return t('pz.core_refused');
   if (r.state.mid_turn && r.state.turn === pz.base.turn && !r.state.result) {
     dispatch({ type: 'puzzle/partial', actions, pos: r.pos, last: r.last, selected: r.state.jumper ?? action.to });
     redraw();
