@@ -13,6 +13,7 @@
 // Every other variant has one notation, the project's a1–h8 ("algebraic"; Kaboom's "standard":
 // "↓4", "bomb ↓4", "detonate c1").
 
+import { t } from './i18n.js';
 import { boardSize, formatGamesman, fromState, squareName } from './position_text.js';
 import { isConnect } from './variants.js';
 
@@ -135,8 +136,8 @@ export function edgeLabels(variant, notation, { width = 8, height = 8 } = {}, fl
 /** The edges in words, for screen readers. */
 export function edgeWords(labels) {
   if (!labels) return '';
-  const span = (l) => (l.length > 1 ? `${l[0]} to ${l[l.length - 1]}` : (l[0] ?? ''));
-  return `Columns ${span(labels.cols)} from the left, rows ${span(labels.rows)} from the top.`;
+  const span = (l) => (l.length > 1 ? t('edges.span', { a: l[0], b: l[l.length - 1] }) : (l[0] ?? ''));
+  return t('edges.words', { cols: span(labels.cols), rows: span(labels.rows) });
 }
 
 // ---- Gamesman positions -----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // (kept per variant in this browser), the board's edge labels, the Gamesman string under a Kaboom
 // board, and the words of the move list and the replay bar.
 
+import { t } from './i18n.js';
 import { $, copyText, h, toast } from './ui.js';
 import { app } from './store/store.js';
 import { saved } from './store/saved.js';
@@ -90,5 +91,5 @@ select.addEventListener('change', () => {
 $('#position-copy').addEventListener('click', async () => {
   const text = $('#position-text').textContent;
   const ok = await copyText(text);
-  toast(ok ? 'Position copied.' : `Copy this position: ${text}`, ok ? 'ok' : 'info');
+  toast(ok ? t('ed.position_copied') : t('notation.copy_position', { text }), ok ? 'ok' : 'info');
 });

@@ -5,6 +5,7 @@
 // win or a tie, or over 1.5 men of an estimate). A click on it, or the arrow keys when it has the
 // focus, show that position in the replay.
 
+import { t } from './i18n.js';
 import { $, sideName } from './ui.js';
 import { app } from './store/store.js';
 import { sidesOf } from './context.js';
@@ -146,7 +147,7 @@ function pointsOf(values, sides) {
       version: e.version,
       // A watcher's chart leaves a gap where the position was live elsewhere, never valued.
       gap: !e.value,
-      words: e.value ? valueWords(e.value, e.turn, sides) : 'not valued (live in another game)',
+      words: e.value ? valueWords(e.value, e.turn, sides) : t('chart.not_valued'),
     };
   });
 }
@@ -162,9 +163,13 @@ function drawChart(box, values, game, shown) {
   box.dataset.shown = String(pts[at]?.version ?? '');
   box.dataset.blunder = fall ? String(fall.version) : '';
   const summary =
-    `Value chart of the ${pts.length} positions of this game: ${sideName(sides[0])} is ahead above the line, ` +
-    `${sideName(sides[1])} below. Start: ${pts[0].words}. End: ${pts[pts.length - 1].words}.` +
-    (fall ? ` The turn that threw the most away: ${sideName(fall.side)}'s, to position ${fall.version}.` : '');
+    t('chart.summary', {
+      n: pts.length,
+      a: sideName(sides[0]),
+      b: sideName(sides[1]),
+      start: pts[0].words,
+      end: pts[pts.length - 1].words,
+    }) + (fall ? ` ${t('chart.blunder', { side: sideName(fall.side), version: fall.version })}` : '');
   box.setAttribute('aria-label', summary);
   box.setAttribute('aria-valuemin', String(pts[0].version));
   box.setAttribute('aria-valuemax', String(pts[pts.length - 1].version));
@@ -214,7 +219,7 @@ function drawChart(box, values, game, shown) {
       svg(
         'circle',
         { cx: p.x, cy: p.y, r: r + 2.6, class: 'blunder', 'data-version': p.version },
-        title(`Position ${p.version}: ${sideName(fall.side)} threw it away here (${p.words})`),
+        title(t('chart.threw', { version: p.version, side: sideName(fall.side), words: p.words })),
       ),
     );
     const label = svg('text', {
@@ -274,15 +279,15 @@ export function renderValueChart(enabled, lagged = null) {
   }
   const text =
     e.status === 'loading'
-      ? ' Working out the value of every position…'
+      ? ` ${t('chart.working')}`
       : e.error?.code === 'unknown_type'
-        ? 'This server cannot analyse positions.'
-        : e.error?.message || 'The values of this game are not available.';
+        ? t('values.no_analysis')
+        : e.error?.message || t('chart.unavailable');
   if (box.dataset.state === e.status && !box.querySelector('svg') && box.textContent === text) return;
   box.dataset.state = e.status;
   for (const a of ['role', 'tabindex', 'aria-valuemin', 'aria-valuemax', 'aria-valuenow', 'aria-valuetext'])
     box.removeAttribute(a);
-  box.setAttribute('aria-label', 'Value chart');
+  box.setAttribute('aria-label', t('chart.label'));
   layout = null;
   drawnKey = '';
   const spin = document.createElement('span');
@@ -309,7 +314,7 @@ function laggedChart(box, lagged, shown) {
   box.dataset.points = '0';
   layout = null;
   drawnKey = '';
-  box.replaceChildren(`The chart begins ${lagged.lag} turns behind the game.`);
+  box.replaceChildren(t('chart.begins', { n: lagged.lag }));
 }
 
 // A click shows the nearest position in the replay.

@@ -2,6 +2,7 @@
 // promise, the words ("X wins in 7") and the Gamesman colours (green win, yellow tie, red lose;
 // estimates shaded by their score).
 
+import { t } from './i18n.js';
 import { net } from './context.js';
 import { sideName } from './ui.js';
 
@@ -16,12 +17,12 @@ export function requestAnalysis(fields) {
   return new Promise((resolve, reject) => {
     const id = net.send({ type: 'analyse', ...fields });
     if (id === null) {
-      reject({ code: 'offline', message: 'Not connected right now.' });
+      reject({ code: 'offline', message: t('values.offline') });
       return;
     }
     const timer = setTimeout(() => {
       waiting.delete(id);
-      reject({ code: 'timeout', message: 'No answer from the server.' });
+      reject({ code: 'timeout', message: t('values.timeout') });
     }, TIMEOUT_MS);
     waiting.set(id, { resolve, reject, timer });
   });
@@ -43,7 +44,7 @@ function other(sides, side) {
   return sides[0] === side ? sides[1] : sides[0];
 }
 
-const turnsText = (n) => `${n} ${n === 1 ? 'turn' : 'turns'}`;
+const turnsText = (n) => t('values.turns', { count: n });
 
 /** Where a tie ranks among values, just below 0: the nearer its drawn end the higher (Gamesman's
  *  order); one whose distance the server could not afford, last among ties. */
@@ -57,16 +58,18 @@ export function valueWords(value, side, sides) {
   if (!value) return '';
   const who = sideName(side);
   const them = sideName(other(sides, side));
-  if (value.outcome === 'tie') return value.remoteness > 0 ? `Tie in ${turnsText(value.remoteness)}` : 'Tie';
+  if (value.outcome === 'tie')
+    return value.remoteness > 0 ? t('values.tie_in', { n: turnsText(value.remoteness) }) : t('values.tie');
   if (value.outcome === 'win' || value.outcome === 'lose') {
     const winner = value.outcome === 'win' ? who : them;
-    const sure = value.kind === 'solved' ? '' : ' (found by search)';
-    return value.remoteness === 0 ? `${winner} has won` : `${winner} wins in ${turnsText(value.remoteness)}${sure}`;
+    const sure = value.kind === 'solved' ? '' : ` ${t('values.by_search')}`;
+    if (value.remoteness === 0) return t('values.has_won', { side: winner });
+    return `${t('values.wins_in', { side: winner, n: turnsText(value.remoteness) })}${sure}`;
   }
   const pawns = (Math.abs(value.score) / 100).toFixed(2);
-  const depth = value.depth ? ` (estimate, depth ${value.depth})` : ' (estimate)';
-  if (Math.abs(value.score) < 10) return `About even${depth}`;
-  return `${value.score > 0 ? who : them} is ahead by ${pawns}${depth}`;
+  const depth = ` ${value.depth ? t('values.estimate_depth', { depth: value.depth }) : t('values.estimate')}`;
+  if (Math.abs(value.score) < 10) return `${t('values.even')}${depth}`;
+  return `${t('values.ahead', { side: value.score > 0 ? who : them, pawns })}${depth}`;
 }
 
 /** Gamesman's colours: a CSS colour for a value (estimates shaded from red through yellow to green). */

@@ -9,6 +9,7 @@
 // finished game's values. During a game between two people the players see none; a spectator of an
 // unrated one may see its values a few turns behind, on the chart alone (watch_values.js).
 
+import { t } from './i18n.js';
 import { $, h, sideName } from './ui.js';
 import { app } from './store/store.js';
 import { board, canvas, same, sidesOf } from './context.js';
@@ -254,7 +255,7 @@ function renderHintsBadge() {
   badge.hidden = list.length === 0;
   badge.dataset.versions = list.join(' ');
   if (list.length) {
-    badge.title = `Analysed while it was played, at ${list.length === 1 ? 'position' : 'positions'} ${list.join(', ')}`;
+    badge.title = t('values.hints_at', { count: list.length, list: list.join(', ') });
   }
 }
 
@@ -305,10 +306,14 @@ export function renderValues() {
         over
           ? null
           : h('span.value-swatch', {
-              title: `For ${sideName(a.turn)}, to move`,
+              title: t('values.for_side', { side: sideName(a.turn) }),
               style: `--value: ${valueColour(a.value)}`,
             }),
-        h('span.value-words', { title: a.cached ? 'Analysed before' : `Analysed in ${a.ms ?? 0} ms` }, words),
+        h(
+          'span.value-words',
+          { title: a.cached ? t('values.cached') : t('values.analysed_in', { ms: a.ms ?? 0 }) },
+          words,
+        ),
       ],
       { value: valueClass(a.value) },
     );
@@ -317,9 +322,9 @@ export function renderValues() {
   } else {
     const text =
       e.status === 'waiting'
-        ? 'The values come after the computer’s move.'
+        ? t('values.after_computer')
         : e.status === 'loading'
-          ? 'Working out the values…'
+          ? t('values.working')
           : errorText(e.error);
     showLine(
       e.status,
@@ -334,12 +339,10 @@ export function renderValues() {
 
 /** The toggle's words: a watcher's values come some turns behind the game. */
 function labelToggle(btn, watching) {
-  const text = watching ? `Values · ${watchLag()} turns behind` : 'Values';
+  const text = watching ? `${t('html.values')} · ${t('values.behind', { count: watchLag() })}` : t('html.values');
   if (btn.textContent === text) return;
   btn.textContent = text;
-  btn.title = watching
-    ? `The value chart of this game, ${watchLag()} turns behind it: never the position being played`
-    : 'Show the value of the position and of every move';
+  btn.title = watching ? t('values.chart_behind', { n: watchLag() }) : t('html.show_the_value_of_the_position');
 }
 
 /** A watcher's values: the chart of the positions some turns behind the game, nothing on the board. */
@@ -358,20 +361,20 @@ function renderBehind(on) {
   askLagged(renderValues);
   const e = laggedValues();
   canvas.dataset.values = 'lagged';
-  const turns = `${e.lag} ${e.lag === 1 ? 'turn' : 'turns'}`;
+  const turns = t('values.turns', { count: e.lag });
   const text =
     e.error && !e.values.length
       ? errorText(e.error)
       : Number.isInteger(e.upto)
-        ? `Values ${turns} behind the game, up to position ${e.upto}.`
-        : `Values ${turns} behind the game: the chart begins once ${turns} have been played.`;
+        ? t('values.lag_upto', { turns, upto: e.upto })
+        : t('values.lag_begins', { turns });
   showLine('lagged', [h('span.value-words', {}, text)], { lag: String(e.lag) });
   renderValueChart(true, e);
 }
 
 export function errorText(err) {
-  if (err?.code === 'unknown_type') return 'This server cannot analyse positions.';
-  return err?.message || 'The values are not available.';
+  if (err?.code === 'unknown_type') return t('values.no_analysis');
+  return err?.message || t('values.unavailable');
 }
 
 $('#values-toggle').addEventListener('click', () => {
