@@ -110,12 +110,12 @@ export async function ensurePlayer() {
 
 // ---- words ---------------------------------------------------------------------------------------
 
-const SPEEDS = { ultrabullet: 'UltraBullet', bullet: 'Bullet', blitz: 'Blitz', rapid: 'Rapid', classical: 'Classical' };
+const SPEEDS = ['ultrabullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 
 /** A speed's name: "Blitz", "Correspondence". */
 export function speedName(speed) {
   const s = String(speed ?? '');
-  return SPEEDS[s] ?? (s ? s[0].toUpperCase() + s.slice(1) : '');
+  return SPEEDS.includes(s) ? t(`speed.${s}`) : s ? s[0].toUpperCase() + s.slice(1) : '';
 }
 
 /** A rating as shown: 1500?, with the question mark while it is provisional. */

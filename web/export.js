@@ -1,6 +1,7 @@
 // Taking a game away: the record, PDN for checkers, the Kaboom text record, and the move list
 // (and Kaboom's Gamesman positions) in the notation picked on the page.
 
+import { t } from './i18n.js';
 import { $, h, resultShort, toast, variantName } from './ui.js';
 import { download, fetchPositions, fetchRecord, movesFromRecord, pdnUrl, recordUrl } from './replay.js';
 import { app } from './store/store.js';
@@ -35,19 +36,19 @@ async function renderExportMenu() {
         download: `${base}.json`,
         role: 'menuitem',
       },
-      h('strong', {}, 'Game record'),
-      h('small', {}, 'JSON: variant, options, players, every action'),
+      h('strong', {}, t('export.record')),
+      h('small', {}, t('export.record_small')),
     ),
   ];
   if (app.gameNo > 1) {
     const sel = h(
       'select',
-      { id: 'export-game', 'aria-label': 'Which game to export' },
+      { id: 'export-game', 'aria-label': t('export.which') },
       ...Array.from({ length: app.gameNo }, (_, k) =>
         h(
           'option',
           { value: k + 1, selected: k + 1 === game },
-          k + 1 === app.gameNo ? `Game ${k + 1} (this one)` : `Game ${k + 1}`,
+          k + 1 === app.gameNo ? t('replay.game_this', { game: k + 1 }) : t('moves.game', { game: k + 1 }),
         ),
       ),
     );
@@ -55,7 +56,7 @@ async function renderExportMenu() {
       exportPick = Number(sel.value);
       renderExportMenu();
     });
-    items.unshift(h('label.menu-game', {}, h('span', {}, 'Game'), sel));
+    items.unshift(h('label.menu-game', {}, h('span', {}, t('html.game')), sel));
   }
   // The server says which notation it writes for each variant (welcome's variants).
   const notation = app.variants.find((v) => v.id === s.variant)?.notation;
@@ -64,7 +65,7 @@ async function renderExportMenu() {
       'a.menu-item',
       { id: 'export-pdn', href: pdnUrl(room, q), download: `${base}.pdn`, role: 'menuitem', 'aria-disabled': 'true' },
       h('strong', {}, 'PDN'),
-      h('small', {}, 'Portable Draughts Notation, for checkers programs'),
+      h('small', {}, t('export.pdn_small')),
     );
     pdn.classList.add('checking');
     items.push(pdn);
@@ -75,8 +76,8 @@ async function renderExportMenu() {
       h(
         'button.menu-item',
         { type: 'button', id: 'export-text', role: 'menuitem', onclick: () => exportKaboomText(room, game, q) },
-        h('strong', {}, 'Text record'),
-        h('small', {}, 'Plain text: players, options, every drop and detonation'),
+        h('strong', {}, t('export.text')),
+        h('small', {}, t('export.text_small')),
       ),
     );
   }
@@ -87,8 +88,8 @@ async function renderExportMenu() {
     h(
       'button.menu-item',
       { type: 'button', id: 'export-moves', role: 'menuitem', onclick: () => exportMoveList(room, game, q, base) },
-      h('strong', {}, 'Move list'),
-      h('small', {}, `Plain text, a turn a line${label ? `, in ${label}` : ''}`),
+      h('strong', {}, t('export.moves')),
+      h('small', {}, label ? t('export.moves_small_in', { label }) : t('export.moves_small')),
     ),
   );
   if (isConnect(s.variant) && shown === 'gamesman') {
@@ -96,8 +97,8 @@ async function renderExportMenu() {
       h(
         'button.menu-item',
         { type: 'button', id: 'export-gamesman', role: 'menuitem', onclick: () => exportGamesman(room, q, base) },
-        h('strong', {}, 'Gamesman positions'),
-        h('small', {}, 'Plain text: the position after every turn, from the start'),
+        h('strong', {}, t('export.gamesman')),
+        h('small', {}, t('export.gamesman_small')),
       ),
     );
   }
@@ -116,7 +117,7 @@ async function downloadHere(event, link) {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     download(link.download, await res.text(), res.headers.get('Content-Type') ?? undefined);
   } catch (e) {
-    toast(`Could not export the game: ${e.message}`, 'error');
+    toast(t('export.failed', { msg: e.message }), 'error');
   }
 }
 
@@ -137,7 +138,7 @@ async function exportMoveList(room, game, q, base) {
           options_text: rec.options_text ?? app.state?.options_text ?? '',
           sides,
           players: Object.fromEntries(sides.map((side) => [side, rec.players?.[side]?.name ?? ''])),
-          result: rec.result ? resultShort(rec.result, sides) : 'in progress',
+          result: rec.result ? resultShort(rec.result, sides) : t('export.in_progress'),
           turns: movesFromRecord(rec),
         },
         currentNotation(variant),
@@ -145,7 +146,7 @@ async function exportMoveList(room, game, q, base) {
     );
     $('#export-menu').open = false;
   } catch {
-    toast('The game record could not be loaded.', 'error');
+    toast(t('export.load_failed'), 'error');
   }
 }
 
@@ -153,7 +154,7 @@ async function exportMoveList(room, game, q, base) {
 async function exportGamesman(room, q, base) {
   const positions = await fetchPositions(room, q);
   if (!positions) {
-    toast('This server does not send the positions of the game.', 'error');
+    toast(t('export.no_positions'), 'error');
     return;
   }
   download(`${base}-gamesman.txt`, gamesmanSequence(positions));
@@ -175,7 +176,7 @@ async function checkPdn(link) {
   } else {
     link.classList.add('unavailable');
     link.removeAttribute('href');
-    link.querySelector('small').textContent = 'Not offered by this server';
+    link.querySelector('small').textContent = t('export.not_offered');
   }
 }
 
@@ -187,7 +188,7 @@ async function exportKaboomText(room, game, q) {
     download(`kaboom-${room}-game${game}.txt`, await res.text());
     $('#export-menu').open = false;
   } catch {
-    toast('The game record could not be loaded.', 'error');
+    toast(t('export.load_failed'), 'error');
   }
 }
 

@@ -2,6 +2,7 @@
 // its ranked players (ratings no longer provisional), and apart from them the best of those whose
 // rating is still provisional, unranked.
 
+import { t } from './i18n.js';
 import { $, h } from './ui.js';
 import { apiFetch } from './net.js';
 import { showScreen } from './screen.js';
@@ -14,8 +15,8 @@ let seq = 0;
 export async function openLeaderboard() {
   const mine = ++seq;
   showScreen('leaderboard');
-  document.title = 'Leaderboard · Bomb Checkers';
-  say('Loading…');
+  document.title = `${t('html.leaderboard')} · Bomb Checkers`;
+  say(t('html.loading'));
   let data = null;
   let status = 0;
   try {
@@ -28,17 +29,11 @@ export async function openLeaderboard() {
   if (mine !== seq) return;
   if (!data) {
     $('#leaderboard-list').replaceChildren();
-    say(
-      status === 404
-        ? 'This server keeps no ratings.'
-        : status
-          ? `The leaderboard is not available just now (HTTP ${status}).`
-          : 'The server cannot be reached just now.',
-    );
+    say(status === 404 ? t('lb.no_ratings') : status ? t('lb.unavailable', { status }) : t('account.unreachable'));
     return;
   }
   const boards = Array.isArray(data.leaderboards) ? data.leaderboards : [];
-  say(boards.length ? '' : 'No rated games yet: play one from the start page’s quick pairing.');
+  say(boards.length ? '' : t('lb.none'));
   $('#leaderboard-list').replaceChildren(...boards.map(board));
 }
 
@@ -52,7 +47,7 @@ const nameLink = (p) => [
   h('a.lb-name', { href: profilePath(p.name), dataset: { route: '' } }, p.name),
   p.bot ? botMark() : null,
 ];
-const games = (n) => `${n} ${n === 1 ? 'game' : 'games'}`;
+const games = (n) => t('profile.games', { count: n });
 
 /** One perf's card: its ranked players, then its provisional ones. */
 function board(b) {
@@ -78,13 +73,13 @@ function board(b) {
             ),
           ),
         )
-      : h('p.muted.small', {}, 'Nobody ranked yet: a rating is ranked once it is no longer provisional.'),
+      : h('p.muted.small', {}, t('lb.nobody')),
     provisional.length
       ? h(
           'div.lb-provisional',
           {},
-          h('h3', {}, 'Provisional'),
-          h('p.muted.small', {}, 'New ratings, not ranked until a few more games settle them.'),
+          h('h3', {}, t('lb.provisional')),
+          h('p.muted.small', {}, t('lb.new_ratings')),
           h(
             'ul.lb-list',
             {},

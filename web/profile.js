@@ -2,6 +2,7 @@
 // wins, draws and losses, the chart of their ratings over time (rating_chart.js) and their latest
 // rated games, each a link to its room.
 
+import { language, t } from './i18n.js';
 import { $, h, variantName } from './ui.js';
 import { app } from './store/store.js';
 import { apiFetch } from './net.js';
@@ -21,8 +22,8 @@ function perfParts(perf) {
   return { variant, speed };
 }
 
-const RESULT_WORDS = { won: 'Won', lost: 'Lost', drawn: 'Draw', draw: 'Draw' };
-const when = (ms) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const RESULT_WORDS = { won: 'profile.won', lost: 'profile.lost', drawn: 'short.draw', draw: 'short.draw' };
+const when = (ms) => new Date(ms).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
 
 let shown = null; // the profile on the page: {name, data}
 let seq = 0;
@@ -35,21 +36,21 @@ export async function openProfile(name) {
   $('#profile-since').textContent = '';
   $('#profile-body').hidden = true;
   showChallenge(null);
-  say('Loading…');
+  say(t('html.loading'));
   let res;
   try {
     res = await apiFetch(`/api/players/${encodeURIComponent(name)}`, { cache: 'no-store' });
   } catch {
-    if (mine === seq) say('The server cannot be reached just now.');
+    if (mine === seq) say(t('account.unreachable'));
     return;
   }
   if (mine !== seq) return;
   if (res.status === 404) {
-    say(`There is no player named “${name}” on this server.`);
+    say(t('profile.no_player', { name }));
     return;
   }
   if (!res.ok) {
-    say(`The profile is not available just now (HTTP ${res.status}).`);
+    say(t('profile.unavailable', { status: res.status }));
     return;
   }
   const data = await res.json();
@@ -69,14 +70,14 @@ function renderProfile(p) {
   $('#profile-name').replaceChildren(p.name, p.bot ? botMark() : '');
   document.title = `${p.name} · Bomb Checkers`;
   $('#profile-since').textContent = p.created_ms
-    ? `Playing here since ${new Date(p.created_ms).toLocaleDateString(undefined, { dateStyle: 'long' })}`
+    ? t('profile.since', { date: new Date(p.created_ms).toLocaleDateString(language(), { dateStyle: 'long' }) })
     : '';
   const c = p.counts ?? {};
   $('#profile-counts').replaceChildren(
     ...[
-      ['wins', 'won', c.wins],
-      ['draws', 'drawn', c.draws],
-      ['losses', 'lost', c.losses],
+      ['wins', t('profile.won_count'), c.wins],
+      ['draws', t('profile.drawn_count'), c.draws],
+      ['losses', t('profile.lost_count'), c.losses],
     ].map(([cls, word, n]) => h(`span.count.${cls}`, {}, h('strong', {}, String(n ?? 0)), ` ${word}`)),
   );
   renderRatings(p.ratings ?? []);
@@ -97,17 +98,17 @@ function renderRatings(ratings) {
             h('span.perf-name', {}, perfName(r.variant, r.speed)),
             h(
               'strong.perf-rating',
-              { title: r.provisional ? 'Provisional: a few more games settle it' : `Deviation ${r.deviation}` },
+              { title: r.provisional ? t('profile.provisional') : t('profile.deviation', { d: r.deviation }) },
               ratingText(r),
             ),
             h(
               'span.perf-games.muted',
               {},
-              `${r.games} ${r.games === 1 ? 'game' : 'games'} · ${r.wins} won, ${r.draws} drawn, ${r.losses} lost`,
+              `${t('profile.games', { count: r.games })} · ${t('profile.wdl', { w: r.wins, d: r.draws, l: r.losses })}`,
             ),
           ),
         )
-      : [h('li.muted', {}, 'No rated games yet.')]),
+      : [h('li.muted', {}, t('profile.no_rated'))]),
   );
 }
 
@@ -129,9 +130,17 @@ function renderHistory(history) {
   const words = lines.map((l) => {
     const { variant, speed } = perfParts(l.perf);
     const pts = l.points;
-    return `${perfName(variant, speed)} from ${Math.round(pts[0][1])} to ${Math.round(pts[pts.length - 1][1])} over ${pts.length} ${pts.length === 1 ? 'game' : 'games'}`;
+    return t('profile.history_line', {
+      perf: perfName(variant, speed),
+      from: Math.round(pts[0][1]),
+      to: Math.round(pts[pts.length - 1][1]),
+      games: t('profile.games', { count: pts.length }),
+    });
   });
-  $('#rating-chart').setAttribute('aria-label', `Rating history: ${words.join('; ') || 'none'}`);
+  $('#rating-chart').setAttribute(
+    'aria-label',
+    `${t('html.rating_history')}: ${words.join('; ') || t('profile.none')}`,
+  );
 }
 
 function redrawChart() {
@@ -151,14 +160,18 @@ function renderGames(games) {
           return h(
             `li.game-row.${g.result ?? 'unknown'}`,
             { dataset: { room: g.room } },
-            h(`span.result.${g.result ?? ''}`, {}, RESULT_WORDS[g.result] ?? g.result ?? ''),
+            h(
+              `span.result.${g.result ?? ''}`,
+              {},
+              RESULT_WORDS[g.result] ? t(RESULT_WORDS[g.result]) : (g.result ?? ''),
+            ),
             h(
               'span.game-vs',
               {},
-              'vs ',
+              `${t('lobby.vs')} `,
               g.opponent
                 ? h('a', { href: profilePath(g.opponent), dataset: { route: '' } }, g.opponent)
-                : h('span.muted', {}, 'a guest'),
+                : h('span.muted', {}, t('profile.a_guest')),
             ),
             h('span.game-perf.muted', {}, perfName(g.variant, g.speed)),
             diff === null
@@ -172,11 +185,15 @@ function renderGames(games) {
             h('time.muted', { datetime: new Date(g.ended_ms).toISOString() }, when(g.ended_ms)),
             h(
               'a.btn.small.game-link',
-              { href: g.url ?? `/r/${g.room}`, dataset: { route: '' }, 'aria-label': `Game ${g.room}` },
+              {
+                href: g.url ?? `/r/${g.room}`,
+                dataset: { route: '' },
+                'aria-label': t('profile.game_room', { room: g.room }),
+              },
               g.room,
             ),
           );
         })
-      : [h('li.muted', {}, 'No rated games yet.')]),
+      : [h('li.muted', {}, t('profile.no_rated'))]),
   );
 }
