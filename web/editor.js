@@ -14,6 +14,8 @@ import { renderPlay } from './editor_play.js';
 import * as pt from './position_text.js';
 import { renderPalette, sameTool } from './editor_palette.js';
 import { scheduleCheck } from './editor_check.js';
+import { boardKeys } from './board_keys.js';
+import { squareWords } from './turn_words.js';
 
 const kaboom = () => pt.isKaboom(ed.variant);
 
@@ -150,12 +152,24 @@ function setupClick(sq) {
   }
 }
 
+const boardClick = (sq) => (ed.mode === 'explore' ? exploreClick(sq) : setupClick(sq));
 edCanvas.addEventListener('pointerup', (e) => {
   if (e.button !== 0 || !ed.pos) return;
   const sq = squareOf(e);
-  if (!sq) return;
-  if (ed.mode === 'explore') exploreClick(sq);
-  else setupClick(sq);
+  if (sq) boardClick(sq);
+});
+// The keyboard's focus square (board_keys.js): Enter puts the palette's piece, or plays, there.
+boardKeys(edCanvas, edBoard, {
+  ready: () => !!ed.pos && !$('#analysis').hidden,
+  start: () => [Math.floor(ed.pos.width / 2), Math.floor(ed.pos.height / 2)],
+  describe: (sq) =>
+    squareWords(
+      sq,
+      ed.pos.pieces.find((p) => same(p.at, sq)),
+      pt.squareName,
+      pt.isKaboom(ed.variant),
+    ),
+  click: boardClick,
 });
 // Over a Kaboom column, the piece to come shows where it would land.
 edCanvas.addEventListener('pointermove', (e) => {

@@ -12,6 +12,7 @@ import { clickSquare } from './input.js';
 import { timeLeft, formatClock } from './clocks.js';
 import { serverNow } from './server_time.js';
 import { announce, lastTurnWords, nameOf } from './announce.js';
+import { boardKeys } from './board_keys.js';
 import { actionNames, isTypedSquare, matchTyped, pieceWords, squareWords } from './turn_words.js';
 import { same } from './squares.js';
 import { isConnect } from './variants.js';
@@ -19,15 +20,6 @@ import { isConnect } from './variants.js';
 const dims = () => ({ width: app.state?.board?.width ?? 8, height: app.state?.board?.height ?? 8 });
 
 // ---- the focus square -------------------------------------------------------------------------
-
-let cursor = null;
-
-function showCursor(sq, say = true) {
-  cursor = sq;
-  board.setUi({ cursor: sq });
-  canvas.dataset.cursor = sq ? sq.join(',') : '';
-  if (sq && say) announce(squareWords(sq, pieceAt(sq), nameOf, isConnect(app.state?.variant)));
-}
 
 /** Where the focus square starts: the selected piece, else a piece that can move, else the middle. */
 function startSquare() {
@@ -39,44 +31,16 @@ function startSquare() {
   return isConnect(app.state?.variant) ? [col, height - 1] : [Math.floor(width / 2), Math.floor(height / 2)];
 }
 
-const STEPS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
-
-// The focus square is the keyboard's: it shows when the board is reached by the keyboard (Tab) or
-// Enter is pressed on it; a pointer's press hides it, and then the arrows step back through the game
-// as elsewhere on the page (input.js).
-let engaged = false;
-canvas.addEventListener('focus', () => {
-  engaged = canvas.matches(':focus-visible');
-  if (engaged && app.state) showCursor(cursor ?? startSquare(), false);
-});
-canvas.addEventListener('blur', () => board.setUi({ cursor: null }));
-canvas.addEventListener('pointerdown', () => {
-  engaged = false;
-  board.setUi({ cursor: null });
-});
-
-canvas.addEventListener('keydown', (e) => {
-  if (!app.state || app.replay || e.altKey || e.ctrlKey || e.metaKey) return;
-  const step = engaged && STEPS[e.key];
-  if (step) {
-    // Arrows move over the screen's squares, whichever way the board is turned.
-    e.preventDefault();
-    e.stopPropagation(); // not the page's arrows (looking back over the game)
-    const { width, height } = dims();
-    const [col, row] = board.toScreen(cursor ?? startSquare());
-    const c = Math.min(width - 1, Math.max(0, col + step[0]));
-    const r = Math.min(height - 1, Math.max(0, row + step[1]));
-    showCursor(board.fromScreen(c, r));
-  } else if (e.key === 'Enter' || (e.key === ' ' && !myLegal().some((a) => a.kind === 'end_turn'))) {
-    e.preventDefault();
-    e.stopPropagation();
-    if (!engaged) showCursor(cursor ?? startSquare(), false);
-    engaged = true;
-    const sq = cursor ?? startSquare();
+const keys = boardKeys(canvas, board, {
+  ready: () => !!app.state && !app.replay,
+  start: startSquare,
+  describe: (sq) => squareWords(sq, pieceAt(sq), nameOf, isConnect(app.state?.variant)),
+  space: () => !myLegal().some((a) => a.kind === 'end_turn'),
+  click: (sq) => {
     const before = app.selected;
     clickSquare(sq);
     if (app.selected && !same(app.selected, before)) announce(t('kb.picked', { square: nameOf(app.selected) }));
-  }
+  },
 });
 
 // ---- the typed move ---------------------------------------------------------------------------
@@ -195,11 +159,11 @@ document.addEventListener('keydown', (e) => {
 
 subscribe(() => {
   if (!app.state) {
-    cursor = null;
+    keys.forget();
     return;
   }
   options();
   renderBoardText();
   continueTyped();
-  if (cursor && engaged && document.activeElement === canvas) board.setUi({ cursor });
+  keys.redraw();
 });

@@ -8,10 +8,13 @@ import { app, dispatch, puzzle as pz, subscribe } from './store/store.js';
 import { apiFetch } from './net.js';
 import { showScreen } from './screen.js';
 import { sidesOf } from './context.js';
-import { boardSize, isKaboom, sortPieces } from './position_text.js';
+import { boardSize, isKaboom, sortPieces, squareName } from './position_text.js';
 import { difficultyWords, goalWords, kindTitle, optionsWords, sourceWords } from './puzzle_words.js';
 import { nextPuzzle, ownCopy, puzzleList } from './puzzle_list.js';
-import { layoutPuzzleBoard, pzCanvas, squareOf } from './puzzle_board.js';
+import { layoutPuzzleBoard, pzBoard, pzCanvas, squareOf } from './puzzle_board.js';
+import { boardKeys } from './board_keys.js';
+import { squareWords } from './turn_words.js';
+import { same } from './squares.js';
 import * as play from './puzzle_play.js';
 
 let seq = 0;
@@ -177,6 +180,24 @@ pzCanvas.addEventListener('pointerup', (e) => {
   const sq = squareOf(e);
   if (sq) hint(play.clickSquare(sq));
 });
+// The keyboard's focus square (board_keys.js): Enter does what a click does.
+const keys = boardKeys(pzCanvas, pzBoard, {
+  ready: () => !!pz.pos && !$('#puzzle').hidden,
+  start: () => {
+    const { width, height } = pz.pos;
+    return pz.selected ?? play.legalNow().find((a) => a.from)?.from ?? [Math.floor(width / 2), height - 1];
+  },
+  describe: (sq) =>
+    squareWords(
+      sq,
+      pz.pos.pieces.find((p) => same(p.at, sq)),
+      squareName,
+      isKaboom(pz.puzzle?.variant),
+    ),
+  space: () => !play.legalNow().some((a) => a.kind === 'end_turn'),
+  click: (sq) => hint(play.clickSquare(sq)),
+});
+subscribe(() => keys.redraw());
 
 document.addEventListener('keydown', (e) => {
   if ($('#puzzle').hidden || e.target instanceof HTMLInputElement || document.querySelector('dialog[open]')) return;

@@ -16,6 +16,7 @@ const FILES = [
   '/app.js',
   '/board.js',
   '/board_effects.js',
+  '/board_keys.js',
   '/board_layers.js',
   '/board_values.js',
   '/challenge.js',

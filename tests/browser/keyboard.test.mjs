@@ -4,7 +4,7 @@
 // read from the live region (#announcer), as a screen reader hears it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { person, waitBoard, shot } from './helpers.mjs';
+import { BASE, person, waitBoard, shot } from './helpers.mjs';
 import { createOneScreen, stateOf } from './one_screen_driver.mjs';
 import { browser } from './shared_browser.mjs';
 
@@ -124,6 +124,28 @@ test('keyboard: checkers moves typed as 11-15 and c3-d4, and made with the arrow
   await page.locator('#move-input').fill('');
   await typeMove(page, 'e3-f4');
   await hear(page, /^Black: e3 to f4\./);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('keyboard: the analysis board takes a piece put by Enter on its focus square', { timeout: 30000 }, async () => {
+  const page = await person(browser);
+  await page.goto(`${BASE}/analysis`);
+  await page.locator('#ed-board').waitFor();
+  await page.locator('#ed-text').waitFor();
+  await listen(page);
+  const before = await page.inputValue('#ed-text');
+  await page.keyboard.press('Escape');
+  await page.locator('#ed-board').focus();
+  assert.equal(await page.locator('#ed-board').getAttribute('data-cursor'), '4,4', 'the middle of the board');
+  await page.keyboard.press('ArrowUp');
+  await hear(page, /^e6: empty$/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((b) => document.querySelector('#ed-text').value !== b, before);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await hear(page, /^e5: Fire/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
