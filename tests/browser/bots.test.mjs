@@ -1,7 +1,8 @@
 // Bots (docs/BOTS.md), in Chromium: a bot account made over HTTP (a sign-up, a token, the upgrade),
 // the sample bot (bots/sample_bot.py) playing for it, and a person who opens the bot's profile, sees
-// the BOT mark, challenges it from the profile's dialog to a rated Kaboom game with a clock, is taken
-// to the room, plays to the end against the bot's random turns, and finds the game on both profiles.
+// the BOT mark, challenges it from the profile's dialog (a game it declines, then a rated Kaboom game
+// with a clock), is taken to the room, plays to the end against the bot's random turns, and finds
+// the game on both profiles and the bot on the leaderboard.
 // A server of this file's own (sign-ups are limited per address), from run.sh's BC_BINARY.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,8 +69,8 @@ async function makeBot(name) {
 }
 
 /** Starts the sample bot for `token`; resolves once it says it is signed in. */
-function startBot(token) {
-  bot = spawn('python3', [path.join(root, 'bots/sample_bot.py'), '--server', base, '--token', token], {
+function startBot(token, ...args) {
+  bot = spawn('python3', [path.join(root, 'bots/sample_bot.py'), '--server', base, '--token', token, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -102,7 +103,7 @@ test(
   { timeout: 90000 },
   async () => {
     const botName = uniqueName('Bot');
-    await startBot(await makeBot(botName));
+    await startBot(await makeBot(botName), '--variants', 'kaboom');
 
     const person = uniqueName('Ann');
     const p = await browser.person();
@@ -114,16 +115,25 @@ test(
     await p.visible('#profile-name .bot-mark');
     await p.click('#challenge-btn');
     await p.visible('#challenge-dialog[open]');
-    await p.eval(() => {
-      const pick = (id, value) => {
-        const el = document.querySelector(id);
-        el.value = value;
-        el.dispatchEvent(new Event('change', { bubbles: true }));
-      };
-      pick('#challenge-variant', 'kaboom');
-      pick('#challenge-clock', '180+2');
-      pick('#challenge-side', 'first');
-    });
+    const pick = (choices) =>
+      p.eval((c) => {
+        for (const [id, value] of Object.entries(c)) {
+          const el = document.querySelector(id);
+          el.value = value;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+      }, choices);
+    // A game the bot does not play (it was started for Kaboom only): it declines, and the dialog says why.
+    await pick({ '#challenge-variant': 'bomb', '#challenge-clock': 'none' });
+    assert.equal(
+      await p.eval(() => document.querySelector('#challenge-rated').disabled),
+      true,
+      'no rating without a clock',
+    );
+    await p.click('#challenge-send');
+    await p.waitText('#challenge-error', `${botName} declined: I play only kaboom.`);
+    // Kaboom, rated, with a clock, moving first.
+    await pick({ '#challenge-variant': 'kaboom', '#challenge-clock': '180+2', '#challenge-side': 'first' });
     await p.setChecked('#challenge-rated', true);
     await p.shot('bots-challenge-dialog');
     await p.click('#challenge-send');
