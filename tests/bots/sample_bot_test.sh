@@ -7,7 +7,7 @@
 # of its output); `BINARY serve` on 127.0.0.1 and a free port with it (the port from its log's
 # "listening on" line); then the bot plays the server's computer at level 1 once in each variant,
 # its game streams dropped once after its 3rd turn and opened again (the reconnect), and then one
-# clocked game (60+1). Every game must end with a result, the server must still answer, and the
+# clocked Kaboom game (60+1). Every game must end with a result, the server must still answer, and the
 # bot's profile must say "bot":true. Everything is bounded by `timeout`; the whole under 3 minutes.
 # The server is always stopped and the directory removed.
 set -euo pipefail
@@ -38,7 +38,7 @@ fail() {
 }
 
 # The bot, and its first token (the last line of the command's output).
-timeout 30 "$bin" bot create samplebot --data-dir "$work/data" >"$work/create.out" 2>&1 ||
+timeout 15 "$bin" bot create samplebot --data-dir "$work/data" >"$work/create.out" 2>&1 ||
   { cat "$work/create.out" >&2; fail "bot create"; }
 token="$(tail -n 1 "$work/create.out" | grep -o 'bcb_[0-9a-f]\{32\}' || true)"
 [[ -n "$token" ]] || { cat "$work/create.out" >&2; fail "no token on bot create's last line"; }
@@ -56,12 +56,13 @@ done
 [[ -n "$url" ]] || fail "the server did not say where it listens"
 echo "server: $url"
 
-# play OUT ARGS...: the bot's games against the computer; OUT gets its summary (a line a game).
+# play LIMIT OUT ARGS...: the bot's games against the computer, for at most LIMIT seconds; OUT gets
+# its summary (a line a game).
 play() {
-  local out=$1 t0 rc=0
-  shift
+  local limit=$1 out=$2 t0 rc=0
+  shift 2
   t0=$(date +%s)
-  timeout --kill-after=5 75 python3 "$bot" --server "$url" --token "$token" --quiet "$@" >"$out" 2>"$out.err" || rc=$?
+  timeout --kill-after=5 "$limit" python3 "$bot" --server "$url" --token "$token" --quiet "$@" >"$out" 2>"$out.err" || rc=$?
   echo "bot $*: exit $rc in $(($(date +%s) - t0)) s"
   cat "$out"
   [[ $rc = 0 ]] || { cat "$out.err" >&2; fail "the bot exited with $rc"; }
@@ -77,13 +78,16 @@ check() {
   done
 }
 
-play "$work/ai.out" --challenge-ai bomb,classic,triple_king,kaboom --ai-level 1 --drop-stream-after 3
+play 95 "$work/ai.out" --challenge-ai bomb,classic,triple_king,kaboom --ai-level 1 --drop-stream-after 3
 check "$work/ai.out" bomb classic triple_king kaboom
-play "$work/clock.out" --challenge-ai bomb --ai-level 1 --clock 60+1
-check "$work/clock.out" bomb
+# Kaboom: at most 42 turns, where a clocked checkers game (the computer takes about half a second a
+# turn under a clock) can run past half a minute.
+play 40 "$work/clock.out" --challenge-ai kaboom --ai-level 1 --clock 60+1
+check "$work/clock.out" kaboom
 
 kill -0 "$pid" 2>/dev/null || fail "the server is gone"
-timeout 10 curl -fsS "$url/healthz" >/dev/null || fail "the server does not answer /healthz"
-profile="$(timeout 10 curl -fsS "$url/api/players/samplebot")" || fail "GET /api/players/samplebot"
+get() { timeout 10 python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' "$url$1"; }
+get /healthz >/dev/null || fail "the server does not answer /healthz"
+profile="$(get /api/players/samplebot)" || fail "GET /api/players/samplebot"
 grep -q '"bot":true' <<<"$profile" || fail "the bot's profile has no \"bot\":true: $profile"
 echo "sample_bot_test: passed"
