@@ -13,7 +13,7 @@ import { timeLeft, formatClock } from './clocks.js';
 import { serverNow } from './server_time.js';
 import { announce, lastTurnWords, nameOf } from './announce.js';
 import { boardKeys } from './board_keys.js';
-import { actionNames, isTypedSquare, matchTyped, pieceWords, squareWords } from './turn_words.js';
+import { actionNames, isTypedSquare, matchTyped, pdnName, pieceWords, squareWords } from './turn_words.js';
 import { same } from './squares.js';
 import { isConnect } from './variants.js';
 
@@ -50,10 +50,7 @@ let rest = []; // the squares of a typed capture sequence still to go ("c3xe5xc7
 function options() {
   const list = $('#move-options');
   list.replaceChildren(
-    ...myLegal().map((a) => {
-      const names = actionNames(a, dims());
-      return h('option', { value: names[0], label: names.length > 3 ? names[3] : null });
-    }),
+    ...myLegal().map((a) => h('option', { value: actionNames(a, dims())[0], label: pdnName(a, dims()) })),
   );
 }
 

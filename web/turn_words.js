@@ -66,6 +66,12 @@ export function normalize(text) {
     .trim();
 }
 
+/** A step's or a jump's PDN numbers ("11-15", "11x18") on an 8x8 board, else null. */
+export function pdnName(a, { width = 8, height = 8 } = {}) {
+  if (!(a.kind === 'step' || a.kind === 'jump') || width !== 8 || height !== 8) return null;
+  return `${pdnNumber(a.from)}${a.kind === 'jump' ? 'x' : '-'}${pdnNumber(a.to)}`;
+}
+
 /** The names an action may be typed by (normalized); the first is the one to show. */
 export function actionNames(a, { width = 8, height = 8 } = {}) {
   if (a.kind === 'step' || a.kind === 'jump') {

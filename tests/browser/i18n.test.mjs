@@ -112,6 +112,9 @@ test('typed moves: PDN numbers, a1-h8, Kaboom drops and detonations, completion'
   assert.equal(tw.pdnNumber([3, 3]), 15);
   assert.equal(tw.pdnNumber([0, 0]), 4);
   assert.equal(tw.pdnNumber([7, 7]), 29);
+  assert.equal(tw.pdnName(legal[0]), '11-15');
+  assert.equal(tw.pdnName({ kind: 'jump', from: [2, 2], to: [4, 4] }), '11x18');
+  assert.equal(tw.pdnName(legal[0], { width: 10, height: 10 }), null);
   assert.deepEqual(tw.matchTyped('11-15', legal).action, legal[0]);
   assert.deepEqual(tw.matchTyped('C3 – D4', legal).action, legal[0]);
   assert.deepEqual(tw.matchTyped('e3', legal).action, legal[2], 'a prefix of one move only');

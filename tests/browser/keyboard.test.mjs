@@ -103,6 +103,9 @@ test('keyboard: checkers moves typed as 11-15 and c3-d4, and made with the arrow
   const page = await person(browser);
   await createOneScreen(page, { variant: 'classic', names: ['Ann', 'Bob'] });
   await listen(page);
+  // The move box's completions are the legal moves, in a1-h8 with their PDN numbers.
+  const options = await page.$$eval('#move-options option', (os) => os.map((o) => `${o.value} ${o.label}`));
+  assert.ok(options.includes('c3-d4 11-15'), JSON.stringify(options));
   await typeMove(page, '11-15');
   assert.match(await hear(page, /^Black: c3 to d4\./), /White to move\./);
   // White with the arrows: the focus square starts on a piece that can move; Enter picks it up,
