@@ -217,7 +217,8 @@ async function poll(w) {
     goRoom(c.room);
     return;
   }
-  if (c && c.status !== 'created') {
+  // `accepted` comes a moment before its room: the wait goes on until the room is there.
+  if (c && c.status !== 'created' && c.status !== 'accepted') {
     waiting = null;
     showWaiting(false);
     say(endedText(c, w.name));
