@@ -3,7 +3,7 @@
 // sign-up, sign-in, sign-out) and, after each, a new socket: the server reads the cookie only when
 // a socket opens. The header's menu is account_menu.js; the store keeps the answer (app.me).
 
-import { t } from './i18n.js';
+import { language, t } from './i18n.js';
 import { app, dispatch } from './store/store.js';
 import { net } from './context.js';
 import { toast } from './ui.js';
@@ -117,6 +117,9 @@ export function speedName(speed) {
   const s = String(speed ?? '');
   return SPEEDS.includes(s) ? t(`speed.${s}`) : s ? s[0].toUpperCase() + s.slice(1) : '';
 }
+
+/** A speed's name inside a sentence: "your blitz rating"; German keeps its nouns' capital. */
+export const speedInText = (speed) => (language() === 'de' ? speed : speed.toLowerCase());
 
 /** A rating as shown: 1500?, with the question mark while it is provisional. */
 export function ratingText(r) {

@@ -9,7 +9,7 @@ import { $, h, toast, variantName } from './ui.js';
 import { app, batch, dispatch, subscribe } from './store/store.js';
 import { normRoom } from './store/saved.js';
 import { net, send } from './context.js';
-import { ensurePlayer, ratingText, speedName } from './account.js';
+import { ensurePlayer, ratingText, speedInText, speedName } from './account.js';
 import { goRoom } from './lobby.js';
 import { controlWords, fischerName } from './time_control.js';
 
@@ -59,14 +59,14 @@ export function renderPools() {
             type: 'button',
             dataset: { pool: p.id },
             'aria-pressed': on ? 'true' : 'false',
-            title: t('pools.title', { control: controlWords(name), speed: speed.toLowerCase() }),
+            title: t('pools.title', { control: controlWords(name), speed: speedInText(speed) }),
             onclick: () => press(p.id),
           },
           h('span.sr-only', {}, `${variantName(p.variant, app.variants)}, `),
           h('strong.pool-clock', {}, name),
           h('span.pool-speed', {}, speed),
           mine
-            ? h('span.pool-rating', { title: t('pools.your_rating', { speed: speed.toLowerCase() }) }, ratingText(mine))
+            ? h('span.pool-rating', { title: t('pools.your_rating', { speed: speedInText(speed) }) }, ratingText(mine))
             : null,
         );
       }),

@@ -6,7 +6,7 @@
 import { t } from './i18n.js';
 import { $, h } from './ui.js';
 import { app } from './store/store.js';
-import { speedName } from './account.js';
+import { speedInText, speedName } from './account.js';
 
 export const LOWEST = 0;
 export const HIGHEST = 4000;
@@ -80,7 +80,7 @@ export function seekBlocker(room, holdsSeat = false) {
   const speed = speedOf(perf);
   const range = rangeText(room.range);
   return speed
-    ? t('seeks.for_ratings', { range, speed: speed.toLowerCase(), mine })
+    ? t('seeks.for_ratings', { range, speed: speedInText(speed), mine })
     : t('seeks.for_ratings_any', { range, mine });
 }
 
@@ -123,7 +123,7 @@ export function renderRangeChoice(perf, shown) {
   const custom = sel.value === 'custom';
   $('#rated-range-custom').hidden = !custom;
   const speed = speedOf(perf);
-  const yours = speed ? t('seeks.yours', { speed: speed.toLowerCase(), rating }) : t('seeks.yours_any', { rating });
+  const yours = speed ? t('seeks.yours', { speed: speedInText(speed), rating }) : t('seeks.yours_any', { rating });
   const chosen = chosenRange(perf);
   $('#rated-range-note').textContent = chosen.error
     ? `${yours} ${chosen.error}`

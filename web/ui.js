@@ -261,20 +261,33 @@ export function sideChip(side) {
   return h(`span.chip.side-${side}`, { 'aria-hidden': 'true' });
 }
 
+// The variants' options the catalogue knows (option.NAME, option.NAME.help): in English the
+// server's own words come first, as for the variants' names.
+const KNOWN_OPTIONS = ['draw_turns', 'width', 'height', 'connect', 'bombs', 'misere', 'superbomb'];
+
+/** An option's name and help in the page's language. */
+export function optionWords(o) {
+  const known = KNOWN_OPTIONS.includes(o.name) && language() !== 'en';
+  return {
+    name: known ? t(`option.${o.name}`) : humanize(o.name),
+    help: known ? t(`option.${o.name}.help`) : (o.description ?? o.help ?? ''),
+  };
+}
+
 /**
  * The input of one variant option (a spec of welcome's `options`): a checkbox for a boolean, a
  * whole number otherwise, labelled with its name and titled with its help. `described`: the help
  * shown under it too, and the input marked with its type (the New game form reads it).
  */
 export function optionInput(o, id, value, { described = false } = {}) {
-  const help = o.description ?? o.help ?? '';
+  const { name, help } = optionWords(o);
   const note = described && help ? h('small.muted', {}, help) : null;
   if (o.type === 'bool') {
     const box = { type: 'checkbox', id, name: o.name, checked: !!value };
     if (described) box.dataset = { type: 'bool' };
-    return h('label.check', { title: help }, h('input', box), h('span', {}, humanize(o.name)), note);
+    return h('label.check', { title: help }, h('input', box), h('span', {}, name), note);
   }
   const num = { type: 'number', id, name: o.name, min: o.min, max: o.max, step: 1, value, inputmode: 'numeric' };
   if (described) num.dataset = { type: 'int' };
-  return h('label.field.num', { title: help }, h('span', {}, humanize(o.name)), h('input', num), note);
+  return h('label.field.num', { title: help }, h('span', {}, name), h('input', num), note);
 }

@@ -13,14 +13,29 @@ import { browser } from './shared_browser.mjs';
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe's serious and critical findings on the page as it is now, as short lines. */
-async function serious(page, where) {
+async function axeRun(page) {
   if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: axePath });
-  const found = await page.evaluate(async () => {
+  return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
+}
+
+/**
+ * The findings of a screen that stay: a finding is checked again half a second later, so that a
+ * toast or a card caught mid-appearance (its colours half blended) is not taken for the screen's.
+ * Those seen only once are logged.
+ */
+async function serious(page, where) {
+  let found = await axeRun(page);
+  if (found.length) {
+    await page.waitForTimeout(500);
+    const again = await axeRun(page);
+    for (const f of found) if (!again.includes(f)) console.log(`# ${where}: seen once, not again: ${f}`);
+    found = again;
+  }
   return found.map((f) => `${where}: ${f}`);
 }
 

@@ -33,7 +33,7 @@ export default {
   'tc.bad_base': 'Die Zeit der Uhr: Minuten wie 5 oder 1.5, oder Minuten:Sekunden wie 0:30 (1 s bis {hours} Stunden).',
   'tc.bad_increment': 'Der Zuschlag: 0 bis {max} Sekunden pro Zug.',
   'sound.off': 'Töne sind aus',
-  'pools.title': '{control}, gewertet {speed}',
+  'pools.title': '{control}, gewertete {speed}-Partie',
   'pools.your_rating': 'Ihre {speed}-Wertung',
   'pools.leaving': 'Verlasse die Warteschlange…',
   'pools.entering': 'Trete der Warteschlange bei: {what}…',
