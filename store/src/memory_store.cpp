@@ -89,6 +89,10 @@ void MemoryStore::apply(Write& w) {
     ratings_[ra->row.perf].insert_or_assign(ra->row.player, std::move(ra->row));
   } else if (auto* rg = std::get_if<PutRatedGame>(&w)) {
     put_rated_game(rg->row);
+  } else if (auto* t = std::get_if<PutToken>(&w)) {
+    put_token(t->row);
+  } else if (const auto* dt = std::get_if<DropToken>(&w)) {
+    drop_token(dt->player, dt->id);
   } else {
     const auto& retire = std::get<RetireRoom>(w);
     if (auto it = rooms_.find(retire.room); it != rooms_.end()) it->second.retired = true;
@@ -109,7 +113,8 @@ void MemoryStore::put_player(PlayerRow& row) {
     players_.emplace(row.id, std::move(row));
     return;
   }
-  PlayerRow& old = it->second;  // as the SQL's update: the creation time stays
+  PlayerRow& old = it->second;   // as the SQL's update: the creation time stays
+  old.bot = old.bot || row.bot;  // the bots table: a mark for good
   if (!old.name_key.empty() && old.name_key != row.name_key) named_.erase(old.name_key);
   if (named) named_.insert_or_assign(row.name_key, row.id);
   old.name = std::move(row.name);
@@ -149,6 +154,30 @@ void MemoryStore::drop_sessions(const std::string& player, const std::string& ke
     }
   }
   if (held->second.empty()) held_.erase(held);
+}
+
+void MemoryStore::put_token(TokenRow& row) {
+  auto [it, added] = tokens_.try_emplace(row.hash, row);
+  if (!added) {  // as PutToken's conflict: only the label and the last use change
+    it->second.label = std::move(row.label);
+    it->second.seen_ms = row.seen_ms;
+    return;
+  }
+  token_hashes_[row.player].insert(row.hash);
+}
+
+void MemoryStore::drop_token(const std::string& player, const std::string& id) {
+  const auto held = token_hashes_.find(player);
+  if (held == token_hashes_.end()) return;
+  for (auto it = held->second.begin(); it != held->second.end();) {
+    if (tokens_.at(*it).id == id) {
+      tokens_.erase(*it);
+      it = held->second.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (held->second.empty()) token_hashes_.erase(held);
 }
 
 void MemoryStore::put_rated_game(RatedGameRow& row) {
@@ -302,6 +331,26 @@ std::vector<RatingRow> MemoryStore::ratings(const std::string& player) {
   return out;
 }
 
+std::optional<TokenRow> MemoryStore::token(const std::string& hash) {
+  std::lock_guard lock(mutex_);
+  const auto it = tokens_.find(hash);
+  if (it == tokens_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<TokenRow> MemoryStore::tokens(const std::string& player) {
+  std::lock_guard lock(mutex_);
+  std::vector<TokenRow> out;
+  const auto held = token_hashes_.find(player);
+  if (held == token_hashes_.end()) return out;
+  for (const std::string& hash : held->second) out.push_back(tokens_.at(hash));
+  // The newest first, then by hash (sql_core.cpp's Tokens).
+  std::sort(out.begin(), out.end(), [](const TokenRow& a, const TokenRow& b) {
+    return std::tie(b.created_ms, a.hash) < std::tie(a.created_ms, b.hash);
+  });
+  return out;
+}
+
 std::vector<RankedRow> MemoryStore::leaderboard(const std::string& perf, double max_deviation,
                                                 int limit) {
   std::lock_guard lock(mutex_);
@@ -324,7 +373,9 @@ std::vector<RankedRow> MemoryStore::leaderboard(const std::string& perf, double 
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(n), ranked.end(),
                     better);
   out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) out.push_back({*ranked[i].first, ranked[i].second->name});
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back({*ranked[i].first, ranked[i].second->name, ranked[i].second->bot});
+  }
   return out;
 }
 

@@ -34,6 +34,8 @@ class MemoryStore final : public Store {
   std::optional<SessionRow> session(const std::string& hash) override;
   std::vector<SessionRow> sessions(const std::string& player) override;
   std::vector<RatingRow> ratings(const std::string& player) override;
+  std::optional<TokenRow> token(const std::string& hash) override;
+  std::vector<TokenRow> tokens(const std::string& player) override;
   std::vector<RankedRow> leaderboard(const std::string& perf, double max_deviation,
                                      int limit) override;
   std::vector<RatedGameRow> rated_games(const std::string& player, const std::string& perf,
@@ -64,6 +66,8 @@ class MemoryStore final : public Store {
   void drop_session(const std::string& hash);
   void drop_sessions(const std::string& player, const std::string& keep);
   void put_rated_game(RatedGameRow& row);
+  void put_token(TokenRow& row);
+  void drop_token(const std::string& player, const std::string& id);
   // A submission of one action (a move's): checked and applied with one lookup of its game.
   bool append(ActionRow& row);
   LoadedRoom load(const RoomRow& room, int game_no) const;
@@ -82,6 +86,8 @@ class MemoryStore final : public Store {
   std::unordered_map<std::string, SessionRow> sessions_;         // by hash
   std::unordered_map<std::string, std::set<std::string>> held_;  // a player's session hashes
   std::map<std::string, std::unordered_map<std::string, RatingRow>> ratings_;  // perf, player
+  std::unordered_map<std::string, TokenRow> tokens_;                           // by hash
+  std::unordered_map<std::string, std::set<std::string>> token_hashes_;        // a player's tokens
   using RatedKey = std::tuple<std::string, std::string, int>;  // player, room, game_no
   std::map<RatedKey, RatedGameRow> rated_;
   std::set<std::tuple<std::string, int, std::string>> rated_by_game_;  // room, game_no, player

@@ -151,6 +151,28 @@ std::vector<RatingRow> PgStore::ratings(const std::string& player) {
   return out;
 }
 
+std::optional<TokenRow> PgStore::token(const std::string& hash) {
+  std::optional<TokenRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::token(sql, hash, out);
+      },
+      Span::Single);
+  return out;
+}
+
+std::vector<TokenRow> PgStore::tokens(const std::string& player) {
+  std::vector<TokenRow> out;
+  read(
+      [&](pg::Conn& c) {
+        pg::Connection sql(c);
+        return sql::tokens(sql, player, out);
+      },
+      Span::Single);
+  return out;
+}
+
 std::vector<RankedRow> PgStore::leaderboard(const std::string& perf, double max_deviation,
                                             int limit) {
   std::vector<RankedRow> out;

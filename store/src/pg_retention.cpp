@@ -11,7 +11,7 @@ namespace bc::store {
 namespace {
 
 constexpr const char* kTables =
-    "meta, rooms, seats, games, actions, players, sessions, ratings, rated_games";
+    "meta, rooms, seats, games, actions, players, sessions, ratings, rated_games, bots, tokens";
 
 }  // namespace
 
@@ -84,7 +84,8 @@ Size PgStore::measure() {
             "pg_total_relation_size('rooms') + pg_total_relation_size('seats') + "
             "pg_total_relation_size('games') + pg_total_relation_size('actions') + "
             "pg_total_relation_size('players') + pg_total_relation_size('sessions') + "
-            "pg_total_relation_size('ratings') + pg_total_relation_size('rated_games')");
+            "pg_total_relation_size('ratings') + pg_total_relation_size('rated_games') + "
+            "pg_total_relation_size('bots') + pg_total_relation_size('tokens')");
         if (!r.ok() || r.rows() != 1) return false;
         size.rooms = static_cast<std::uint64_t>(r.int64(0, 0));
         size.games = static_cast<std::uint64_t>(r.int64(0, 1));

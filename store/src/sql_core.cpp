@@ -81,6 +81,17 @@ CREATE TABLE IF NOT EXISTS rated_games(
   PRIMARY KEY(player, room, game_no));
 CREATE INDEX IF NOT EXISTS rated_games_player ON rated_games(player, ended_ms);
 CREATE INDEX IF NOT EXISTS rated_games_game ON rated_games(room, game_no);
+CREATE TABLE IF NOT EXISTS bots(
+  player TEXT PRIMARY KEY,
+  created_ms BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS tokens(
+  hash TEXT PRIMARY KEY,
+  id TEXT NOT NULL,
+  player TEXT NOT NULL,
+  label TEXT NOT NULL DEFAULT '',
+  created_ms BIGINT NOT NULL,
+  seen_ms BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS tokens_player ON tokens(player);
 )sql";
 
 namespace {
@@ -93,7 +104,10 @@ struct Statement {
 
 #define BC_ROOM_COLUMNS "SELECT id, setup, created_ms, game_no, retired FROM rooms "
 #define BC_ACTION_COLUMNS "room, game_no, version, side, action, at_ms, left0_ms, left1_ms"
-#define BC_PLAYER_COLUMNS "SELECT id, name, name_key, password_hash, created_ms FROM players "
+#define BC_PLAYER_COLUMNS                                                                         \
+  "SELECT id, name, name_key, password_hash, created_ms, CASE WHEN EXISTS (SELECT 1 FROM bots b " \
+  "WHERE b.player = players.id) THEN 1 ELSE 0 END FROM players "
+#define BC_TOKEN_COLUMNS "SELECT hash, id, player, label, created_ms, seen_ms FROM tokens "
 #define BC_SESSION_COLUMNS "SELECT hash, player, created_ms, seen_ms, label FROM sessions "
 #define BC_RATING_COLUMNS \
   "player, perf, rating, deviation, volatility, updated_ms, wins, draws, losses"
@@ -153,6 +167,12 @@ constexpr Statement kStatements[] = {
      "ended_ms=excluded.ended_ms, side=excluded.side, opponent=excluded.opponent, "
      "score=excluded.score, before=excluded.before, after=excluded.after, "
      "deviation_after=excluded.deviation_after"},
+    {Q::PutBot, "bc_put_bot",
+     "INSERT INTO bots(player, created_ms) VALUES(?1,?2) ON CONFLICT DO NOTHING"},
+    {Q::PutToken, "bc_put_token",
+     "INSERT INTO tokens(hash, id, player, label, created_ms, seen_ms) VALUES(?1,?2,?3,?4,?5,?6) "
+     "ON CONFLICT(hash) DO UPDATE SET label=excluded.label, seen_ms=excluded.seen_ms"},
+    {Q::DropToken, "bc_drop_token", "DELETE FROM tokens WHERE player=?1 AND id=?2"},
 
     {Q::ActiveRooms, "bc_active_rooms", BC_ROOM_COLUMNS "WHERE retired=0 ORDER BY created_ms"},
     {Q::ActiveSeats, "bc_active_seats",
@@ -184,9 +204,13 @@ constexpr Statement kStatements[] = {
      BC_SESSION_COLUMNS "WHERE player=?1 ORDER BY seen_ms DESC, hash COLLATE BINARY"},
     {Q::Ratings, "bc_ratings",
      "SELECT " BC_RATING_COLUMNS " FROM ratings WHERE player=?1 ORDER BY perf COLLATE BINARY"},
+    {Q::Token, "bc_token", BC_TOKEN_COLUMNS "WHERE hash=?1"},
+    {Q::Tokens, "bc_tokens",
+     BC_TOKEN_COLUMNS "WHERE player=?1 ORDER BY created_ms DESC, hash COLLATE BINARY"},
     {Q::Leaderboard, "bc_leaderboard",
      "SELECT r.player, r.perf, r.rating, r.deviation, r.volatility, r.updated_ms, r.wins, "
-     "r.draws, r.losses, p.name FROM ratings r JOIN players p ON p.id = r.player "
+     "r.draws, r.losses, p.name, CASE WHEN EXISTS (SELECT 1 FROM bots b WHERE b.player = p.id) "
+     "THEN 1 ELSE 0 END FROM ratings r JOIN players p ON p.id = r.player "
      "WHERE r.perf = ?1 AND r.deviation < ?2 AND p.name <> '' "
      "ORDER BY r.rating DESC, p.name_key COLLATE BINARY, r.player COLLATE BINARY LIMIT ?3"},
     {Q::RatedGames, "bc_rated_games",
@@ -243,6 +267,7 @@ static_assert(std::size(kStatements) == static_cast<std::size_t>(Q::Count));
 #undef BC_ACTION_COLUMNS
 #undef BC_PLAYER_COLUMNS
 #undef BC_SESSION_COLUMNS
+#undef BC_TOKEN_COLUMNS
 #undef BC_RATING_COLUMNS
 #undef BC_RATED_GAME_COLUMNS
 
@@ -297,7 +322,10 @@ ActionRow action_of(const Row& r) {
   return row;
 }
 PlayerRow player_of(const Row& r) {
-  return {r.text(0), r.text(1), r.text(2), r.text(3), r.int64(4)};
+  return {r.text(0), r.text(1), r.text(2), r.text(3), r.int64(4), r.int32(5) != 0};
+}
+TokenRow token_of(const Row& r) {
+  return {r.text(0), r.text(1), r.text(2), r.text(3), r.int64(4), r.int64(5)};
 }
 SessionRow session_of(const Row& r) {
   return {r.text(0), r.text(1), r.int64(2), r.int64(3), r.text(4)};
@@ -372,6 +400,14 @@ void statements_of(const Write& w, std::vector<Bound>& out) {
                       .add(p->row.name_key)
                       .add(p->row.password_hash)
                       .add(p->row.created_ms));
+    if (p->row.bot) out.push_back(Bound{Q::PutBot}.add(p->row.id).add(p->row.created_ms));
+  } else if (const auto* t = std::get_if<PutToken>(&w)) {
+    const TokenRow& token = t->row;
+    Bound b{Q::PutToken};
+    b.add(token.hash).add(token.id).add(token.player).add(token.label).add(token.created_ms);
+    out.push_back(b.add(token.seen_ms));
+  } else if (const auto* dt = std::get_if<DropToken>(&w)) {
+    out.push_back(Bound{Q::DropToken}.add(dt->player).add(dt->id));
   } else if (const auto* se = std::get_if<PutSession>(&w)) {
     out.push_back(Bound{Q::PutSession}
                       .add(se->row.hash)
@@ -483,13 +519,23 @@ bool ratings(Connection& c, const std::string& player, std::vector<RatingRow>& o
   return c.query(Bound{Q::Ratings}.add(player), [&](const Row& r) { out.push_back(rating_of(r)); });
 }
 
+bool token(Connection& c, const std::string& hash, std::optional<TokenRow>& out) {
+  out.reset();
+  return c.query(Bound{Q::Token}.add(hash), [&](const Row& r) { out = token_of(r); });
+}
+
+bool tokens(Connection& c, const std::string& player, std::vector<TokenRow>& out) {
+  out.clear();
+  return c.query(Bound{Q::Tokens}.add(player), [&](const Row& r) { out.push_back(token_of(r)); });
+}
+
 bool leaderboard(Connection& c, const std::string& perf, double max_deviation, int limit,
                  std::vector<RankedRow>& out) {
   out.clear();
   return c.query(
       Bound{Q::Leaderboard}.add(perf).add(max_deviation).add(std::clamp(limit, 1, kLeaderboardMax)),
       [&](const Row& r) {
-        out.push_back({rating_of(r), r.text(9)});
+        out.push_back({rating_of(r), r.text(9), r.int32(10) != 0});
       });
 }
 

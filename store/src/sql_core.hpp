@@ -47,6 +47,9 @@ enum class Q : std::uint8_t {
   DropSessions,
   PutRating,
   PutRatedGame,
+  PutBot,
+  PutToken,
+  DropToken,
   // Reads.
   ActiveRooms,
   ActiveSeats,
@@ -63,6 +66,8 @@ enum class Q : std::uint8_t {
   Session,
   Sessions,
   Ratings,
+  Token,
+  Tokens,
   Leaderboard,
   RatedGames,
   // The prune (sql_prune.hpp).
@@ -82,10 +87,10 @@ const char* text(Q q, Dialect d);
 const char* name(Q q);
 // The statements a batch runs, prepared once per connection.
 inline constexpr Q kWrites[] = {
-    Q::PutRoom,     Q::PutSeat,         Q::FreeSeat,        Q::PutGame,
-    Q::RaiseGameNo, Q::AppendAction,    Q::Retire,          Q::DropActions,
-    Q::DropGame,    Q::PutPlayerUpdate, Q::PutPlayerInsert, Q::PutSession,
-    Q::DropSession, Q::DropSessions,    Q::PutRating,       Q::PutRatedGame};
+    Q::PutRoom,         Q::PutSeat,    Q::FreeSeat,    Q::PutGame,      Q::RaiseGameNo,
+    Q::AppendAction,    Q::Retire,     Q::DropActions, Q::DropGame,     Q::PutPlayerUpdate,
+    Q::PutPlayerInsert, Q::PutSession, Q::DropSession, Q::DropSessions, Q::PutRating,
+    Q::PutRatedGame,    Q::PutBot,     Q::PutToken,    Q::DropToken};
 
 // A parameter: NULL, an integer, a real or a text (a view of a row that outlives the statement's
 // run).
@@ -144,6 +149,8 @@ bool player_named(Connection& c, const std::string& name_key, std::optional<Play
 bool session(Connection& c, const std::string& hash, std::optional<SessionRow>& out);
 bool sessions(Connection& c, const std::string& player, std::vector<SessionRow>& out);
 bool ratings(Connection& c, const std::string& player, std::vector<RatingRow>& out);
+bool token(Connection& c, const std::string& hash, std::optional<TokenRow>& out);
+bool tokens(Connection& c, const std::string& player, std::vector<TokenRow>& out);
 // `limit` is clamped to 1..kLeaderboardMax.
 inline constexpr int kLeaderboardMax = 1000;
 bool leaderboard(Connection& c, const std::string& perf, double max_deviation, int limit,

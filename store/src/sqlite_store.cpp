@@ -174,6 +174,16 @@ std::vector<RatingRow> SqliteStore::ratings(const std::string& player) {
       *this, [&](SqliteConnection& c, auto& out) { return sql::ratings(c, player, out); });
 }
 
+std::optional<TokenRow> SqliteStore::token(const std::string& hash) {
+  return read_single<std::optional<TokenRow>>(
+      *this, [&](SqliteConnection& c, auto& out) { return sql::token(c, hash, out); });
+}
+
+std::vector<TokenRow> SqliteStore::tokens(const std::string& player) {
+  return read_single<std::vector<TokenRow>>(
+      *this, [&](SqliteConnection& c, auto& out) { return sql::tokens(c, player, out); });
+}
+
 std::vector<RankedRow> SqliteStore::leaderboard(const std::string& perf, double max_deviation,
                                                 int limit) {
   return read_single<std::vector<RankedRow>>(*this, [&](SqliteConnection& c, auto& out) {

@@ -169,6 +169,8 @@ class SqliteStore final : public Store {
   std::optional<SessionRow> session(const std::string& hash) override;
   std::vector<SessionRow> sessions(const std::string& player) override;
   std::vector<RatingRow> ratings(const std::string& player) override;
+  std::optional<TokenRow> token(const std::string& hash) override;
+  std::vector<TokenRow> tokens(const std::string& player) override;
   std::vector<RankedRow> leaderboard(const std::string& perf, double max_deviation,
                                      int limit) override;
   std::vector<RatedGameRow> rated_games(const std::string& player, const std::string& perf,

@@ -74,6 +74,9 @@ struct PlayerRow {
   std::string name_key;       // the name folded to lower case; "" for a guest; unique when set
   std::string password_hash;  // libsodium's Argon2id string; "" for a guest
   std::int64_t created_ms = 0;
+  // A bot account (docs/BOTS.md), for good: a PutPlayer with it set marks the player (a row of
+  // the bots table); one without it never unmarks.
+  bool bot = false;
 };
 
 // A signed-in browser: the SHA-256 of its cookie's secret, never the secret.
@@ -83,6 +86,17 @@ struct SessionRow {
   std::int64_t created_ms = 0;
   std::int64_t seen_ms = 0;
   std::string label;  // what it was made from (the browser's User-Agent, cut short)
+};
+
+// A bot's API token (docs/BOTS.md): the SHA-256 of its secret, never the secret; `id` is a short
+// prefix of the hash, by which it is listed and revoked.
+struct TokenRow {
+  std::string hash;
+  std::string id;
+  std::string player;
+  std::string label;
+  std::int64_t created_ms = 0;
+  std::int64_t seen_ms = 0;
 };
 
 // A player's rating in one kind of game (`perf`: a variant id, or "variant:speed" for a clocked
@@ -118,6 +132,7 @@ struct RatedGameRow {
 struct RankedRow {
   RatingRow rating;
   std::string name;
+  bool bot = false;
 };
 
 // Writes, applied in order within one transaction per batch.
@@ -169,9 +184,17 @@ struct PutRating {
 struct PutRatedGame {
   RatedGameRow row;
 };  // insert or replace by (player, room, game_no)
-using Write =
-    std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom, DropGame, PutPlayer,
-                 PutSession, DropSession, DropSessions, PutRating, PutRatedGame>;
+struct PutToken {
+  TokenRow row;
+};  // insert or replace by hash
+// The token of `player` whose id is `id` (another player's is left alone).
+struct DropToken {
+  std::string player;
+  std::string id;
+};
+using Write = std::variant<PutRoom, PutSeat, FreeSeat, PutGame, AppendAction, RetireRoom, DropGame,
+                           PutPlayer, PutSession, DropSession, DropSessions, PutRating,
+                           PutRatedGame, PutToken, DropToken>;
 
 // Called once the batch holding the writes is committed (ok) or failed: on the writer thread, or
 // for an in-memory store (open_memory(), or SQLite's ":memory:") on the thread that submitted,
@@ -276,6 +299,9 @@ class Store {
   virtual std::vector<SessionRow> sessions(const std::string& player) = 0;
   // A player's ratings, by perf.
   virtual std::vector<RatingRow> ratings(const std::string& player) = 0;
+  // A bot's token by its hash; a player's tokens, the newest first (docs/BOTS.md).
+  virtual std::optional<TokenRow> token(const std::string& hash) = 0;
+  virtual std::vector<TokenRow> tokens(const std::string& player) = 0;
   // The best ratings of `perf` whose deviation is below `max_deviation`, of players with a name,
   // highest first, at most `limit`.
   virtual std::vector<RankedRow> leaderboard(const std::string& perf, double max_deviation,
