@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "bot_flags.hpp"
 #include "commands.hpp"
 #include "flags.hpp"
 #include "retention_flags.hpp"
@@ -378,6 +379,8 @@ const Flag<Settings> kServeFlags[] = {
     keep_unstarted_flag<Settings>(),
     keep_abandoned_flag<Settings>(),
     keep_finished_flag<Settings>(),
+    bots_challenge_bots_flag<Settings>(),
+    stream_keepalive_flag<Settings>(),
     {"--memory", "BOMBCHECKERS_MEMORY", "",
      "keep games in memory only, not in the data directory (lost on restart)", set_memory},
     {"--no-accounts", "BOMBCHECKERS_NO_ACCOUNTS", "",

@@ -16,5 +16,6 @@ int cmd_analyse(Args args);
 int cmd_solve(Args args);
 int cmd_compact(Args args);
 int cmd_puzzles(Args args);
+int cmd_bot(Args args);
 
 }  // namespace bc::app

@@ -24,6 +24,7 @@ constexpr Command kCommands[] = {
      "solve a small Kaboom board exactly: the start's and each first turn's value"},
     {"puzzles", bc::app::cmd_puzzles,
      "build or extend the puzzle collection: positions whose only winning turns are proven"},
+    {"bot", bc::app::cmd_bot, "make bot accounts and their API tokens (docs/BOTS.md)"},
     {"compact", bc::app::cmd_compact,
      "prune a stopped server's database by the retention policy and shrink its file"},
 };

@@ -55,6 +55,10 @@ struct ServerConfig {
   std::filesystem::path puzzles;
   PasswordCost password_cost = PasswordCost::Interactive;
   std::chrono::milliseconds pool_wave{3000};  // serve --pool-wave-ms
+  // Bots (docs/BOTS.md): may a bot challenge a bot (serve --bots-challenge-bots); the empty line a
+  // quiet stream sends after this long (serve --stream-keepalive-ms).
+  bool bots_challenge_bots = false;
+  std::chrono::milliseconds stream_keepalive{7000};
 
   bool tls() const { return !tls_cert.empty() || !tls_key.empty(); }
 };

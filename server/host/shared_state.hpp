@@ -33,6 +33,8 @@ class WebSocketPeer : public Peer {
 };
 
 class Cluster;
+class Bots;    // server/bots/bots.hpp
+class Tokens;  // server/players/tokens.hpp
 struct SharedState;
 
 // One connection's place in its address's count (Limits::max_connections_per_address), held by
@@ -75,6 +77,9 @@ struct SharedState {
   // Players (docs/PLAYERS.md); both null with accounts off. Set with the store.
   std::unique_ptr<Accounts> accounts;
   std::shared_ptr<Pools> pools;
+  // Bots (docs/BOTS.md): their tokens and their service; null with accounts off or a cluster.
+  std::shared_ptr<Tokens> tokens;
+  std::shared_ptr<Bots> bots;
   // serve --cluster: this node's part of the cluster (server/cluster/cluster.hpp); null without it.
   std::shared_ptr<Cluster> cluster;
   std::filesystem::path web_root;  // canonical

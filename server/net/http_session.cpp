@@ -14,6 +14,7 @@
 #include "server/net/compressed_files.hpp"
 #include "server/net/http_responses.hpp"
 #include "server/net/lan.hpp"
+#include "server/net/line_stream.hpp"
 #include "server/net/origin.hpp"
 #include "server/net/static_files.hpp"
 #include "server/net/websocket_session.hpp"
@@ -216,6 +217,7 @@ void HttpSession::handle(Request req) {
                           "too many requests from your address; try again in a second"));
   }
   if (is_api && handle_players(req, path, target)) return;
+  if (is_api && handle_bots(req, path)) return;
 
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
     auto res = http::response<http::string_body>{http::status::method_not_allowed, req.version()};
@@ -463,6 +465,13 @@ class HttpSessionOver final : public HttpSession {
       if (ec) return fail(ec, "ws upgrade");
       start_websocket(std::move(direct), std::move(req), std::move(slot));
     }
+  }
+
+  void stream_lines(unsigned http_version,
+                    std::function<void(std::shared_ptr<LineSink>)> attach) override {
+    auto s = std::make_shared<LineStream<Stream>>(std::move(stream_), std::move(slot_),
+                                                  state_->config.stream_keepalive);
+    s->start(http_version, attach);
   }
 
   template <class WebSocketStream>

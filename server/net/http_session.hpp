@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include "server/bots/line_sink.hpp"
 #include "server/host/shared_state.hpp"
 #include "server/net/beast.hpp"
 #include "server/room/persist.hpp"
@@ -43,6 +44,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   virtual void do_close() = 0;
   // Hands the stream to a WebSocketSession, with the connection's place in its address's count.
   virtual void upgrade(Request req, AddressTicket slot) = 0;
+  // Turns the connection into a stream of lines (docs/BOTS.md), handed to `attach`; the session
+  // reads no more requests.
+  virtual void stream_lines(unsigned http_version,
+                            std::function<void(std::shared_ptr<LineSink>)> attach) = 0;
 
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
@@ -59,6 +64,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void handle_game(Request req, std::string_view rest, const std::string& target);
   // The players' API (http_players.cpp): false if `path` is none of its paths.
   bool handle_players(Request& req, std::string_view path, const std::string& target);
+  // The bots' API and tokens (http_bots.cpp): false if `path` is none of its paths.
+  bool handle_bots(Request& req, std::string_view path);
+  // Sends an answer of the accounts' or bots' API (from the session's executor).
+  void send_answer(const Request& req, const AccountAnswer& out);
   void answer_stored(Request req, std::string_view type, RecordFormat format, const std::string& id,
                      int game_no, bool live);
   void answer(Request req, std::string_view type, Text body);

@@ -41,40 +41,43 @@ std::string server_info_json(const std::vector<std::string>& urls) {
   return j.dump();
 }
 
-std::optional<std::string> query_param(std::string_view target, std::string_view name) {
-  const auto q = target.find('?');
-  if (q == std::string_view::npos) return std::nullopt;
-  std::string_view query = target.substr(q + 1);
-  if (auto h = query.find('#'); h != std::string_view::npos) query = query.substr(0, h);
+std::optional<std::string> percent_decode(std::string_view raw, bool plus_is_space) {
   auto hex = [](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
   };
+  std::string out;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '+' && plus_is_space) {
+      out += ' ';
+    } else if (raw[i] == '%') {
+      if (i + 2 >= raw.size()) return std::nullopt;
+      const int hi = hex(raw[i + 1]), lo = hex(raw[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += raw[i];
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> query_param(std::string_view target, std::string_view name) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return std::nullopt;
+  std::string_view query = target.substr(q + 1);
+  if (auto h = query.find('#'); h != std::string_view::npos) query = query.substr(0, h);
   while (!query.empty()) {
     const auto amp = query.find('&');
     const std::string_view param = query.substr(0, amp);
     query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
     const auto eq = param.find('=');
     if (param.substr(0, eq) != name) continue;
-    const std::string_view raw =
-        eq == std::string_view::npos ? std::string_view() : param.substr(eq + 1);
-    std::string out;
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == '+') {
-        out += ' ';
-      } else if (raw[i] == '%') {
-        if (i + 2 >= raw.size()) return std::nullopt;
-        const int hi = hex(raw[i + 1]), lo = hex(raw[i + 2]);
-        if (hi < 0 || lo < 0) return std::nullopt;
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
-      } else {
-        out += raw[i];
-      }
-    }
-    return out;
+    return percent_decode(eq == std::string_view::npos ? std::string_view() : param.substr(eq + 1),
+                          true);
   }
   return std::nullopt;
 }

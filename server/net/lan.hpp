@@ -19,6 +19,8 @@ std::vector<std::string> lan_urls(std::string_view host, std::uint16_t port, boo
 // GET /api/server: {"server":"bombcheckers","version":...,"protocol":1,"lan_urls":[...]}
 std::string server_info_json(const std::vector<std::string>& lan_urls);
 
+// `raw` with its %XX escapes (and with `plus_is_space`, '+') decoded; nullopt when one is broken.
+std::optional<std::string> percent_decode(std::string_view raw, bool plus_is_space);
 // The value of `name` in the query string of a request target, percent-decoded ('+' is a space);
 // nullopt when it is absent or its encoding is broken.
 std::optional<std::string> query_param(std::string_view target, std::string_view name);

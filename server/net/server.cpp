@@ -18,6 +18,7 @@
 #include <ctime>
 #include <thread>
 
+#include "server/bots/bots.hpp"
 #include "server/cluster/cluster.hpp"
 #include "server/host/shared_state.hpp"
 #include "server/net/beast.hpp"
@@ -26,6 +27,7 @@
 #include "server/net/lan.hpp"
 #include "server/net/listener.hpp"
 #include "server/net/websocket_session.hpp"
+#include "server/players/tokens.hpp"
 #include "server/room/match.hpp"
 
 namespace bc::server {
@@ -151,6 +153,7 @@ struct Server::Impl {
       if (state->cluster) state->cluster->hand_over_all();
       state->registry.stop_computers();
       if (state->pools) state->pools->stop();
+      if (state->bots) state->bots->close_all();
       wait_for_quiet(Clock::now() + std::chrono::seconds(1));
     });
   }
@@ -266,6 +269,13 @@ std::optional<std::string> Server::open_store() {
   if (cfg.accounts) {
     s.accounts = std::make_unique<Accounts>(*s.store, cfg.password_cost);
     s.pools = std::make_shared<Pools>(impl_->ioc.get_executor(), Pools::Params{cfg.pool_wave, 20});
+    // A bot's streams must reach the node that runs its games: not under a cluster's balancer.
+    if (cfg.cluster.empty()) {
+      s.tokens = std::make_shared<Tokens>(*s.store);
+      Bots::Settings bots;
+      bots.bots_challenge_bots = cfg.bots_challenge_bots;
+      s.bots = std::make_shared<Bots>(s.registry, s.limits, s.next_member, bots);
+    }
   }
   // A cluster's rooms come back one at a time, where they are joined (docs/CLUSTER.md).
   if (cfg.cluster.empty()) impl_->restored = s.registry.restore_all();

@@ -154,11 +154,21 @@ std::optional<std::string> Accounts::password_problem(std::string_view password)
   return std::nullopt;
 }
 
-bool Accounts::commit(std::vector<store::Write> writes) {
+bool commit_now(store::Store& store, std::vector<store::Write> writes) {
   std::promise<bool> done;
   auto committed = done.get_future();
-  store_.submit(std::move(writes), [&done](bool ok) { done.set_value(ok); });
+  store.submit(std::move(writes), [&done](bool ok) { done.set_value(ok); });
   return committed.get();
+}
+
+bool Accounts::commit(std::vector<store::Write> writes) {
+  return commit_now(store_, std::move(writes));
+}
+
+std::optional<store::PlayerRow> Accounts::player_of_session(std::string_view secret) {
+  auto s = session_of(secret);
+  if (!s) return std::nullopt;
+  return std::move(s->player);
 }
 
 std::optional<Accounts::Session> Accounts::session_of(std::string_view secret) {
@@ -193,7 +203,7 @@ std::optional<Identity> Accounts::identify(std::string_view secret) {
     s->row.seen_ms = now;
     store_.submit({store::PutSession{s->row}});
   }
-  return Identity{s->player.id, s->player.name, ratings_of(s->player.id)};
+  return Identity{s->player.id, s->player.name, ratings_of(s->player.id), s->player.bot};
 }
 
 std::string Accounts::me_json(const std::optional<store::PlayerRow>& player) {

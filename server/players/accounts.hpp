@@ -55,6 +55,8 @@ class Accounts {
 
   // The player a session's secret stands for, with its ratings (a WebSocket's upgrade).
   std::optional<Identity> identify(std::string_view secret);
+  // The player a session's secret stands for, as the store has it (docs/BOTS.md's pages).
+  std::optional<store::PlayerRow> player_of_session(std::string_view secret);
   // The player's ratings as the store has them now.
   std::vector<PerfRating> ratings_of(const std::string& player);
 
@@ -84,6 +86,9 @@ class Accounts {
   Attempts signup_by_address_;
   Attempts guest_by_address_;
 };
+
+// Submits `writes` and waits for their commit: false if it failed.
+bool commit_now(store::Store& store, std::vector<store::Write> writes);
 
 // The secret of the session cookie in a Cookie header, or "" (a malformed one is none).
 std::string session_secret(std::string_view cookie_header);

@@ -104,6 +104,7 @@ AccountAnswer profile_answer(store::Store& store, std::string_view name, std::in
     games.push_back(std::move(e));
   }
   ojson j{{"name", player->name},
+          {"bot", player->bot},
           {"created_ms", player->created_ms},
           {"counts", ojson{{"wins", wins}, {"draws", draws}, {"losses", losses}}},
           {"ratings", std::move(ratings)},
@@ -131,6 +132,7 @@ AccountAnswer leaderboard_answer(store::Store& store, std::string_view perf, int
               {"rating", std::lround(r.rating.rating)},
               {"deviation", std::lround(deviation)},
               {"games", r.rating.wins + r.rating.draws + r.rating.losses}};
+      if (r.bot) e["bot"] = true;
       if (&list == &ranked) e["rank"] = ranked.size() + 1;
       list.push_back(std::move(e));
     }

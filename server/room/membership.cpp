@@ -95,6 +95,7 @@ Outcome Room::take_seat(MemberId m, std::string name, std::optional<Side> side, 
       SeatPlayer p;
       p.id = who->id;
       p.account = who->name;
+      p.bot = who->bot;
       if (setup().rated) {
         const std::string perf = perf_of(setup());
         p.rating = who->rating_in(perf);

@@ -139,6 +139,7 @@ PlayerView Seat::view(bool rated) const {
   PlayerView v{name, conn.has_value() || ai.has_value(), ai};
   if (!player) return v;
   v.account = player->account;
+  v.bot = player->bot;
   if (!rated) return v;
   const players::Rating& now = player->after ? *player->after : player->rating;
   v.rating = static_cast<int>(std::lround(now.rating));

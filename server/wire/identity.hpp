@@ -22,6 +22,7 @@ struct Identity {
   std::string id;    // the player's id (not a secret)
   std::string name;  // the account's name; "" for a guest
   std::vector<PerfRating> ratings;
+  bool bot = false;  // a bot account (docs/BOTS.md)
   bool account() const { return !name.empty(); }
   // The rating in `perf`, or a new player's.
   players::Rating rating_in(std::string_view perf) const {
@@ -37,6 +38,7 @@ struct Identity {
 struct SeatPlayer {
   std::string id;
   std::string account;  // "" for a guest
+  bool bot = false;     // a bot account's seat (docs/BOTS.md)
   players::Rating rating;
   int wins = 0, draws = 0, losses = 0;  // in the room's perf, before this game
   std::optional<players::Rating> after = std::nullopt;

@@ -80,6 +80,7 @@ ojson players_json(VariantId v, const std::array<std::optional<PlayerView>, 2>& 
       e = ojson{{"name", p->name}, {"connected", p->connected}};
       if (p->ai) e["ai"] = *p->ai;
       if (!p->account.empty()) e["account"] = p->account;
+      if (p->bot) e["bot"] = true;
       if (p->rating) {
         e["rating"] = *p->rating;
         e["provisional"] = p->provisional;
@@ -237,6 +238,7 @@ void Writer::players(VariantId v, const std::array<std::optional<PlayerView>, 2>
       raw(",\"account\":");
       text(p->account);
     }
+    if (p->bot) raw(",\"bot\":true");
     if (p->rating) {
       raw(",\"rating\":");
       num(*p->rating);

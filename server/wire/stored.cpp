@@ -165,6 +165,7 @@ std::string names_json(VariantId v, const SeatNames& names, const SeatPlayers& p
     if (n && p) {
       ojson e = ojson{{"name", *n}, {"player", p->id}};
       if (!p->account.empty()) e["account"] = p->account;
+      if (p->bot) e["bot"] = true;
       e["rating"] = rating_object(p->rating);
       e["record"] = ojson::array({p->wins, p->draws, p->losses});
       if (p->after) {
@@ -229,6 +230,7 @@ SeatPlayers parse_seat_players(VariantId v, std::string_view text) {
     p.id = id->get<std::string>();
     if (auto a = it->find("account"); a != it->end() && a->is_string())
       p.account = a->get<std::string>();
+    if (auto b = it->find("bot"); b != it->end() && b->is_boolean()) p.bot = b->get<bool>();
     if (auto r = it->find("rating"); r != it->end()) {
       if (auto rating = rating_from(*r)) p.rating = *rating;
     }

@@ -30,6 +30,7 @@ struct PlayerView {
   // docs/PLAYERS.md: a signed-in player's account name ("" for a guest), and in a rated game the
   // rating (rounded; after the game, the new one), whether it is provisional, and its change.
   std::string account;
+  bool bot = false;  // docs/BOTS.md: the account is a bot's
   std::optional<int> rating;
   bool provisional = false;
   std::optional<int> rating_diff;
