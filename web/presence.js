@@ -35,7 +35,7 @@ export function presenceEl(side, p) {
       h('span.presence-text', {}, t('presence.offline')),
     );
   }
-  const ai = p.ai ?? p.bot ?? p.computer;
+  const ai = p.ai ?? p.computer;
   const ms = ai ? null : lagOf(side);
   if (ms === null) {
     return h(

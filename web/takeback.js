@@ -34,7 +34,7 @@ function opponentOf(s) {
 /** Whether the opponent is the computer, which grants a takeback at once. */
 function vsComputer(s) {
   const p = s.players?.[opponentOf(s)];
-  return !!(p && (p.ai ?? p.bot ?? p.computer));
+  return !!(p && (p.ai ?? p.computer));
 }
 
 /** Whether we have played a turn in this game (else the server would say no_takeback); at one

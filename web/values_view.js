@@ -40,7 +40,7 @@ function setValuesOn(on) {
   }
 }
 
-export const isComputer = (p) => !!(p && (p.ai ?? p.bot ?? p.computer));
+export const isComputer = (p) => !!(p && (p.ai ?? p.computer));
 
 /** Whether the server would analyse the game shown (and so whether the toggle shows). */
 export function analysisAllowed() {

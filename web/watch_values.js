@@ -10,7 +10,7 @@ import { isPlayer, sidesOf } from './context.js';
 import { requestAnalysis } from './values.js';
 
 // values_view.js's test, not imported: that view imports this module.
-const isComputer = (p) => !!(p && (p.ai ?? p.bot ?? p.computer));
+const isComputer = (p) => !!(p && (p.ai ?? p.computer));
 
 /** The host's lag in turns (welcome's analysis.watch_lag), 0 when it has none. */
 export const watchLag = () => Math.max(0, Number(app.welcome?.analysis?.watch_lag) || 0);

@@ -180,7 +180,7 @@ void BotSeat::deliver(Texts texts, bool request_handled) {
       }
     }
     for (const auto& line : chat) {
-      for (const auto& s : streams_) s->push(line);
+      for (const auto& s : streams_) s.sink->push(line);
     }
     if (request_handled && inflight_ && !pending_.empty()) {
       done = std::move(pending_.front().done);
@@ -232,12 +232,12 @@ void BotSeat::join_answered(std::shared_ptr<RoomHost> room) {
 void BotSeat::detached(const RoomHost* /*room*/) {}
 
 void BotSeat::close_streams() {
-  std::vector<std::shared_ptr<LineSink>> streams;
+  std::vector<Stream> streams;
   {
     std::lock_guard lock(mu_);
     streams.swap(streams_);
   }
-  for (auto& s : streams) s->close();
+  for (auto& s : streams) s.sink->close();
 }
 
 void BotSeat::attach(std::shared_ptr<LineSink> stream) {
@@ -252,7 +252,7 @@ void BotSeat::attach(std::shared_ptr<LineSink> stream) {
     auto self = weak.lock();
     if (!self) return;
     std::lock_guard lock(self->mu_);
-    std::erase_if(self->streams_, [raw](const auto& s) { return s.get() == raw; });
+    std::erase_if(self->streams_, [raw](const Stream& s) { return s.sink.get() == raw; });
   });
   // gameFull and the stream's place among the streams in one step of the room's strand, where
   // every later line is made: nothing reaches it before gameFull.
@@ -260,10 +260,13 @@ void BotSeat::attach(std::shared_ptr<LineSink> stream) {
     const auto side = r ? r->seat_of(self->id_) : std::nullopt;
     if (!side) return stream->close();
     const std::int64_t now = now_ms();
-    stream->push(line_of(bot_game_full(*r, *side, now)));
+    const ojson full = bot_game_full(*r, *side, now);
+    stream->push(line_of(full));
     if (auto gone = bot_opponent_gone(*r, *side, now)) stream->push(line_of(*gone));
+    // The state gameFull holds is not sent to this stream again as a gameState.
+    const auto state = bot_game_state(*r, *side, now);
     std::lock_guard lock(self->mu_);
-    if (!stream->closed()) self->streams_.push_back(stream);
+    if (!stream->closed()) self->streams_.push_back({stream, state ? state_key(*state) : ""});
   });
 }
 
@@ -290,17 +293,18 @@ void BotSeat::publish(std::optional<ojson> state, std::optional<ojson> gone, boo
     std::lock_guard lock(mu_);
     summary_ = summary;
     if (state) {
-      std::string key = state_key(*state);
-      if (key != last_state_) {
-        last_state_ = std::move(key);
-        const auto line = line_of(*state);
-        for (const auto& s : streams_) s->push(line);
+      const std::string key = state_key(*state);
+      const auto line = line_of(*state);
+      for (auto& s : streams_) {
+        if (s.state == key) continue;
+        s.state = key;
+        s.sink->push(line);
       }
     }
     if (gone.has_value() != gone_shown_) {
       gone_shown_ = gone.has_value();
       const auto line = line_of(gone ? *gone : ojson{{"type", "opponentGone"}, {"gone", false}});
-      for (const auto& s : streams_) s->push(line);
+      for (const auto& s : streams_) s.sink->push(line);
     }
     if (over && !finished_) finished_ = finished_now = true;
   }

@@ -96,8 +96,12 @@ class BotSeat final : public Peer, public std::enable_shared_from_this<BotSeat> 
   bool inflight_ = false;
   BotDone seated_;                        // create's or join's, until the room answers
   std::optional<BotRefusal> last_error_;  // the room's last `error` to this seat
-  std::vector<std::shared_ptr<LineSink>> streams_;
-  std::string last_state_;  // the last gameState line sent (a state changes nothing: none sent)
+  // Each game stream, and the last state it was sent (a gameState equal to it is not sent again).
+  struct Stream {
+    std::shared_ptr<LineSink> sink;
+    std::string state;
+  };
+  std::vector<Stream> streams_;
   bool gone_shown_ = false;
   bool finished_ = false;
   ojson summary_;

@@ -158,7 +158,7 @@ void Bots::sweep() {
   const auto now = std::chrono::steady_clock::now();
   for (auto it = challenges_.begin(); it != challenges_.end();) {
     Challenge& c = it->second;
-    if (c.status == Status::Created && now >= c.expires) {
+    if (c.status == Status::Created && !c.accepting && now >= c.expires) {
       c.status = Status::Expired;
       const ojson event{{"type", "challengeCanceled"}, {"challenge", challenge_json(c)}};
       tell(c.dest.id, event);
@@ -322,12 +322,15 @@ void Bots::accept(const Identity& bot, const std::string& id, Reply reply) {
       return reply(error(404, "not_found", "no challenge " + id + " to this bot"));
     }
     Challenge& c = it->second;
-    if (c.status != Status::Created) {
-      return reply(error(
-          409, "not_open",
-          std::string("the challenge is ") + std::string(status_name(static_cast<int>(c.status)))));
+    if (c.status != Status::Created || c.accepting) {
+      return reply(error(409, "not_open",
+                         std::string("the challenge is ") +
+                             std::string(c.accepting ? "being accepted"
+                                                     : status_name(static_cast<int>(c.status)))));
     }
-    c.status = Status::Accepted;  // no second accept while the room is made
+    // Accepted, with its room, in one step once the room is made: a reader never sees one
+    // without the other.
+    c.accepting = true;
     create = c.create;
     challenger = c.from;
     const VariantId v = std::get<GameSetup>(resolve_create(create)).variant;
@@ -345,10 +348,12 @@ void Bots::accept(const Identity& bot, const std::string& id, Reply reply) {
                    std::lock_guard lock(mu_);
                    auto it = challenges_.find(id);
                    if (it != challenges_.end()) {
+                     it->second.accepting = false;
                      if (refused) {
                        it->second.status = Status::Canceled;
                        it->second.decline_reason = refused->message;
                      } else {
+                       it->second.status = Status::Accepted;
                        it->second.room = room = seat->room_id();
                      }
                      const ojson event = refused ? ojson{{"type", "challengeCanceled"},
@@ -385,7 +390,9 @@ AccountAnswer Bots::decline(const Identity& bot, const std::string& id, std::str
     return error(404, "not_found", "no challenge " + id + " to this bot");
   }
   Challenge& c = it->second;
-  if (c.status != Status::Created) return error(409, "not_open", "the challenge is answered");
+  if (c.status != Status::Created || c.accepting) {
+    return error(409, "not_open", "the challenge is answered");
+  }
   c.status = Status::Declined;
   c.decline_reason = reason;
   if (c.from.bot)
@@ -401,7 +408,9 @@ AccountAnswer Bots::cancel(const std::string& player, const std::string& id) {
     return error(404, "not_found", "no challenge " + id + " of yours");
   }
   Challenge& c = it->second;
-  if (c.status != Status::Created) return error(409, "not_open", "the challenge is answered");
+  if (c.status != Status::Created || c.accepting) {
+    return error(409, "not_open", "the challenge is answered");
+  }
   c.status = Status::Canceled;
   tell(c.dest.id, ojson{{"type", "challengeCanceled"}, {"challenge", challenge_json(c)}});
   return answer(200, ojson{{"ok", true}});

@@ -85,6 +85,7 @@ class Bots {
     std::string perf;
     std::string color = "random";
     Status status = Status::Created;
+    bool accepting = false;  // its room is being made: still `created` to everyone, never twice
     std::string room;
     std::string decline_reason;
     std::int64_t created_ms = 0;

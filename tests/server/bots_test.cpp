@@ -174,11 +174,16 @@ class BotsTest : public ::testing::Test {
     j["status"] = r.status;
     return j;
   }
-  // Plays the bot's side to the end: the first legal turn each time. The last gameState.
-  json play_out(LineStreamClient& game, const std::string& id, const std::string& token) {
+  // Plays the bot's side to the end: the first legal turn each time, and after `resign_after`
+  // turns (the computer thinks 0.4 s a turn at least) it resigns. The last gameState.
+  json play_out(LineStreamClient& game, const std::string& id, const std::string& token,
+                int resign_after = 20) {
     json st = game.expect("gameFull")["state"];
+    int turns = 0;
     for (int i = 0; i < 400 && st["status"] == "started"; ++i) {
-      if (!st["legal"].empty()) {
+      if (!st["legal"].empty() && ++turns > resign_after) {
+        EXPECT_EQ(post_json("/api/bot/game/" + id + "/resign", token)["status"], 200);
+      } else if (!st["legal"].empty()) {
         const std::string move = st["legal"][0];
         EXPECT_EQ(post_json("/api/bot/game/" + id + "/move/" + escape(move), token)["status"], 200)
             << move;
@@ -268,7 +273,10 @@ TEST_F(BotsTest, ABotPlaysKaboomAndCheckersAgainstTheComputerToTheEndOverItsStre
     ASSERT_EQ(game.status(), 200);
     const json last = play_out(game, id, token);
     EXPECT_EQ(last["status"], "over");
-    EXPECT_FALSE(last["result"].is_null());
+    ASSERT_FALSE(last["result"].is_null());
+    if (last["result"]["reason"] == "resign") {
+      EXPECT_EQ(last["result"]["winner"], "second");
+    }
     const json finish = events.expect("gameFinish", 20s);
     EXPECT_EQ(finish["game"]["id"], id);
     EXPECT_EQ(finish["game"]["result"], last["result"]);
