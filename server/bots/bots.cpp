@@ -190,6 +190,13 @@ bool Bots::open_events(const Identity& bot, const std::shared_ptr<LineSink>& sin
       }
     }
   }
+  sink->on_close([this, id = bot.id, raw = sink.get()] {
+    std::lock_guard lock(mu_);
+    auto it = bots_.find(id);
+    if (it != bots_.end()) {
+      std::erase_if(it->second.events, [raw](const auto& s) { return s.get() == raw; });
+    }
+  });
   // The games in progress come first in the bot's eyes, but a seat is read outside mu_; the
   // challenges above are queued already, which changes nothing a bot needs.
   for (const auto& seat : seats) {
@@ -483,6 +490,9 @@ void Bots::close_all() {
   }
   for (auto& s : events) s->close();
   for (auto& s : seats) s->close_streams();
+  std::lock_guard lock(mu_);
+  bots_.clear();  // nothing of a stopping server holds a stream or a seat any more
+  challenges_.clear();
 }
 
 }  // namespace bc::server

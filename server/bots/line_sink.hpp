@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace bc::server {
 
@@ -19,11 +20,12 @@ class LineSink {
   // Ends the stream (the token was revoked, the server stops). Any thread.
   virtual void close() = 0;
   bool closed() const { return closed_.load(std::memory_order_acquire); }
-  // `f` runs once when the stream ends, on whichever thread ends it (at once if it has ended).
+  // `f` runs once when the stream ends, on whichever thread ends it (at once, here, if it has
+  // ended: call it holding no lock that `f` takes).
   void on_close(std::function<void()> f) {
     std::unique_lock lock(mu_);
     if (!closed()) {
-      on_close_ = std::move(f);
+      on_close_.push_back(std::move(f));
       return;
     }
     lock.unlock();
@@ -33,18 +35,20 @@ class LineSink {
  protected:
   // The implementation's: the stream has ended (once).
   void ended() {
-    std::function<void()> f;
+    std::vector<std::function<void()>> fs;
     {
       std::lock_guard lock(mu_);
       if (closed_.exchange(true, std::memory_order_acq_rel)) return;
-      f = std::move(on_close_);
+      fs.swap(on_close_);
     }
-    if (f) f();
+    for (auto& f : fs) {
+      if (f) f();
+    }
   }
 
  private:
   std::mutex mu_;
-  std::function<void()> on_close_;
+  std::vector<std::function<void()>> on_close_;
   std::atomic<bool> closed_{false};
 };
 

@@ -118,7 +118,10 @@ class LineStream final : public LineSink, public std::enable_shared_from_this<Li
     beast::error_code ec;
     beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_both, ec);
     beast::get_lowest_layer(stream_).close();
-    ended();
+    ended();  // first: its callbacks use the bots' service, which the slot keeps alive
+    // The slot holds the server's shared state, which holds the bots' service, which may hold
+    // this stream until it next looks: let go of it.
+    slot_.reset();
   }
 
   Stream stream_;
