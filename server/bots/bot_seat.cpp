@@ -41,16 +41,7 @@ BotSeat::ojson BotSeat::summary() const {
 void BotSeat::create(Registry& registry, const Limits& limits, CreateMsg msg, BotDone done) {
   msg.who = who_;
   msg.name = who_.name;
-  std::optional<BotRefusal> refused;
-  {
-    std::lock_guard lock(mu_);
-    registry_ = &registry;
-    limits_ = &limits;
-    seated_ = done;
-    refused = route(ClientMessage{RequestId{}, std::move(msg)});
-    if (refused) seated_ = nullptr;
-  }
-  if (refused) done(refused);
+  take_seat(registry, limits, std::move(msg), std::move(done));
 }
 
 void BotSeat::join(Registry& registry, const Limits& limits, const std::string& room,
@@ -60,13 +51,17 @@ void BotSeat::join(Registry& registry, const Limits& limits, const std::string& 
   j.seat = "any";
   j.name = who_.name;
   j.who = who_;
+  take_seat(registry, limits, std::move(j), std::move(done));
+}
+
+void BotSeat::take_seat(Registry& registry, const Limits& limits, MessageBody msg, BotDone done) {
   std::optional<BotRefusal> refused;
   {
     std::lock_guard lock(mu_);
     registry_ = &registry;
     limits_ = &limits;
     seated_ = done;
-    refused = route(ClientMessage{RequestId{}, std::move(j)});
+    refused = route(ClientMessage{RequestId{}, std::move(msg)});
     if (refused) seated_ = nullptr;
   }
   if (refused) done(refused);

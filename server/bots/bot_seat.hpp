@@ -71,6 +71,8 @@ class BotSeat final : public Peer, public std::enable_shared_from_this<BotSeat> 
     ClientMessage msg;
     BotDone done;
   };
+  // create's and join's common part: the lobby's answer comes to join_answered (or `done` now).
+  void take_seat(Registry& registry, const Limits& limits, MessageBody msg, BotDone done);
   // Sends the next queued request unless one is in flight; answers those the lobby refuses.
   void pump();
   // Under mu_: the lobby's way into a room; the refusal when it refuses at once.
